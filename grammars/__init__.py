@@ -1,0 +1,1 @@
+"""ctrs: grammars."""

@@ -1,0 +1,1 @@
+"""ctrs: llm_fallback."""

@@ -1,0 +1,48 @@
+"""Diagnostics: every user-facing error carries a stable code, a location and a fix hint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Loc:
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col or 1}"
+        return self.file
+
+
+class CtrsError(Exception):
+    """A user-facing failure: one line, a stable code, a hint; the CLI exits non-zero."""
+
+    def __init__(self, code: str, message: str, hint: str = "", loc: Loc | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.loc = loc
+
+    def one_line(self) -> str:
+        where = f"{self.loc}: " if self.loc else ""
+        hint = f" (hint: {self.hint})" if self.hint else ""
+        return f"{where}error[{self.code}]: {self.message}{hint}"
+
+
+# Stable codes. Never renumber: tests and users grep for them.
+TOOLCHAIN_MISSING = "CTRS-E001"
+SPEC_INVALID = "CTRS-E010"
+KERNEL_NOT_FOUND = "CTRS-E011"
+KERNEL_IMPORT = "CTRS-E012"
+REF_COMPILE = "CTRS-E013"
+RS_BUILD = "CTRS-E020"
+RS_COMPILE = "CTRS-E021"
+RS_ENTRY_NOT_FOUND = "CTRS-E022"
+IR_PARSE = "CTRS-E030"
+IR_INPUT = "CTRS-E031"
+CUBIN = "CTRS-E040"
+OUTPUT_EXISTS = "CTRS-E050"

@@ -1,0 +1,205 @@
+"""Port Tile IR: compile a cuTile Rust ``kernel.rs`` with cutile's KernelCompiler, on the CPU.
+
+A single harness crate (cache_root()/harness) includes the kernel file and drives
+``cutile::compile_api::KernelCompiler``; it shares one cargo target dir per machine, so cutile and
+its dependencies compile once. Built harness binaries are cached by content hash: asking again for
+the same kernel.rs costs one process start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import jinja2
+from filelock import FileLock
+
+from . import errors, spec as specmod, tileir_tools, toolchain
+from .ir_ref import IRResult
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "emitters" / "templates" / "harness"
+
+_MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
+_ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\([^()]*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
+
+
+def _split_top(s: str) -> list[str]:
+    """Split on commas that are not nested in <>, (), [], {}."""
+    out, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def _balanced(text: str, start: int, open_ch: str, close_ch: str) -> tuple[str, int]:
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == open_ch:
+            depth += 1
+        elif text[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return text[start + 1:i], i + 1
+    raise ValueError("unbalanced")
+
+
+def parse_entries(source: str) -> list[specmod.RustEntry]:
+    mods = [(m.start(), m.group(1)) for m in _MODULE_RE.finditer(source)]
+    entries = []
+    for m in _ENTRY_RE.finditer(source):
+        owner = [name for pos, name in mods if pos < m.start()]
+        if not owner:
+            continue
+        pos = m.end()
+        generics: list[tuple[str, str]] = []
+        rest = source[pos:].lstrip()
+        pos = len(source) - len(rest)
+        if rest.startswith("<"):
+            gtext, pos = _balanced(source, pos, "<", ">")
+            for g in _split_top(gtext):
+                gm = re.match(r"const\s+(\w+)\s*:\s*(\w+)", g)
+                if gm:
+                    generics.append((gm.group(1), "bool" if gm.group(2) == "bool" else "i32"))
+                else:
+                    generics.append((g.split(":")[0].strip(), "type"))
+        ptext, _ = _balanced(source, source.index("(", pos), "(", ")")
+        params: list[tuple[str, str]] = []
+        ptypes: dict[str, str] = {}
+        for p in _split_top(ptext):
+            if ":" not in p:
+                continue
+            pname, ptype = (x.strip() for x in p.split(":", 1))
+            pname = pname.replace("mut ", "").strip()
+            kind = ("tensor" if "Tensor<" in ptype else "ptr" if ptype.startswith("*") else
+                    "int" if ptype in ("i32", "i64", "u32", "u64") else "float" if ptype in ("f32", "f64") else
+                    "bool" if ptype == "bool" else "other")
+            params.append((pname, kind))
+            ptypes[pname] = ptype
+        line = source.count("\n", 0, m.start()) + 1
+        entries.append(specmod.RustEntry(owner[-1], m.group(1), generics, params, ptypes, line))
+    return entries
+
+
+def find_entry(kernel_rs: Path, source: str, name: str) -> specmod.RustEntry:
+    entries = parse_entries(source)
+    for e in entries:
+        if e.name == name:
+            return e
+    raise errors.CtrsError(errors.RS_ENTRY_NOT_FOUND, f"no #[cutile::entry] fn named '{name}' in {kernel_rs.name}",
+                           f"known entries: {', '.join(e.name for e in entries) or 'none'}", errors.Loc(str(kernel_rs)))
+
+
+def _render(name: str, **ctx) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    return env.get_template(name).render(**ctx)
+
+
+def _cargo_error(stdout: str, kernel_rs: Path) -> errors.CtrsError:
+    """The first rustc error, located in the user's kernel.rs where possible."""
+    for line in stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if msg.get("reason") != "compiler-message" or msg["message"].get("level") != "error":
+            continue
+        m = msg["message"]
+        spans = [s for s in m.get("spans", []) if s.get("file_name", "").endswith("kernel.rs")] or m.get("spans", [])
+        loc = errors.Loc(str(kernel_rs))
+        if spans:
+            s = spans[0]
+            loc = errors.Loc(str(kernel_rs) if s["file_name"].endswith("kernel.rs") else s["file_name"],
+                             s["line_start"], s["column_start"])
+        code = (m.get("code") or {}).get("code")
+        return errors.CtrsError(errors.RS_BUILD, f"kernel.rs does not compile: {m['message']}" + (f" [{code}]" if code else ""),
+                                "fix the Rust source; 'cargo build' in the port directory shows the full report", loc)
+    return errors.CtrsError(errors.RS_BUILD, "cargo build of the compile harness failed (no rustc error found)",
+                            "run 'ctrs doctor' and check that crates.io is reachable", errors.Loc(str(kernel_rs)))
+
+
+def harness_binary(kernel_rs: Path) -> Path:
+    """Build (or reuse) the KernelCompiler harness for this kernel.rs; returns the binary path."""
+    toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
+    source = kernel_rs.read_text()
+    modules = sorted({e.module for e in parse_entries(source)})
+    if not modules:
+        raise errors.CtrsError(errors.RS_ENTRY_NOT_FOUND, f"{kernel_rs.name} has no #[cutile::module] with a #[cutile::entry]",
+                               "the file must hold a '#[cutile::module] pub mod name { ... }'", errors.Loc(str(kernel_rs)))
+    cargo_toml = _render("Cargo.toml.j2", cutile_version=toolchain.CUTILE_VERSION)
+    main_rs = _render("main.rs.j2", modules=modules)
+    lock = (TEMPLATES / "Cargo.lock").read_text() if (TEMPLATES / "Cargo.lock").exists() else ""
+    key = hashlib.sha256("\0".join([source, cargo_toml, main_rs, lock]).encode()).hexdigest()[:24]
+    root = toolchain.cache_root()
+    binary = root / "irc-bin" / key
+    if binary.exists():
+        return binary
+    with FileLock(str(root / "harness.lock")):
+        if binary.exists():
+            return binary
+        crate = root / "harness"
+        (crate / "src").mkdir(parents=True, exist_ok=True)
+        (crate / "Cargo.toml").write_text(cargo_toml)
+        (crate / "src" / "main.rs").write_text(main_rs)
+        (crate / "src" / "kernel.rs").write_text(source)
+        if lock:
+            (crate / "Cargo.lock").write_text(lock)
+        res = subprocess.run(["cargo", "build", "--message-format=json", "--quiet"], cwd=crate, capture_output=True,
+                             text=True, env=toolchain.cargo_env(), timeout=3600)
+        if res.returncode != 0:
+            raise _cargo_error(res.stdout, kernel_rs)
+        built = Path(toolchain.cargo_env()["CARGO_TARGET_DIR"]) / "debug" / "ctrs-irc"
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        tmp = binary.with_suffix(".tmp")
+        shutil.copy2(built, tmp)
+        tmp.replace(binary)
+    return binary
+
+
+def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target: str = toolchain.GPU_TARGET,
+                  ) -> list[IRResult]:
+    """Compile each (spec, rust entry name) pair; one harness process for all of them."""
+    source = kernel_rs.read_text()
+    binary = harness_binary(kernel_rs)
+    with tempfile.TemporaryDirectory() as d:
+        reqs = []
+        for i, (spec, entry_name) in enumerate(jobs):
+            entry = find_entry(kernel_rs, source, entry_name)
+            req = specmod.rust_request(spec, entry, target)
+            req["out"] = str(Path(d) / f"{i}.tileirbc")
+            reqs.append(req)
+        res = subprocess.run([str(binary)], input=json.dumps(reqs), capture_output=True, text=True,
+                             env=toolchain.cargo_env(), timeout=600)
+        results: dict[str, dict] = {}
+        for line in res.stdout.splitlines():
+            if line.startswith("{"):
+                r = json.loads(line)
+                results[r["out"]] = r
+        out = []
+        for (spec, entry_name), req in zip(jobs, reqs):
+            r = results.get(req["out"])
+            if r is None or not r["ok"]:
+                why = r["error"] if r else (res.stderr.strip().splitlines() or ["harness crashed"])[-1]
+                entry = find_entry(kernel_rs, source, entry_name)
+                raise errors.CtrsError(errors.RS_COMPILE, f"cutile rejected entry '{entry_name}' for spec '{spec.name}': "
+                                       f"{' '.join(why.split())}",
+                                       "the kernel type-checks in rustc but not in the cuTile JIT subset; see porting rules",
+                                       errors.Loc(str(kernel_rs), entry.line, 1))
+            data = Path(req["out"]).read_bytes()
+            out.append(IRResult(data, tileir_tools.disasm(data), entry_name))
+        return out

@@ -1,0 +1,184 @@
+"""Parse Tile IR text (grammars/tileir.lark) into a small op tree with operands, attributes and locations."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lark
+
+from . import errors
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammars" / "tileir.lark"
+
+
+@dataclass
+class Op:
+    name: str
+    results: list[str]
+    uses: list[str]  # operand values, in textual order (token operands included)
+    defs: list[str]  # values defined inside the op (region args, loop index, iter args)
+    sig: str  # the op text with every value replaced by a placeholder, locations removed
+    regions: list[list["Op"]] = field(default_factory=list)
+    loc: str | None = None  # "#locN"
+    line: int = 0  # line in the IR text
+    token_uses: list[int] = field(default_factory=list)  # positions in ``uses`` that are `token = %x`
+
+    def walk(self):
+        yield self
+        for r in self.regions:
+            for op in r:
+                yield from op.walk()
+
+
+@dataclass
+class Module:
+    entries: list[Op]
+    locs: dict[str, tuple[str, int, int]]  # "#locN" -> (file, line, col)
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    return lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+_REGION_HEADER = re.compile(r"^\s*\(%.*\)\s*\{\s*$")
+
+
+def _preprocess(text: str) -> str:
+    """Join region-argument lines ``(%a: t, %b: t) {`` onto the op line they belong to."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if _REGION_HEADER.match(line) and out:
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+class _Builder:
+    """Turns the generic parse tree into Ops."""
+
+    def op(self, tree: lark.Tree) -> Op:
+        results: list[str] = []
+        children = list(tree.children)
+        if children and isinstance(children[0], lark.Tree) and children[0].data == "results":
+            for r in children.pop(0).children:
+                tok = r.children[0]
+                if r.data == "value_result":
+                    n = int(r.children[1]) if len(r.children) > 1 else 1
+                    results.extend([str(tok)] if n == 1 else [f"{tok}#{i}" for i in range(n)])
+                else:
+                    results.append(str(tok))
+        name = str(children.pop(0).children[0])
+        uses: list[str] = []
+        defs: list[str] = []
+        regions: list[list[Op]] = []
+        token_uses: list[int] = []
+        sig_parts: list[str] = [name]
+        loc: list[str | None] = [None]
+
+        def emit(items: list, in_header: bool) -> None:
+            items = [it.children[0] if isinstance(it, lark.Tree) and it.data == "value" else it for it in items]
+            for i, it in enumerate(items):
+                nxt = items[i + 1] if i + 1 < len(items) else None
+                if isinstance(it, lark.Token):
+                    if it.type == "VALUE":
+                        if nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "eq" and not in_header:
+                            defs.append(str(it))
+                            sig_parts.append("%def")
+                        elif in_header or (nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "atom"
+                                           and str(nxt.children[0]) == "in"):
+                            defs.append(str(it))
+                            sig_parts.append("%def")
+                        else:
+                            prev = items[i - 1] if i > 0 else None
+                            prev2 = items[i - 2] if i > 1 else None
+                            if (isinstance(prev, lark.Tree) and prev.data == "eq" and isinstance(prev2, lark.Tree)
+                                    and prev2.data == "atom" and str(prev2.children[0]) == "token"):
+                                token_uses.append(len(uses))
+                            uses.append(str(it))
+                            sig_parts.append("%")
+                    continue
+                kind = it.data
+                if kind in ("value", "atom", "string", "symbol", "locref", "eq", "comma", "colon", "arrow"):
+                    if kind == "atom" and str(it.children[0]) == "loc" and isinstance(nxt, lark.Tree) \
+                            and nxt.data == "paren":
+                        refs = [c for c in nxt.children if isinstance(c, lark.Tree) and c.data == "locref"]
+                        if refs:
+                            loc[0] = str(refs[0].children[0])
+                        items[i + 1] = lark.Tree("skip", [])
+                        continue
+                    tok = {"eq": "=", "comma": ",", "colon": ":", "arrow": "->"}.get(kind)
+                    sig_parts.append(tok if tok else str(it.children[0]))
+                elif kind == "skip":
+                    continue
+                elif kind == "region":
+                    regions.append([self.op(c) for c in it.children if isinstance(c, lark.Tree) and c.data == "op"])
+                    sig_parts.append("{R}")
+                else:
+                    opener, closer = {"angle": ("<", ">"), "square": ("[", "]"), "paren": ("(", ")"),
+                                      "dict": ("{", "}")}[kind]
+                    header = kind == "paren" and isinstance(nxt, lark.Tree) and nxt.data == "region" and \
+                        any(isinstance(c, lark.Tree) and c.data == "value" for c in it.children)
+                    # entry signatures `entry @f(%a: t, ...)` also declare values
+                    header = header or (kind == "paren" and name == "entry")
+                    sig_parts.append(opener)
+                    emit(list(it.children), in_header or header)
+                    sig_parts.append(closer)
+
+        emit(children, False)
+        sig = " ".join(sig_parts)
+        line = tree.meta.line if hasattr(tree, "meta") and not tree.meta.empty else 0
+        return Op(name, results, uses, defs, sig, regions, loc[0], line, token_uses)
+
+
+_LOC_FILE = re.compile(r'^(#\w+)\s*=\s*loc\("([^"]*)":(\d+):(\d+)\)')
+_LOC_DI = re.compile(r"^(#\w+)\s*=\s*#cuda_tile\.di_loc<(#\w+) in")
+_LOC_CALL = re.compile(r"^(#\w+)\s*=\s*loc\(callsite\((#\w+) at")
+_LOC_ALIAS = re.compile(r"^(#\w+)\s*=\s*loc\((#\w+)\)")
+
+
+def _resolve_locs(text: str) -> dict[str, tuple[str, int, int]]:
+    direct: dict[str, tuple[str, int, int]] = {}
+    alias: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            continue
+        if m := _LOC_FILE.match(line):
+            direct[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(4)))
+        elif m := (_LOC_DI.match(line) or _LOC_CALL.match(line) or _LOC_ALIAS.match(line)):
+            alias[m.group(1)] = m.group(2)
+    out = dict(direct)
+    for k in alias:
+        seen, cur = set(), k
+        while cur in alias and cur not in seen:
+            seen.add(cur)
+            cur = alias[cur]
+        if cur in direct:
+            out[k] = direct[cur]
+    return out
+
+
+def parse(text: str, origin: str = "<ir>") -> Module:
+    if not text.strip():
+        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: empty Tile IR text", "pass the output of ir-ref / ir-rs")
+    try:
+        tree = _parser().parse(_preprocess(text))
+    except lark.exceptions.UnexpectedInput as e:
+        line = getattr(e, "line", 0) or 0
+        col = getattr(e, "column", 0) or 0
+        what = "unexpected end of input (truncated?)" if isinstance(e, lark.exceptions.UnexpectedEOF) or (
+            isinstance(e, lark.exceptions.UnexpectedToken) and e.token.type == "$END") else "unexpected input"
+        raise errors.CtrsError(errors.IR_PARSE, f"cannot parse Tile IR: {what}",
+                               "regenerate the dump with ir-ref / ir-rs (tileirdisasm output)",
+                               errors.Loc(origin, line, col)) from e
+    b = _Builder()
+    top = [b.op(c) for c in tree.children if isinstance(c, lark.Tree) and c.data == "op"]
+    entries = [op for t in top for op in t.walk() if op.name == "entry"]
+    if not entries:
+        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: no 'entry' function in the Tile IR",
+                               "pass the output of ir-ref / ir-rs (tileirdisasm text)")
+    return Module(entries, _resolve_locs(text))

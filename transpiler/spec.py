@@ -1,0 +1,315 @@
+"""Specialisation format: one concrete launch of a kernel, described without a GPU.
+
+A specialisation names the kernel and describes every parameter the way ``ct.launch`` sees it:
+
+    {
+      "name": "f16_1000x128",            # free label (used in reports and file names)
+      "kernel": "softmax_rows",          # Python kernel name
+      "args": {
+        "x": {"dtype": "float16", "shape": [1000, 128]},   # array; C-contiguous unless "strides"
+        "y": {"dtype": "float16", "shape": [1000, 128], "strides": [128, 1], "align": 256},
+        "n": {"scalar": "int32", "value": 1000},          # runtime scalar (value only feeds Rust hints)
+        "eps": {"scalar": "float32", "value": 1e-5},
+        "TILE_N": 128                                      # ct.Constant value (int / bool / float)
+      },
+      "rust": {"entry": "softmax_rows", "generics": ["f16", "128"]}   # optional overrides
+    }
+
+Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../bool_), ``shape``,
+``strides`` in elements (default: C-contiguous), ``align`` = base-pointer alignment in bytes
+(default 256, what PyTorch allocations give), ``index_dtype`` (int32 | int64, default int32).
+
+From it ``reference_signature`` builds exactly the ``KernelSignature`` that ``ct.launch`` builds
+for such tensors (cuTile Python 1.7.0 launch rules: 16-byte stride divisibility, shape % 16,
+stride == 1 constants, size-1 dims as constants with calling convention v2, 16-byte base
+alignment, disjointness), and ``rust_request`` builds what cutile 0.3.1's generated launcher
+computes at run time (``compute_spec``: power-of-two divisors capped at 16, stride-one bits,
+``DivHint`` per integer scalar, strides 1 / -1).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import errors
+
+# cuTile Python dtype name -> (bits, cutile-rs type name)
+DTYPES: dict[str, tuple[int, str]] = {
+    "bool_": (8, "bool"),
+    "int8": (8, "i8"),
+    "int16": (16, "i16"),
+    "int32": (32, "i32"),
+    "int64": (64, "i64"),
+    "uint8": (8, "u8"),
+    "uint16": (16, "u16"),
+    "uint32": (32, "u32"),
+    "uint64": (64, "u64"),
+    "float16": (16, "f16"),
+    "bfloat16": (16, "bf16"),
+    "float32": (32, "f32"),
+    "float64": (64, "f64"),
+    "float8_e4m3fn": (8, "f8e4m3fn"),
+    "float8_e5m2": (8, "f8e5m2"),
+}
+ALIASES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8",
+           "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool_"}
+TMA_MAX_NDIM = 5
+
+
+def canonical_dtype(name: str, where: str) -> str:
+    name = ALIASES.get(name, name)
+    if name not in DTYPES:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: unknown dtype '{name}'",
+                               f"use one of {', '.join(sorted(DTYPES))}")
+    return name
+
+
+@dataclass(frozen=True)
+class ArrayArg:
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    align: int = 256
+    index_dtype: str = "int32"
+
+    @property
+    def bits(self) -> int:
+        return DTYPES[self.dtype][0]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def disjoint(self) -> bool:
+        pairs = sorted(zip(self.strides, self.shape))
+        if not pairs:
+            return True
+        if pairs[0][0] <= 0:
+            return False
+        return all(b[0] > 0 and b[0] >= a[0] * a[1] for a, b in zip(pairs, pairs[1:]))
+
+
+@dataclass(frozen=True)
+class ScalarArg:
+    name: str
+    dtype: str
+    value: float | int | bool | None = None
+
+
+@dataclass(frozen=True)
+class ConstArg:
+    name: str
+    value: Any
+
+
+@dataclass
+class Spec:
+    name: str
+    kernel: str
+    args: dict[str, ArrayArg | ScalarArg | ConstArg]
+    rust: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for n, a in self.args.items():
+            if isinstance(a, ArrayArg):
+                out[n] = {"dtype": a.dtype, "shape": list(a.shape), "strides": list(a.strides), "align": a.align}
+                if a.index_dtype != "int32":
+                    out[n]["index_dtype"] = a.index_dtype
+            elif isinstance(a, ScalarArg):
+                out[n] = {"scalar": a.dtype, "value": a.value}
+            else:
+                out[n] = a.value
+        d = {"name": self.name, "kernel": self.kernel, "args": out}
+        if self.rust:
+            d["rust"] = self.rust
+        return d
+
+
+def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
+    if not isinstance(raw, dict) or "kernel" not in raw or "args" not in raw:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"{origin}: a specialisation needs 'kernel' and 'args'",
+                               'write {"kernel": "name", "args": {...}} (see README, "Specialisation format")')
+    args: dict[str, ArrayArg | ScalarArg | ConstArg] = {}
+    for name, v in raw["args"].items():
+        where = f"{origin}: arg '{name}'"
+        if isinstance(v, dict) and "shape" in v:
+            shape = tuple(int(x) for x in v["shape"])
+            strides = tuple(int(x) for x in v.get("strides", contiguous_strides(shape)))
+            if len(strides) != len(shape):
+                raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: {len(shape)} dims but {len(strides)} strides",
+                                       "give one stride per dimension, in elements")
+            args[name] = ArrayArg(name, canonical_dtype(v.get("dtype", ""), where), shape, strides,
+                                  int(v.get("align", 256)), v.get("index_dtype", "int32"))
+        elif isinstance(v, dict) and "scalar" in v:
+            args[name] = ScalarArg(name, canonical_dtype(v["scalar"], where), v.get("value"))
+        elif isinstance(v, (int, float, bool)):
+            args[name] = ConstArg(name, v)
+        else:
+            raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: cannot tell array, scalar or constant",
+                                   'use {"dtype":..,"shape":[..]}, {"scalar":"int32","value":..} or a plain value')
+    return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})))
+
+
+def load_specs(text_or_path: str) -> list[Spec]:
+    """Accept inline JSON, or a .json / .toml file holding one spec, a list, or {"spec": [...]}."""
+    p = Path(text_or_path)
+    origin = text_or_path if len(text_or_path) < 60 else "<inline spec>"
+    try:
+        if text_or_path.lstrip().startswith(("{", "[")):
+            data = json.loads(text_or_path)
+        elif p.suffix == ".toml":
+            data = tomllib.loads(p.read_text())
+        else:
+            data = json.loads(p.read_text())
+    except FileNotFoundError as e:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"spec file not found: {text_or_path}",
+                               "pass inline JSON or a path to a .json/.toml spec") from e
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"{origin}: not valid JSON/TOML ({e})",
+                               "check the spec syntax") from e
+    if isinstance(data, dict) and "spec" in data:
+        data = data["spec"]
+    items = data if isinstance(data, list) else [data]
+    return [parse_spec(d, origin) for d in items]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference side (cuTile Python launch rules)
+
+
+def reference_signature(spec: Spec, param_names: list[str], annotations: dict[str, Any] | None = None):
+    """The KernelSignature ct.launch would build for ``spec`` (params in Python declaration order)."""
+    import cuda.tile as ct  # noqa: PLC0415
+    from cuda.tile.compilation import (  # noqa: PLC0415
+        ArrayConstraint,
+        CallingConvention,
+        KernelSignature,
+        ScalarConstraint,
+    )
+
+    missing = [p for p in param_names if p not in spec.args]
+    extra = [a for a in spec.args if a not in param_names]
+    if missing or extra:
+        raise errors.CtrsError(
+            errors.SPEC_INVALID,
+            f"spec '{spec.name}' does not match kernel '{spec.kernel}' parameters {param_names}"
+            + (f": missing {missing}" if missing else "") + (f": unknown {extra}" if extra else ""),
+            "give exactly one entry per kernel parameter")
+    v2 = False
+    params = []
+    for pname in param_names:
+        a = spec.args[pname]
+        if isinstance(a, ArrayArg):
+            small = a.ndim <= TMA_MAX_NDIM
+            s_const = tuple(1 if small and s == 1 else None for s in a.strides)
+            s_div = tuple((128 // a.bits) if small and (s * a.bits) % 128 == 0 and s_const[i] is None else 1
+                          for i, s in enumerate(a.strides))
+            h_const = tuple(1 if small and d == 1 else None for d in a.shape)
+            h_div = tuple(16 if small and d % 16 == 0 and h_const[i] is None else 1 for i, d in enumerate(a.shape))
+            if any(c is not None for c in h_const):
+                v2 = True
+            kw: dict[str, Any] = dict(
+                index_dtype=getattr(ct, a.index_dtype), stride_lower_bound_incl=0, alias_groups=(),
+                may_alias_internally=not a.disjoint(), stride_constant=s_const, stride_divisible_by=s_div,
+                shape_divisible_by=h_div, base_addr_divisible_by=16 if a.align % 16 == 0 else 1)
+            if any(c is not None for c in h_const):
+                kw["shape_constant"] = h_const
+            params.append(ArrayConstraint(getattr(ct, a.dtype), a.ndim, **kw))
+        elif isinstance(a, ScalarArg):
+            params.append(ScalarConstraint(getattr(ct, a.dtype)))
+        else:
+            params.append(a.value)
+    conv = CallingConvention.cutile_python_v2() if v2 else CallingConvention.cutile_python_v1()
+    return KernelSignature(params, conv)
+
+
+# ---------------------------------------------------------------------------------------------
+# Port side (cutile 0.3.1 launcher rules)
+
+
+def _pow2_div(v: int) -> int:
+    if v == 0:
+        return 16
+    return min(v & -v, 16) if v > 0 else min((-v) & v, 16)
+
+
+def _ptr_div(align: int) -> int:
+    return 1 << min((align & -align).bit_length() - 1, 4) if align else 16
+
+
+def rust_request(spec: Spec, entry: "RustEntry", target: str) -> dict[str, Any]:
+    """The KernelCompiler inputs a cutile launch with these tensors would use."""
+    generics: list[str] = list(spec.rust.get("generics", []))
+    if not generics:
+        for g in entry.generics:
+            generics.append(_infer_generic(spec, entry, g))
+    strides: dict[str, list[int]] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    hints: dict[str, int] = {}
+    for pname, ptype in entry.params:
+        a = spec.args.get(pname)
+        if ptype == "tensor":
+            if not isinstance(a, ArrayArg):
+                raise errors.CtrsError(errors.SPEC_INVALID,
+                                       f"Rust entry '{entry.name}' takes tensor '{pname}' but the spec has no array of that name",
+                                       "name the Rust parameters like the Python ones")
+            strides[pname] = [1 if s == 1 else -1 for s in a.strides]
+            specs[pname] = {
+                "shape_div": [_pow2_div(d) for d in a.shape],
+                "stride_div": [_pow2_div(s) for s in a.strides],
+                "stride_one": [s == 1 for s in a.strides],
+                "base_ptr_div": _ptr_div(a.align),
+                "disjoint": a.disjoint(),
+            }
+        elif ptype == "int" and isinstance(a, ScalarArg) and isinstance(a.value, int) and not isinstance(a.value, bool):
+            hints[pname] = _pow2_div(int(a.value))
+        elif ptype == "ptr" and isinstance(a, ArrayArg):
+            hints[pname] = _ptr_div(a.align)
+    return {"module": entry.module, "function": entry.name, "generics": generics, "strides": strides,
+            "spec_args": specs, "scalar_hints": hints, "target": target}
+
+
+def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
+    gname, gkind = g
+    if gkind == "type":
+        for pname, ptype in entry.params:
+            if entry.param_types.get(pname, "").find(gname) >= 0:
+                a = spec.args.get(pname)
+                if isinstance(a, ArrayArg):
+                    return DTYPES[a.dtype][1]
+        raise errors.CtrsError(errors.SPEC_INVALID,
+                               f"cannot infer type generic '{gname}' of Rust entry '{entry.name}' from the spec",
+                               'give "rust": {"generics": [...]} in the spec')
+    a = spec.args.get(gname)
+    if isinstance(a, ConstArg):
+        v = a.value
+        if gkind == "bool":
+            return "true" if v else "false"
+        return str(int(v))
+    raise errors.CtrsError(errors.SPEC_INVALID,
+                           f"cannot infer const generic '{gname}' of Rust entry '{entry.name}': no Constant of that name",
+                           'name the const generic like the ct.Constant parameter, or give "rust": {"generics": [...]}')
+
+
+@dataclass
+class RustEntry:
+    module: str
+    name: str
+    generics: list[tuple[str, str]]  # (name, "type" | "i32" | "bool")
+    params: list[tuple[str, str]]  # (name, "tensor" | "int" | "float" | "bool" | "ptr" | "other")
+    param_types: dict[str, str]
+    line: int
