@@ -115,6 +115,11 @@ def _family_severity(name: str, delta: int) -> str:
     return WARNING
 
 
+def _frontier_severity(name: str) -> str:
+    """An unmatched op whose operands all match is a real change of the computation."""
+    return INFO if name in INFO_FAMILY else CRITICAL
+
+
 def _attrs(sig: str) -> dict[str, list[str]]:
     return {code: re.findall(rx, sig) for code, rx, _ in ATTRS}
 
@@ -213,14 +218,14 @@ def _frontier(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[Findin
     for rc in r_front:
         match = next((i for i, g in enumerate(g_front) if i not in used and g.op.name == rc.op.name), None)
         if match is None:
-            out.append(Finding(_family_severity(rc.op.name, -1), "IRD-MISSING", rc.op.name,
+            out.append(Finding(_frontier_severity(rc.op.name), "IRD-MISSING", rc.op.name,
                                "op of the reference has no counterpart in the port", _loc(rmod, rc.op)))
             continue
         used.add(match)
         out.extend(_compare_pair(rc.op, g_front[match].op, _loc(rmod, rc.op), _loc(gmod, g_front[match].op)))
     for i, g in enumerate(g_front):
         if i not in used:
-            out.append(Finding(_family_severity(g.op.name, 1), "IRD-EXTRA", g.op.name,
+            out.append(Finding(_frontier_severity(g.op.name), "IRD-EXTRA", g.op.name,
                                "op of the port has no counterpart in the reference", "", _loc(gmod, g.op)))
     return out
 

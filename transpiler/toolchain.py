@@ -40,7 +40,13 @@ def cache_root() -> Path:
 
 @functools.cache
 def cuda_kit() -> Path | None:
-    """The pip CUDA 13 tree (``site-packages/nvidia/cu13``): bin/, include/, lib/."""
+    """The pip CUDA 13 tree (``site-packages/nvidia/cu13``): bin/, include/, lib/.
+
+    ``CTRS_CUDA_KIT`` overrides it (a directory with the same bin/ include/ lib/ layout).
+    """
+    env = os.environ.get("CTRS_CUDA_KIT")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
     spec = importlib.util.find_spec("nvidia")
     if spec is None or not spec.submodule_search_locations:
         return None

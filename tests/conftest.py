@@ -1,0 +1,55 @@
+"""Shared fixture discovery and a per-session IR cache (each kernel is compiled once per test run)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from transpiler import ir_ref, ir_rs
+from transpiler.spec import load_specs
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CORRECT_FIXTURES = sorted(p.name for p in FIXTURES.iterdir()
+                          if (p / "kernel.py").exists() and (p / "port.rs").exists() and (p / "specs.json").exists())
+
+
+def _wrong_ports() -> list[tuple[str, str, str, str]]:
+    out = []
+    for fx in CORRECT_FIXTURES:
+        manifest = FIXTURES / fx / "wrong" / "MANIFEST.json"
+        if not manifest.exists():
+            continue
+        specs = [s.name for s in load_specs(str(FIXTURES / fx / "specs.json"))]
+        for fname, meta in sorted(json.loads(manifest.read_text()).items()):
+            for spec in meta.get("specs", specs):
+                out.append((fx, fname, spec, meta["op"]))
+    return out
+
+
+WRONG_PORTS = _wrong_ports()
+
+
+@functools.cache
+def _spec(fixture: str, name: str):
+    return next(s for s in load_specs(str(FIXTURES / fixture / "specs.json")) if s.name == name)
+
+
+@functools.cache
+def ref_ir(fixture: str, spec: str):
+    return ir_ref.compile_reference(FIXTURES / fixture / "kernel.py", _spec(fixture, spec))
+
+
+@functools.cache
+def _port_all(fixture: str, port: Path):
+    specs = load_specs(str(FIXTURES / fixture / "specs.json"))
+    jobs = [(s, s.rust.get("entry") or s.kernel) for s in specs]
+    return {s.name: r for s, r in zip(specs, ir_rs.compile_ports(port, jobs))}
+
+
+def port_ir(fixture: str, spec: str, port: Path | None = None):
+    return _port_all(fixture, port or FIXTURES / fixture / "port.rs")[spec]
+
+
+def ir_pair(fixture: str, spec: str):
+    return ref_ir(fixture, spec), port_ir(fixture, spec)
