@@ -46,3 +46,7 @@ IR_PARSE = "CTRS-E030"
 IR_INPUT = "CTRS-E031"
 CUBIN = "CTRS-E040"
 OUTPUT_EXISTS = "CTRS-E050"
+# Translator (ctrs translate). A construct with no rule, a type/shape the rules cannot type, bad input.
+NO_RULE = "CTRS-E100"
+TRANSLATE_TYPE = "CTRS-E101"
+TRANSLATE_INPUT = "CTRS-E102"

@@ -115,6 +115,10 @@ def _family_severity(name: str, delta: int) -> str:
     return WARNING
 
 
+def _strip_locals(sig: str) -> str:
+    return sig.replace("token = _", "").replace("token = %", "")
+
+
 def _frontier_severity(name: str) -> str:
     """An unmatched op whose operands all match is a real change of the computation."""
     return INFO if name in INFO_FAMILY else CRITICAL
@@ -175,6 +179,17 @@ def _gate_multisets(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[
             ex_g = next((c.op for c in gl.values() if c.op.name == name), None)
             out.append(Finding(sev, "IRD-COUNT", name, f"count differs: ref {rc[name]} vs port {gc[name]}",
                                _loc(rmod, ex) if ex else "", _loc(gmod, ex_g) if ex_g else ""))
+    # memory ops: operand shape of every load/store (a dropped mask or padding operand shows here)
+    for name in sorted(MEMORY):
+        a = Counter(_strip_locals(c.op.sig) for c in rl.values() if c.op.name == name)
+        b = Counter(_strip_locals(c.op.sig) for c in gl.values() if c.op.name == name)
+        if a != b and a and b:
+            rop = next(c.op for c in rl.values() if c.op.name == name)
+            gop = next(c.op for c in gl.values() if c.op.name == name)
+            diff_r = sorted(set(a) - set(b))[:1] or sorted(a)[:1]
+            diff_g = sorted(set(b) - set(a))[:1] or sorted(b)[:1]
+            out.append(Finding(CRITICAL, "IRD-MEMORY", name, f"memory op form differs: ref '{diff_r[0]}' vs port "
+                               f"'{diff_g[0]}'", _loc(rmod, rop), _loc(gmod, gop)))
     # mma operand / accumulator types
     rm = sorted(_types(c.op.sig).__str__() for c in rl.values() if c.op.name in ("mmaf", "mmai"))
     gm = sorted(_types(c.op.sig).__str__() for c in gl.values() if c.op.name in ("mmaf", "mmai"))
