@@ -159,6 +159,7 @@ def test_json_report_and_exit_codes_via_cli(tmp_path):
     assert res.returncode == 1
     assert "[CRITICAL] IRD-LAYOUT-TILE make_partition_view" in res.stdout
     assert "kernel.py:11:" in res.stdout  # the reference source line of the load
+    assert "different_tile_shape.rs:" in res.stdout  # and the port's own file, not the harness copy
 
 
 # --- bad inputs: one line, a code, a hint, non-zero exit, no traceback -------------------------

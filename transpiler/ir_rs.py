@@ -201,5 +201,7 @@ def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target:
                                        "the kernel type-checks in rustc but not in the cuTile JIT subset; see porting rules",
                                        errors.Loc(str(kernel_rs), entry.line, 1))
             data = Path(req["out"]).read_bytes()
-            out.append(IRResult(data, tileir_tools.disasm(data), entry_name))
+            # debug locations name the harness copy; point them at the user's file instead
+            text = tileir_tools.disasm(data).replace('loc("src/kernel.rs":', f'loc("{kernel_rs}":')
+            out.append(IRResult(data, text, entry_name))
         return out
