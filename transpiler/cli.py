@@ -77,6 +77,15 @@ def cmd_diff_ir(args) -> int:
     return report.exit_code()
 
 
+def cmd_translate(args) -> int:
+    from . import translate  # noqa: PLC0415
+
+    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None)
+    for w in written:
+        print(w)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ctrs", description="Port cuTile Python kernels to cuTile Rust, proven by Tile IR.")
     p.add_argument("--version", action="version", version=f"ctrs {__version__}")
@@ -103,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     df.add_argument("gen")
     df.add_argument("--json", action="store_true", help="machine-readable report")
     df.set_defaults(fn=cmd_diff_ir)
+
+    tr = sub.add_parser("translate", help="port a cuTile Python kernel file to cuTile Rust (rules only)")
+    tr.add_argument("kernel", help="cuTile Python kernel file")
+    tr.add_argument("-o", "--output", help="output directory (default: <kernel stem>_rs/ next to the file)")
+    tr.set_defaults(fn=cmd_translate)
     return p
 
 
@@ -117,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into head & co.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

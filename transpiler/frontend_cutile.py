@@ -1,0 +1,848 @@
+"""cuTile Python front end: libcst -> the tile IR model (transpiler/model.py).
+
+Resolves ``import cuda.tile as ct`` / ``from cuda import tile as ct``, aliases such as
+``ConstInt = ct.Constant[int]`` and module-level numeric constants, then lowers every ``@ct.kernel``
+into typed model statements. Tile shapes are tuples of const-generic names / integer literals, so
+every value gets a typed ``let``. What each ``ct.*`` call becomes is read from rules/cutile.toml;
+a construct without a rule raises errors.CtrsError(NO_RULE) located at its file:line:col.
+"""
+
+from __future__ import annotations
+
+import decimal
+import struct
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from . import errors, model, specialise
+
+RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "cutile.toml"
+
+
+@cache
+def load_rules(path: str = str(RULES_PATH)) -> dict:
+    return tomllib.loads(Path(path).read_text())
+
+
+# ---------------------------------------------------------------------------------------------- values
+
+
+@dataclass
+class Val:
+    """A Python-side value during lowering."""
+    kind: str  # tile | scalar | array | dtype | shape | literal
+    name: str = ""  # Rust expression naming it (tile/scalar/array)
+    type: model.Type | None = None
+    dtype: str = ""  # element type (tile/scalar/array) or the dtype itself (kind dtype)
+    value: object = None  # literal value
+    ndim: int = 0
+    let: model.Let | None = None  # defining let (so loop-carried values can become `let mut`)
+
+
+def float_literal(v: float, dtype: str = "f32") -> str:
+    """Decimal literal that round-trips in the target precision (porting-rules §8)."""
+    if dtype == "f32":
+        if v == float("-inf"):
+            return "-340282346638528859811704183484516925440.0f32"
+        if v == float("inf"):
+            return "340282346638528859811704183484516925440.0f32"
+        v = struct.unpack("f", struct.pack("f", float(v)))[0]
+    text = format(decimal.Decimal(repr(float(v))), "f")
+    if "." not in text:
+        text += ".0"
+    return f"{text}{dtype}"
+
+
+def literal_text(v: object, dtype: str) -> str:
+    if dtype.startswith("f") or dtype in ("bf16", "tf32"):
+        return float_literal(float(v), dtype if dtype in ("f32", "f64") else "f32")
+    if isinstance(v, float) and not v.is_integer():
+        raise ValueError(v)
+    return f"{int(v)}{dtype}"
+
+
+# ---------------------------------------------------------------------------------------------- module scan
+
+
+class ModuleInfo:
+    def __init__(self, path: Path, source: str):
+        self.path = path
+        try:
+            self.wrapper = MetadataWrapper(cst.parse_module(source))
+        except cst.ParserSyntaxError as e:
+            raise errors.CtrsError(errors.TRANSLATE_INPUT, f"not valid Python: {e.message}", "fix the syntax",
+                                   errors.Loc(str(path), e.raw_line, e.raw_column + 1)) from e
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.module = self.wrapper.module
+        self.ct_names: set[str] = set()
+        self.const_aliases: dict[str, str] = {}  # alias -> int|bool|float
+        self.consts: dict[str, object] = {}
+        self.kernels: list[cst.FunctionDef] = []
+        self.fallback = model.Span()
+        self._scan()
+
+    def span(self, node: cst.CSTNode) -> model.Span:
+        try:
+            p = self.positions[node].start
+        except KeyError:  # a node the front end synthesised (x += y): located at its statement
+            return self.fallback
+        return model.Span(p.line, p.column + 1)
+
+    def loc(self, node: cst.CSTNode | None) -> errors.Loc:
+        if node is None:
+            return errors.Loc(str(self.path))
+        s = self.span(node)
+        return errors.Loc(str(self.path), s.line, s.col)
+
+    def dotted(self, node: cst.BaseExpression) -> str | None:
+        """``ct.X.Y`` with the module alias normalised to ``ct``; None for anything else."""
+        parts = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        head = node.value
+        parts.reverse()
+        if head in self.ct_names:
+            return ".".join(["ct", *parts])
+        if head == "cuda" and parts[:1] == ["tile"]:
+            return ".".join(["ct", *parts[1:]])
+        return ".".join([head, *parts])
+
+    def _scan(self) -> None:
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for s in stmt.body:
+                    self._scan_small(s)
+            elif isinstance(stmt, cst.FunctionDef) and any(self._is_kernel_deco(d.decorator) for d in stmt.decorators):
+                self.kernels.append(stmt)
+
+    def _scan_small(self, s: cst.BaseSmallStatement) -> None:
+        if isinstance(s, cst.Import):
+            for a in s.names:
+                full = self._attr_text(a.name)
+                if full == "cuda.tile":
+                    if a.asname is not None and isinstance(a.asname.name, cst.Name):
+                        self.ct_names.add(a.asname.name.value)
+        elif isinstance(s, cst.ImportFrom) and s.module is not None and not isinstance(s.names, cst.ImportStar):
+            if self._attr_text(s.module) == "cuda":
+                for a in s.names:
+                    if isinstance(a.name, cst.Name) and a.name.value == "tile":
+                        self.ct_names.add(a.asname.name.value if a.asname else "tile")
+        elif isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+            name = s.targets[0].target.value
+            v = s.value
+            if isinstance(v, cst.Subscript) and self.dotted(v.value) == "ct.Constant" and len(v.slice) == 1:
+                inner = v.slice[0].slice
+                if isinstance(inner, cst.Index) and isinstance(inner.value, cst.Name):
+                    self.const_aliases[name] = inner.value.value
+            else:
+                lit = literal_value(v)
+                if lit is not None:
+                    self.consts[name] = lit
+
+    def _attr_text(self, node) -> str:
+        if isinstance(node, cst.Name):
+            return node.value
+        if isinstance(node, cst.Attribute):
+            return f"{self._attr_text(node.value)}.{node.attr.value}"
+        return ""
+
+    def _is_kernel_deco(self, d: cst.BaseExpression) -> bool:
+        if isinstance(d, cst.Call):
+            d = d.func
+        return self.dotted(d) == "ct.kernel"
+
+
+def literal_value(v: cst.BaseExpression) -> object | None:
+    if isinstance(v, cst.Integer):
+        return int(v.evaluated_value)
+    if isinstance(v, cst.Float):
+        return float(v.evaluated_value)
+    if isinstance(v, cst.Name) and v.value in ("True", "False"):
+        return v.value == "True"
+    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+        inner = literal_value(v.expression)
+        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+            return -inner
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- kernel
+
+
+@dataclass
+class _Block:
+    stmts: list = field(default_factory=list)
+
+
+class KernelFront:
+    """One ``@ct.kernel``: signature analysis up front, body lowering per flag assignment."""
+
+    def __init__(self, info: ModuleInfo, fn: cst.FunctionDef):
+        self.info = info
+        self.fn = fn
+        self.name = fn.name.value
+        self.span = info.span(fn)
+        self.rules = load_rules()
+        self._params = self._read_params()
+        self._ndims = self._infer_ndims()
+        for p in self._params:
+            if p.kind == "array":
+                p.ndim = self._ndims.get(p.name, 0)  # 0 = unknown: reported after the body (its real error first)
+        self._tests = self._find_dtype_tests()
+
+    # -- signature --------------------------------------------------------------------------
+
+    def params(self) -> list[model.Param]:
+        return self._params
+
+    def dtype_tests(self) -> list[specialise.DtypeTest]:
+        return list(self._tests.values())
+
+    def _err(self, node, msg: str, hint: str, code: str = errors.NO_RULE) -> errors.CtrsError:
+        return errors.CtrsError(code, msg, hint, self.info.loc(node))
+
+    def _read_params(self) -> list[model.Param]:
+        out = []
+        self._param_nodes = {}
+        ps = self.fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.star_kwarg or ps.kwonly_params or ps.posonly_params:
+            raise self._err(self.fn.params, "only plain positional kernel parameters are supported", "drop *args/**kwargs")
+        for p in ps.params:
+            name = p.name.value
+            self._param_nodes[name] = p
+            span = self.info.span(p)
+            ann = p.annotation.annotation if p.annotation else None
+            if ann is None:
+                out.append(model.Param(name, "array", specialise.ELEMENT_GENERIC, 0, span))
+                continue
+            kind = None
+            if isinstance(ann, cst.Name) and ann.value in self.info.const_aliases:
+                kind = self.info.const_aliases[ann.value]
+            elif isinstance(ann, cst.Subscript) and self.info.dotted(ann.value) == "ct.Constant":
+                inner = ann.slice[0].slice
+                if isinstance(inner, cst.Index) and isinstance(inner.value, cst.Name):
+                    kind = inner.value.value
+            if kind in ("int", "bool"):
+                out.append(model.Param(name, "constant", "i32", 0, span))
+            elif kind is not None:
+                raise self._err(p, f"no rule for ct.Constant[{kind}] parameter '{name}'",
+                                "ct.Constant[float] cannot be a const generic: make it a runtime float parameter")
+            elif isinstance(ann, cst.Name) and ann.value in ("int", "float"):
+                out.append(model.Param(name, "scalar", "i32" if ann.value == "int" else "f32", 0, span))
+            else:
+                raise self._err(ann, f"no rule for the annotation of parameter '{name}'",
+                                "annotate with int, float, ct.Constant[int]/[bool], or leave arrays unannotated")
+        return out
+
+    def _infer_ndims(self) -> dict[str, int]:
+        nd: dict[str, int] = {}
+        arrays = {p.name for p in self._params if p.kind == "array"}
+        info = self
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                fname = info.info.dotted(node.func)
+                if fname not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                    return
+                a0 = node.args[0].value
+                if not (isinstance(a0, cst.Name) and a0.value in arrays):
+                    return
+                for i, a in enumerate(node.args):
+                    key = a.keyword.value if a.keyword else ("index" if i == 1 else "shape" if i == 2 and fname == "ct.load" else "")
+                    if key in ("index", "shape") and isinstance(a.value, cst.Tuple):
+                        nd.setdefault(a0.value, len(a.value.elements))
+
+        self.fn.body.visit(V())
+        return nd
+
+    def _find_dtype_tests(self) -> dict[int, specialise.DtypeTest]:
+        tests: dict[int, specialise.DtypeTest] = {}
+        front = self
+
+        class V(cst.CSTVisitor):
+            def visit_IfExp(self, node: cst.IfExp) -> None:
+                t = front._dtype_test(node)
+                if t is not None:
+                    tests[id(node)] = t
+
+        self.fn.body.visit(V())
+        return tests
+
+    def _dtype_test(self, node: cst.IfExp) -> specialise.DtypeTest | None:
+        test = node.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return None
+        left, right = test.left, test.comparisons[0].comparator
+        if not (isinstance(left, cst.Attribute) and left.attr.value == "dtype" and isinstance(left.value, cst.Name)):
+            return None
+        dt = self.rules["dtypes"].get(self.info.dotted(right) or "")
+        then = self.rules["dtypes"].get(self.info.dotted(node.body) or "", "?")
+        if dt is None:
+            return None
+        arr = left.value.value
+        return specialise.DtypeTest(specialise.dtype_flag_name(arr, dt, then), arr, dt, then, self.info.span(node))
+
+    # -- lowering ---------------------------------------------------------------------------
+
+    def lower(self, flags: dict[str, bool]) -> list:
+        self.flags = flags
+        self.used: set[str] = {p.name for p in self._params} | {specialise.ELEMENT_GENERIC} | set(flags)
+        self.env: dict[str, Val] = {}
+        for p in self._params:
+            if p.kind == "array":
+                t = model.OpaqueT(f"&Tensor<{p.dtype}, {{ [{', '.join(['-1'] * p.ndim)}] }}>")
+                self.env[p.name] = Val("array", p.name, t, p.dtype, ndim=p.ndim)
+            else:
+                self.env[p.name] = Val("scalar", p.name, model.ScalarT(p.dtype), p.dtype)
+        self.block = _Block()
+        self.loop_depth = 0
+        self.hoisted: list = []
+        self.loop_entry_env: list[dict[str, Val]] = []
+        self.carried: list[list[str]] = []
+        body = self.fn.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise self._err(body, "one-line kernel bodies are not supported", "put the body on its own lines")
+        for i, stmt in enumerate(body.body):
+            if i == 0 and _is_docstring(stmt):
+                continue
+            self._stmt(stmt)
+        for p in self._params:
+            if p.kind == "array" and not p.ndim:
+                raise errors.CtrsError(errors.NO_RULE, f"cannot tell the rank of array '{p.name}'",
+                                       "use it in ct.load/ct.store/ct.num_tiles with an index tuple",
+                                       self.info.loc(self._param_nodes[p.name]))
+        return self.block.stmts
+
+    # helpers -----------------------------------------------------------------------------
+
+    def fresh(self, hint: str) -> str:
+        name, n = hint, 0
+        while name in self.used:
+            n += 1
+            name = f"{hint}_{n}"
+        self.used.add(name)
+        return name
+
+    def emit(self, stmt) -> None:
+        self.block.stmts.append(stmt)
+
+    def op(self, kind: str, template: str, node, unsafe: bool = False, **operands: str) -> model.Op:
+        return model.Op(kind, template, tuple(sorted(operands.items())), self.info.span(node), unsafe)
+
+    def let(self, hint: str, typ: model.Type, op: model.Op, node, *, hoist: bool = False, mutable: bool = False) -> str:
+        name = self.fresh(hint)
+        stmt = model.Let(name, typ, op, self.info.span(node), mutable)
+        if hoist and self.loop_depth:
+            self.hoisted.append(stmt)
+        else:
+            self.emit(stmt)
+        self._last_let = stmt
+        return name
+
+    def tile(self, hint: str, dtype: str, shape: tuple[str, ...], op: model.Op, node) -> Val:
+        t = model.TileT(dtype, shape)
+        name = self.let(hint, t, op, node)
+        return Val("tile", name, t, dtype, let=self._last_let)
+
+    def scalar(self, hint: str, dtype: str, op: model.Op, node) -> Val:
+        t = model.ScalarT(dtype)
+        name = self.let(hint, t, op, node)
+        return Val("scalar", name, t, dtype, let=self._last_let)
+
+    def ops(self, key: str) -> str:
+        return self.rules["ops"][key]
+
+    # statements ---------------------------------------------------------------------------
+
+    def _stmt(self, stmt: cst.BaseStatement) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for s in stmt.body:
+                self._small(s)
+        elif isinstance(stmt, cst.For):
+            self._for(stmt)
+        else:
+            kind = type(stmt).__name__
+            raise self._err(stmt, f"no rule for a '{kind}' statement in a kernel",
+                            "only assignments, ct.store calls and 'for .. in range(..)' loops are translated so far")
+
+    def _small(self, s: cst.BaseSmallStatement) -> None:
+        self.info.fallback = self.info.span(s)
+        if isinstance(s, cst.Assign):
+            if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
+                raise self._err(s, "no rule for this assignment target", "assign to a single name")
+            self._assign(s.targets[0].target.value, s.value, s)
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name):
+            op = _AUG.get(type(s.operator))
+            if op is None:
+                raise self._err(s, f"no rule for augmented assignment '{s.operator.__class__.__name__}'", "write x = x op y")
+            synth = cst.BinaryOperation(left=s.target, operator=op(), right=s.value)
+            self._assign(s.target.value, synth, s)
+        elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
+            self._expr(s.value, "_unused")
+        elif isinstance(s, cst.Pass) or (isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString)):
+            return
+        else:
+            raise self._err(s, f"no rule for a '{type(s).__name__}' statement in a kernel",
+                            "only assignments, ct.store calls and for-range loops are translated so far")
+
+    def _assign(self, target: str, value: cst.BaseExpression, node) -> None:
+        carried_from = None
+        if self.loop_depth:
+            outer = self.loop_entry_env[-1].get(target)
+            if outer is not None and outer.kind in ("tile", "scalar") and outer.let is not None \
+                    and self.env.get(target) is outer:
+                carried_from = outer
+        n_before = len(self.block.stmts)
+        v = self._expr(value, target)
+        if carried_from is None:
+            self.env[target] = v
+            return
+        if v.type != carried_from.type:
+            raise self._err(node, f"loop-carried '{target}' changes type from {carried_from.type.rust()} to "
+                                  f"{v.type.rust() if v.type else v.kind}",
+                            "keep a loop-carried value's dtype and shape fixed (cast explicitly)", errors.TRANSLATE_TYPE)
+        carried_from.let.mutable = True
+        last = self.block.stmts[-1] if len(self.block.stmts) > n_before else None
+        if isinstance(last, model.Let) and last.name == v.name:
+            self.block.stmts[-1] = model.Assign(carried_from.name, last.op, last.span)
+        else:
+            self.emit(model.Assign(carried_from.name, self.op("value", self.ops("value"), node, x=v.name),
+                                   self.info.span(node)))
+        if target not in self.carried[-1]:
+            self.carried[-1].append(target)
+        # the name keeps referring to the carried variable
+
+    def _for(self, node: cst.For) -> None:
+        if node.orelse is not None or node.asynchronous is not None:
+            raise self._err(node, "no rule for 'for .. else' / 'async for'", "use a plain for loop")
+        it = node.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
+                and 1 <= len(it.args) <= 2 and all(a.keyword is None for a in it.args)):
+            raise self._err(it, "no rule for this loop iterable", "loop over range(stop) or range(start, stop)")
+        if not isinstance(node.target, cst.Name):
+            raise self._err(node.target, "no rule for this loop target", "use a single loop variable")
+        bounds = [self._index_text(a.value) for a in it.args]
+        start, stop = (["0i32"] + bounds) if len(bounds) == 1 else bounds
+        var = self.fresh(node.target.value)
+        outer_block, outer_env = self.block, dict(self.env)
+        self.block = _Block()
+        self.loop_entry_env.append(outer_env)
+        self.carried.append([])
+        self.loop_depth += 1
+        self.env[node.target.value] = Val("scalar", var, model.ScalarT("i32"), "i32")
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+        for st in body:
+            self._stmt(st)
+        self.loop_depth -= 1
+        carried = self.carried.pop()
+        self.loop_entry_env.pop()
+        loop = model.For(var, start, stop, self.block.stmts, self.info.span(node), tuple(carried))
+        self.block = outer_block
+        if self.loop_depth == 0 and self.hoisted:
+            self.block.stmts.extend(self.hoisted)
+            self.hoisted = []
+        self.emit(loop)
+        # names first bound inside the loop do not escape it; carried ones keep their variable
+        self.env = {k: v for k, v in self.env.items() if k in outer_env}
+
+    # expressions --------------------------------------------------------------------------
+
+    def _expr(self, node: cst.BaseExpression, hint: str) -> Val:
+        lit = literal_value(node)
+        if lit is not None:
+            return Val("literal", value=lit)
+        if isinstance(node, cst.Name):
+            if node.value in self.env:
+                return self.env[node.value]
+            if node.value in self.info.consts:
+                return Val("literal", value=self.info.consts[node.value])
+            raise self._err(node, f"unknown name '{node.value}'", "define it in the kernel or at module level",
+                            errors.TRANSLATE_INPUT)
+        if isinstance(node, cst.Attribute):
+            d = self.info.dotted(node)
+            if d in self.rules["dtypes"]:
+                return Val("dtype", dtype=self.rules["dtypes"][d])
+            base = self._expr(node.value, hint) if not (d or "").startswith("ct.") else None
+            if base is not None and base.kind == "array" and node.attr.value == "dtype":
+                return Val("dtype", dtype=base.dtype)
+            if base is not None and base.kind == "array" and node.attr.value == "shape":
+                return Val("shape", name=base.name, ndim=base.ndim)
+            raise self._err(node, f"no rule for attribute '{d or node.attr.value}'", "see rules/cutile.toml")
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node, hint)
+        if isinstance(node, cst.IfExp):
+            t = self._tests.get(id(node))
+            if t is None:
+                raise self._err(node, "no rule for a conditional expression", "only dtype tests (X if A.dtype == ct.T else Y)")
+            return self._expr(node.body if self.flags[t.flag] else node.orelse, hint)
+        if isinstance(node, cst.BinaryOperation):
+            return self._binop(node, hint)
+        if isinstance(node, cst.Call):
+            return self._call(node, hint)
+        raise self._err(node, f"no rule for expression '{type(node).__name__}'", "see rules/cutile.toml")
+
+    def _subscript(self, node: cst.Subscript, hint: str) -> Val:
+        base = self._expr(node.value, hint)
+        idx = node.slice[0].slice if len(node.slice) == 1 else None
+        k = literal_value(idx.value) if isinstance(idx, cst.Index) else None
+        if base.kind == "shape" and isinstance(k, int):
+            axis = k % base.ndim
+            shape_t = model.OpaqueT(f"Shape<{{ [{', '.join(['-1'] * base.ndim)}] }}>")
+            sname = self.let(f"{base.name}_shape", shape_t, self.op("shape_of", self.ops("shape_of"), node, array=base.name), node)
+            return self.scalar(hint, "i32", self.op("shape_dim", self.ops("shape_dim"), node, shape=sname, axis=str(axis)), node)
+        raise self._err(node, "no rule for this subscript", "only A.shape[i] with a literal i is translated so far")
+
+    def _args(self, call: cst.Call, names: list[str]) -> dict[str, cst.BaseExpression]:
+        out: dict[str, cst.BaseExpression] = {}
+        for i, a in enumerate(call.args):
+            if a.star:
+                raise self._err(a, "no rule for *args in a ct call", "pass arguments explicitly")
+            if a.keyword is not None:
+                out[a.keyword.value] = a.value
+            elif i < len(names):
+                out[names[i]] = a.value
+            else:
+                raise self._err(a, "too many positional arguments", "use keywords")
+        return out
+
+    def _call(self, node: cst.Call, hint: str) -> Val:
+        fname = self.info.dotted(node.func) or ""
+        rule = self.rules["functions"].get(fname)
+        if rule is None:
+            what = fname or type(node.func).__name__
+            raise self._err(node, f"no rule for '{what}'",
+                            f"add an entry for {what} to rules/cutile.toml or port this kernel by hand")
+        return getattr(self, f"_lower_{rule['lower']}")(node, rule, fname, hint)
+
+    # -- text helpers
+
+    def _index_text(self, node: cst.BaseExpression) -> str:
+        v = self._expr(node, "idx")
+        if v.kind == "literal" and isinstance(v.value, int) and not isinstance(v.value, bool):
+            return f"{v.value}i32"
+        if v.kind == "scalar" and v.dtype == "i32":
+            return v.name
+        raise self._err(node, "an index must be an i32 scalar or an int literal", "use ct.bid(..), a loop variable or a literal",
+                        errors.TRANSLATE_TYPE)
+
+    def _shape_dims(self, node: cst.BaseExpression) -> tuple[str, ...]:
+        elems = node.elements if isinstance(node, cst.Tuple) else None
+        if elems is None:
+            raise self._err(node, "a tile shape must be a tuple", "write shape=(A, B)", errors.TRANSLATE_TYPE)
+        dims = []
+        for e in elems:
+            v = e.value
+            if isinstance(v, cst.Name) and any(p.name == v.value and p.kind == "constant" for p in self._params):
+                dims.append(v.value)
+                continue
+            lit = literal_value(v)
+            if lit is None and isinstance(v, cst.Name):
+                lit = self.info.consts.get(v.value)
+            if isinstance(lit, int) and not isinstance(lit, bool):
+                dims.append(str(lit))
+                continue
+            raise self._err(v, "a tile dimension must be a ct.Constant parameter or an int literal",
+                            "shape arithmetic on const generics needs literal specialisation (porting-rules §7)",
+                            errors.TRANSLATE_TYPE)
+        return tuple(dims)
+
+    def _kw_bool(self, args, key: str, default: bool) -> bool:
+        if key not in args:
+            return default
+        v = literal_value(args[key])
+        if not isinstance(v, bool):
+            raise self._err(args[key], f"'{key}' must be a literal True/False", "constant hints only")
+        return v
+
+    def _modes(self, args, node, template: str) -> tuple[dict[str, str], bool]:
+        ftz = self._kw_bool(args, "flush_to_zero", False)
+        if "rounding_mode" in args:
+            raise self._err(args["rounding_mode"], "no rule for rounding_mode=", "ct.truediv APPROX -> true_div is not yet a rule")
+        if ftz and "{ftz}" not in template:
+            raise self._err(node, "no rule for flush_to_zero on this op", "add a template with {ftz} to rules/cutile.toml")
+        return {"ftz": "ftz::Enabled" if ftz else "ftz::Disabled", "rounding": "rounding::NearestEven"}, ftz
+
+    def _array(self, node) -> Val:
+        v = self._expr(node, "a")
+        if v.kind != "array":
+            raise self._err(node, "expected an array parameter", "pass the kernel's array argument", errors.TRANSLATE_TYPE)
+        return v
+
+    def _as_tile(self, node, hint: str) -> Val:
+        v = self._expr(node, hint)
+        if v.kind != "tile":
+            raise self._err(node, f"expected a tile, got a {v.kind}", "tiles come from ct.load / ct.full / tile ops",
+                            errors.TRANSLATE_TYPE)
+        return v
+
+    # -- lowerings (selected by rules' `lower`)
+
+    def _lower_bid(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["axis"])
+        axis = literal_value(args.get("axis")) if "axis" in args else None
+        if axis not in (0, 1, 2):
+            raise self._err(node, "ct.bid needs a literal axis 0, 1 or 2", "write ct.bid(0)", errors.TRANSLATE_TYPE)
+        tup = self.let(f"{hint}_bid", model.OpaqueT("(i32, i32, i32)"), self.op("bid", rule["template"], node), node)
+        return self.scalar(hint, "i32", self.op("block_id_field", self.ops("block_id_field"), node, tuple=tup, axis=str(axis)), node)
+
+    def _view(self, node, arr: Val, dims, padding: str, hint: str) -> str:
+        t = model.OpaqueT(f"Partition<{arr.dtype}, {{ [{', '.join(dims)}] }}>")
+        op = self.op("partition_view", self.ops("partition_view"), node, array=arr.name, shape=", ".join(dims), padding=padding)
+        return self.let(hint, t, op, node, hoist=True)
+
+    def _padding(self, args) -> str:
+        if "padding_mode" not in args:
+            return self.rules["padding"]["default"]
+        d = self.info.dotted(args["padding_mode"]) or ""
+        if d not in self.rules["padding"]:
+            raise self._err(args["padding_mode"], f"no rule for padding mode '{d}'", "see [padding] in rules/cutile.toml")
+        return self.rules["padding"][d]
+
+    def _hints(self, args) -> tuple[str, str]:
+        lat = "None"
+        if "latency" in args:
+            v = literal_value(args["latency"])
+            if not isinstance(v, int):
+                raise self._err(args["latency"], "latency must be an int literal", "constant hints only")
+            lat = f"Some({v}i32)"
+        tma = "tma::Enabled" if self._kw_bool(args, "allow_tma", True) else "tma::Disabled"
+        return lat, tma
+
+    def _lower_load(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["array", "index", "shape"])
+        for k in args:
+            if k not in ("array", "index", "shape", "padding_mode", "latency", "allow_tma"):
+                raise self._err(args[k], f"no rule for ct.load({k}=..)", "see porting-rules §2")
+        arr = self._array(args["array"])
+        dims = self._shape_dims(args["shape"])
+        index = [self._index_text(e.value) for e in _tuple(args["index"], self)]
+        if len(dims) != arr.ndim or len(index) != arr.ndim:
+            raise self._err(node, f"ct.load of a {arr.ndim}-d array needs {arr.ndim} index and shape entries",
+                            "match the array rank", errors.TRANSLATE_TYPE)
+        view = self._view(node, arr, dims, self._padding(args), f"p{arr.name}")
+        lat, tma = self._hints(args)
+        op = self.op("load_view", self.ops("load_view"), node, view=view, index=", ".join(index), latency=lat, tma=tma)
+        return self.tile(hint, arr.dtype, dims, op, node)
+
+    def _lower_store(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["array", "index", "tile"])
+        for k in args:
+            if k not in ("array", "index", "tile", "latency", "allow_tma"):
+                raise self._err(args[k], f"no rule for ct.store({k}=..)", "see porting-rules §2")
+        arr = self._array(args["array"])
+        index = [self._index_text(e.value) for e in _tuple(args["index"], self)]
+        t = self._as_tile(args["tile"], "out")
+        if t.dtype != arr.dtype:
+            raise self._err(args["tile"], f"stored tile has dtype {t.dtype}, array '{arr.name}' has {arr.dtype}",
+                            f"cast explicitly: ct.astype(tile, {arr.name}.dtype)", errors.TRANSLATE_TYPE)
+        if len(t.type.shape) != arr.ndim or len(index) != arr.ndim:
+            raise self._err(node, f"ct.store into a {arr.ndim}-d array needs a rank-{arr.ndim} tile and index",
+                            "reshape the tile to the array rank", errors.TRANSLATE_TYPE)
+        dims = t.type.shape
+        pt = model.OpaqueT(f"PartitionMut<{arr.dtype}, {{ [{', '.join(dims)}] }}>")
+        view = self.let(f"p{arr.name}", pt, self.op("partition_mut", self.ops("partition_mut"), node, True,
+                                                    array=arr.name, shape=", ".join(dims)), node, hoist=True, mutable=True)
+        lat, tma = self._hints(args)
+        op = self.op("store_view", self.ops("store_view"), node, True, view=view, tile=t.name, index=", ".join(index),
+                     latency=lat, tma=tma)
+        self.let("_done", model.OpaqueT("Token"), op, node)
+        return Val("literal", value=None)
+
+    def _lower_num_tiles(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["array", "axis", "shape"])
+        arr = self._array(args["array"])
+        axis = literal_value(args.get("axis"))
+        dims = self._shape_dims(args["shape"])
+        if not isinstance(axis, int) or len(dims) != arr.ndim:
+            raise self._err(node, "ct.num_tiles needs a literal axis and a full-rank shape", "see porting-rules §2",
+                            errors.TRANSLATE_TYPE)
+        view = self._view(node, arr, dims, self.rules["padding"]["default"], f"p{arr.name}_tiles")
+        space = self.let(f"{hint}_space", model.OpaqueT(f"[i32; {arr.ndim}]"),
+                         self.op("index_space", self.ops("index_space"), node, view=view), node)
+        return self.scalar(hint, "i32", self.op("index_space_dim", self.ops("index_space_dim"), node, space=space,
+                                                axis=str(axis % arr.ndim)), node)
+
+    def _lower_full(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["shape", "fill_value", "dtype"] if "fill" not in rule else ["shape", "dtype"])
+        dims = self._shape_dims(args["shape"])
+        dt = self._expr(args["dtype"], hint) if "dtype" in args else None
+        if dt is None or dt.kind != "dtype" or dt.dtype == specialise.ELEMENT_GENERIC:
+            raise self._err(node, f"{fname} needs a concrete dtype=ct.<type>", "e.g. dtype=ct.float32", errors.TRANSLATE_TYPE)
+        fill = self._expr(args["fill_value"], hint) if "fill_value" in args else Val("literal", value=rule["fill"])
+        if fill.kind == "literal":
+            op = self.op("constant", self.ops("constant"), node, value=literal_text(fill.value, dt.dtype), shape=", ".join(dims))
+        elif fill.kind == "scalar" and fill.dtype == dt.dtype:
+            op = self.op("broadcast_scalar", self.ops("broadcast_scalar"), node, value=fill.name, shape=", ".join(dims))
+        else:
+            raise self._err(node, f"no rule for {fname} with this fill value", "use a literal or a same-typed scalar",
+                            errors.TRANSLATE_TYPE)
+        return self.tile(hint, dt.dtype, dims, op, node)
+
+    def _lower_astype(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["x", "dtype"])
+        x = self._as_tile(args["x"], f"{hint}_in")
+        dt = self._expr(args["dtype"], hint)
+        if dt.kind != "dtype":
+            raise self._err(args["dtype"], "ct.astype needs a dtype", "ct.float32 / A.dtype", errors.TRANSLATE_TYPE)
+        if dt.dtype == x.dtype:
+            return x
+        return self.tile(hint, dt.dtype, x.type.shape, self.op("convert_tile", self.ops("convert_tile"), node, x=x.name), node)
+
+    def _lower_mma(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["a", "b", "acc"])
+        a, b, acc = (self._as_tile(args[k], f"{hint}_{k}") for k in ("a", "b", "acc"))
+        sa, sb, sc = a.type.shape, b.type.shape, acc.type.shape
+        if len(sa) != 2 or len(sb) != 2 or sa[1] != sb[0] or sc != (sa[0], sb[1]):
+            raise self._err(node, f"ct.mma shapes do not line up: {sa} x {sb} + {sc}", "use (M,K) x (K,N) + (M,N)",
+                            errors.TRANSLATE_TYPE)
+        return self.tile(hint, acc.dtype, sc, self.op("mma", rule["template"], node, a=a.name, b=b.name, acc=acc.name), node)
+
+    def _lower_reduce(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["x", "axis", "keepdims"])
+        x = self._as_tile(args["x"], f"{hint}_in")
+        axis = literal_value(args["axis"]) if "axis" in args else None
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise self._err(node, f"no rule for {fname} without a literal axis", "pass axis=<int>")
+        rank = len(x.type.shape)
+        axis %= rank
+        keep = self._kw_bool(args, "keepdims", False)
+        red_shape = x.type.shape[:axis] + x.type.shape[axis + 1:]
+        r = self.tile(f"{hint}_red" if keep else hint, x.dtype, red_shape,
+                      self.op("reduce", rule["template"], node, x=x.name, axis=f"{axis}i32"), node)
+        if not keep:
+            return r
+        keep_shape = x.type.shape[:axis] + ("1",) + x.type.shape[axis + 1:]
+        return self.tile(hint, x.dtype, keep_shape, self.op("reshape", self.ops("reshape"), node, x=r.name,
+                                                             shape=", ".join(keep_shape)), node)
+
+    def _lower_unary(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["x"])
+        x = self._as_tile(args["x"], f"{hint}_in")
+        modes, _ = self._modes(args, node, rule["template"])
+        return self.tile(hint, x.dtype, x.type.shape, self.op("unary", rule["template"], node, x=x.name, **modes), node)
+
+    def _lower_binary(self, node, rule, fname, hint) -> Val:
+        args = self._args(node, ["x", "y"])
+        a, b = self._expr(args["x"], f"{hint}_lhs"), self._expr(args["y"], f"{hint}_rhs")
+        return self._binary(node, rule, fname, hint, a, b, args, args["x"], args["y"])
+
+    def _binary(self, node, rule, fname, hint, a: Val, b: Val, args, lnode, rnode) -> Val:
+        modes, ftz = self._modes(args, node, rule.get("template_modes", rule["template"]))
+        template = rule["template_modes"] if ftz else rule["template"]
+        tiles = [v for v in (a, b) if v.kind == "tile"]
+        if not tiles:
+            raise self._err(node, f"no rule for {fname} on scalars here", "scalar math supports + - * // % on i32",
+                            errors.TRANSLATE_TYPE)
+        dtype = tiles[0].dtype
+        if any(t.dtype != dtype for t in tiles):
+            raise self._err(node, f"{fname} mixes tile dtypes {tiles[0].dtype} and {tiles[-1].dtype}",
+                            "cast one side with ct.astype", errors.TRANSLATE_TYPE)
+        shape = self._broadcast_shape([t.type.shape for t in tiles], node)
+        an = self._to_tile(a, dtype, shape, f"{hint}_a", lnode)
+        bn = self._to_tile(b, dtype, shape, f"{hint}_b", rnode)
+        return self.tile(hint, dtype, shape, self.op("binary", template, node, a=an, b=bn, **modes), node)
+
+    def _broadcast_shape(self, shapes, node) -> tuple[str, ...]:
+        rank = max(len(s) for s in shapes)
+        padded = [("1",) * (rank - len(s)) + tuple(s) for s in shapes]
+        out = []
+        for dims in zip(*padded):
+            real = {d for d in dims if d != "1"}
+            if len(real) > 1:
+                raise self._err(node, f"cannot broadcast shapes {' and '.join(str(list(s)) for s in shapes)}",
+                                "make the tile shapes compatible", errors.TRANSLATE_TYPE)
+            out.append(real.pop() if real else "1")
+        return tuple(out)
+
+    def _to_tile(self, v: Val, dtype: str, shape: tuple[str, ...], hint: str, node) -> str:
+        """Make ``v`` a Tile<dtype, shape>: scalar -> 0-d tile, then rank-extend (reshape) and broadcast."""
+        if v.kind == "literal":
+            if not isinstance(v.value, (int, float)) or dtype == specialise.ELEMENT_GENERIC:
+                raise self._err(node, "no rule for this literal operand", "cast the tile to a concrete dtype first",
+                                errors.TRANSLATE_TYPE)
+            return self.let(hint, model.TileT(dtype, shape),
+                            self.op("constant", self.ops("constant"), node, value=literal_text(v.value, dtype),
+                                    shape=", ".join(shape)), node)
+        if v.kind == "scalar":
+            name = v.name
+            if v.dtype != dtype:
+                if dtype == specialise.ELEMENT_GENERIC:
+                    raise self._err(node, f"no rule to convert a {v.dtype} scalar to the element type",
+                                    "cast the tile to a concrete dtype first", errors.TRANSLATE_TYPE)
+                name = self.let(f"{v.name}_{dtype}", model.ScalarT(dtype),
+                                self.op("convert_scalar", self.ops("convert_scalar"), node, x=name), node)
+            cur = self.tile(f"{v.name}_tile", dtype, (), self.op("scalar_to_tile", self.ops("scalar_to_tile"), node, x=name), node)
+        elif v.kind == "tile":
+            cur = v
+        else:
+            raise self._err(node, f"no rule for a {v.kind} operand in tile arithmetic", "use tiles or scalars",
+                            errors.TRANSLATE_TYPE)
+        cs = cur.type.shape
+        if len(cs) < len(shape):
+            cs = ("1",) * (len(shape) - len(cs)) + cs
+            cur = self.tile(f"{hint}_r", dtype, cs, self.op("reshape", self.ops("reshape"), node, x=cur.name,
+                                                               shape=", ".join(cs)), node)
+        if cs != shape:
+            cur = self.tile(f"{hint}_b", dtype, shape, self.op("broadcast", self.ops("broadcast"), node, x=cur.name,
+                                                                  shape=", ".join(shape)), node)
+        return cur.name
+
+    def _binop(self, node: cst.BinaryOperation, hint: str) -> Val:
+        sym = _OPS.get(type(node.operator))
+        a, b = self._expr(node.left, f"{hint}_lhs"), self._expr(node.right, f"{hint}_rhs")
+        if a.kind != "tile" and b.kind != "tile":
+            tmpl = self.rules["scalar_operators"].get(sym or "")
+            if tmpl is None or not all(v.kind == "literal" or (v.kind == "scalar" and v.dtype == "i32") for v in (a, b)):
+                raise self._err(node, f"no rule for scalar operator '{sym or type(node.operator).__name__}'",
+                                "scalar math supports + - * // % on i32", errors.NO_RULE)
+            txt = [f"{v.value}i32" if v.kind == "literal" else v.name for v in (a, b)]
+            return self.scalar(hint, "i32", self.op("scalar_binary", tmpl, node, a=txt[0], b=txt[1]), node)
+        fname = self.rules["operators"].get(sym or "")
+        if fname is None:
+            raise self._err(node, f"no rule for tile operator '{sym or type(node.operator).__name__}'",
+                            "see [operators] in rules/cutile.toml")
+        rule = self.rules["functions"][fname]
+        return self._binary(node, rule, fname, hint, a, b, {}, node.left, node.right)
+
+
+_OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Modulo: "%",
+        cst.Power: "**", cst.MatrixMultiply: "@", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^",
+        cst.LeftShift: "<<", cst.RightShift: ">>"}
+_AUG = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+        cst.DivideAssign: cst.Divide}
+
+
+def _tuple(node, front: KernelFront):
+    if isinstance(node, cst.Tuple):
+        return node.elements
+    raise front._err(node, "an index must be a tuple", "write index=(i,) or index=(i, j)", errors.TRANSLATE_TYPE)
+
+
+def _is_docstring(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def parse_file(path: Path) -> tuple[ModuleInfo, list[KernelFront]]:
+    try:
+        source = path.read_text()
+    except OSError as e:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
+                               errors.Loc(str(path))) from e
+    info = ModuleInfo(path, source)
+    if not info.ct_names:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import cuda.tile as ct' in the file",
+                               "cuTile Python kernels import cuda.tile", errors.Loc(str(path)))
+    if not info.kernels:
+        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @ct.kernel function in the file",
+                               "decorate the kernel with @ct.kernel", errors.Loc(str(path)))
+    return info, [KernelFront(info, fn) for fn in info.kernels]
