@@ -105,9 +105,13 @@ def canonicalise(entry: Op) -> Canon:
                 if p is not None and not p.live:
                     p.live = True
                     work.append(p)
-        pure = sorted({c.key for c in mine if c.live and c.op.name not in ORDERED | PLUMBING})
+        # A block is identified by its effects: ordered stores, terminators, and ops with regions.
+        # Pure values enter through their users' keys, so where a pure op (a constant, a
+        # loop-invariant value) is placed does not matter.
+        roots = sorted({c.key for c in mine if c.live and c.op.name not in ORDERED | PLUMBING
+                        and (c.op.name in SIDE_EFFECTS or c.op.regions)})
         ordered = [c.key for c in mine if c.live and c.op.name in ORDERED]
-        return _h("block", *pure, "|", *ordered), mine
+        return _h("block", *roots, "|", *ordered), mine
 
     def visit(op: Op) -> CanonOp:
         if op.name == "assume":

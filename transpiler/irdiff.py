@@ -27,6 +27,7 @@ ARITH_FAMILY = {"addf", "subf", "mulf", "divf", "maxf", "minf", "negf", "addi", 
 INFO_FAMILY = {"select", "iota", "cmpi", "cmpf", "ftof", "itof", "ftoi", "exti", "trunci", "constant", "reshape",
                "broadcast", "get_tile_block_id", "get_num_tile_blocks", "get_index_space_shape", "andi", "ori",
                "offset", "permute", "return", "yield", "continue"}
+MASK_OPS = {"select", "cmpi", "cmpf", "andi", "ori"}  # bounds masks: never noise when they diverge
 VIEW_OPS = {"make_partition_view", "make_tensor_view"}
 LAYOUT_CODES = {"IRD-LAYOUT-TILE", "IRD-LAYOUT-PAD", "IRD-LAYOUT-DIMMAP", "IRD-LAYOUT-STRIDES"}
 MEMORY = {"load_ptr_tko", "store_ptr_tko", "load_view_tko", "store_view_tko"}
@@ -121,7 +122,7 @@ def _strip_locals(sig: str) -> str:
 
 def _frontier_severity(name: str) -> str:
     """An unmatched op whose operands all match is a real change of the computation."""
-    return INFO if name in INFO_FAMILY else CRITICAL
+    return INFO if name in INFO_FAMILY - MASK_OPS else CRITICAL
 
 
 def _attrs(sig: str) -> dict[str, list[str]]:
@@ -160,6 +161,9 @@ def _compare_pair(rop: irparse.Op, gop: irparse.Op, rl: str, gl: str) -> list[Fi
                "same op and attributes, different operands (dataflow differs)")
         if rop.sig != gop.sig and nr == ng:
             msg = f"op text differs: ref '{rop.sig}' vs port '{gop.sig}'"
+        if rop.name == "constant":  # a different literal (eps, scale, padding value, ...) changes results
+            out.append(Finding(CRITICAL, "IRD-CONST", rop.name, msg, rl, gl))
+            return out
         sev = CRITICAL if rop.name in CRITICAL_FAMILY or rop.name in MEMORY or rop.name in ARITH_FAMILY or nr != ng \
             else WARNING
         out.append(Finding(sev, "IRD-DATAFLOW", rop.name, msg, rl, gl))
