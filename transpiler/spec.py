@@ -12,7 +12,9 @@ A specialisation names the kernel and describes every parameter the way ``ct.lau
         "eps": {"scalar": "float32", "value": 1e-5},
         "TILE_N": 128                                      # ct.Constant value (int / bool / float)
       },
-      "rust": {"entry": "softmax_rows", "generics": ["f16", "128"]}   # optional overrides
+      "rust": {"entry": "softmax_rows", "generics": ["f16", "128"]},  # optional overrides
+      "grid": ["x.shape[0]", 1, 1],                     # launch grid (GPU runs), see Spec.grid_for
+      "fuzz": {"vary": ["x.0", "y.0"], "max": 8192}     # dims hypothesis may resize (equal sizes stay tied)
     }
 
 Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../bool_), ``shape``,
@@ -113,6 +115,35 @@ class Spec:
     kernel: str
     args: dict[str, ArrayArg | ScalarArg | ConstArg]
     rust: dict[str, Any] = field(default_factory=dict)
+    grid: list[str] = field(default_factory=list)  # launch grid expressions (see grid_for)
+    fuzz: dict[str, Any] = field(default_factory=dict)  # {"vary": ["x.0", ...], "max": int}
+
+    def grid_for(self, shapes: dict[str, tuple[int, ...]] | None = None, num_sms: int = 132) -> tuple[int, int, int]:
+        """Evaluate the grid expressions for these (or the spec's own) array shapes.
+
+        Names: every array arg (``x.shape[0]``, ``x.ndim``), every scalar / constant value,
+        ``cdiv(a, b)``, ``min``, ``max`` and ``num_sms`` (the device's SM count, 132 on an H200).
+        """
+        if not self.grid:
+            raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{self.name}' has no 'grid'",
+                                   'add "grid": ["cdiv(x.shape[0], TILE)", 1, 1] to the spec')
+        env: dict[str, Any] = {"cdiv": lambda a, b: -(-a // b), "min": min, "max": max, "num_sms": num_sms}
+        for n, a in self.args.items():
+            if isinstance(a, ArrayArg):
+                shp = tuple((shapes or {}).get(n, a.shape))
+                env[n] = _Shaped(shp)
+            else:
+                env[n] = a.value
+        dims = []
+        for e in (list(self.grid) + ["1", "1"])[:3]:
+            try:
+                v = eval(str(e), {"__builtins__": {}}, env)  # noqa: S307 - spec expressions, no builtins
+            except Exception as ex:  # noqa: BLE001
+                raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{self.name}': grid expression {e!r} failed: {ex}",
+                                       "use array shapes, constants, cdiv(a, b), min/max and num_sms") from ex
+            dims.append(int(v))
+        return dims[0], dims[1], dims[2]
+
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -128,7 +159,20 @@ class Spec:
         d = {"name": self.name, "kernel": self.kernel, "args": out}
         if self.rust:
             d["rust"] = self.rust
+        if self.grid:
+            d["grid"] = list(self.grid)
+        if self.fuzz:
+            d["fuzz"] = self.fuzz
         return d
+
+
+@dataclass(frozen=True)
+class _Shaped:
+    shape: tuple[int, ...]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
 
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -161,7 +205,9 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
         else:
             raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: cannot tell array, scalar or constant",
                                    'use {"dtype":..,"shape":[..]}, {"scalar":"int32","value":..} or a plain value')
-    return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})))
+    grid = [str(g) for g in raw.get("grid", [])]
+    return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})), grid,
+                dict(raw.get("fuzz", {})))
 
 
 def load_specs(text_or_path: str) -> list[Spec]:

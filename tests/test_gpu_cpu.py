@@ -1,0 +1,136 @@
+"""The GPU proof's CPU half: specs → grids and fuzz strategies, tolerances, reports, bundle, host env.
+
+The numerics and timings themselves need the H200 (transpiler/gpu_host.py); those tests skip here.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from transpiler import bundle, gpu, gpu_host
+from transpiler.spec import ArrayArg, load_specs
+
+ROOT = Path(__file__).resolve().parent.parent
+ALL_SPECS = [(Path(f).parent.name, s) for f in sorted(glob.glob(str(ROOT / "fixtures" / "*" / "specs.json")))
+             for s in load_specs(f)]
+
+
+@pytest.mark.parametrize("fixture,spec", ALL_SPECS, ids=[f"{f}-{s.name}" for f, s in ALL_SPECS])
+def test_every_fixture_spec_has_a_grid_and_fuzz_plan(fixture, spec):
+    grid = spec.grid_for()
+    assert all(g >= 1 for g in grid) and len(grid) == 3
+    assert spec.fuzz.get("vary"), "every fixture spec says which dims a fuzzer may resize"
+    for group in gpu.tie_groups(spec):  # tied refs really have equal sizes in the base spec
+        assert len({gpu._base_value(spec, r) for r in group}) == 1
+
+
+def test_grid_follows_resized_shapes():
+    spec = next(s for f, s in ALL_SPECS if f == "matmul" and s.name == "f16_256x128x192")
+    assert spec.grid_for() == (4, 3, 1)  # cdiv(256, 64), cdiv(192, 64)
+    small = gpu.resized(spec, {256: 65, 192: 1, 128: 31})
+    assert small.args["A"].shape == (65, 31) and small.args["B"].shape == (31, 1) and small.args["C"].shape == (65, 1)
+    assert small.args["A"].strides == (31, 1)
+    assert small.grid_for() == (2, 1, 1)
+    assert small.name == "f16_256x128x192@31x1x65"  # sizes in base-value order (K=128, N=192, M=256)
+
+
+MATMUL = next(s for f, s in ALL_SPECS if f == "matmul" and s.name == "f16_256x128x192")
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(gpu.spec_strategy(MATMUL))
+def test_fuzz_strategy_keeps_tied_dims_consistent(s):
+    a, b, c = (s.args[n] for n in ("A", "B", "C"))
+    assert isinstance(a, ArrayArg)
+    assert a.shape[1] == b.shape[0] and a.shape[0] == c.shape[0] and b.shape[1] == c.shape[1]
+    assert all(1 <= d <= MATMUL.fuzz["max"] for d in a.shape + b.shape)
+    assert s.grid_for()[0] == -(-a.shape[0] // 64)
+
+
+def test_size_strategy_reaches_tile_boundaries():
+    from hypothesis import find  # noqa: PLC0415
+
+    strat = gpu.size_strategy(1000, 4096, [256])
+    assert find(strat, lambda v: v == 257) == 257  # a tail just past one tile
+    assert find(strat, lambda v: v == 1) == 1
+
+
+def test_tolerances():
+    assert gpu.tolerance("int32") is None and gpu.tolerance("bool_") is None
+    assert gpu.tolerance("float16") == (1e-3, 1e-3)
+    assert gpu.tolerance("float32", {"tolerances": {"float32": {"rtol": 0.1, "atol": 0.2}}}) == (0.1, 0.2)
+
+
+RECORDED = {
+    "device": "NVIDIA H200",
+    "checks": [
+        {"port": "vector_add", "spec": "f32_n4096", "ok": True, "detail": "", "max_abs_err": 0.0, "bitwise": True},
+        {"port": "vector_add", "spec": "f32_n4096@17", "ok": False, "detail": "z: max abs err 1 over rtol=1e-05, atol=1e-05",
+         "max_abs_err": 1.0, "bitwise": False},
+    ],
+    "timings": [{"port": "vector_add", "spec": "f32_n4096", "ref_median_us": 4.0, "port_median_us": 5.0, "ratio": 0.8,
+                 "ref_spread": 0.1, "port_spread": 0.1, "reps": 30},
+                {"port": "matmul", "spec": "f16", "ref_median_us": 10.0, "port_median_us": 8.0, "ratio": 1.25,
+                 "ref_spread": 0.1, "port_spread": 0.1, "reps": 30}],
+    "overhead_us": {"ct.launch": 12.5, "port wrapper": 20.25},
+    "geomean_ratio": gpu.geomean([0.8, 1.25]),
+}
+
+
+def test_markdown_report_from_recorded_json():
+    md = gpu.render_markdown(RECORDED)
+    assert "# ctrs GPU proof (NVIDIA H200)" in md
+    assert "| vector_add | 2 | 1 | 1 | 1/2 |" in md
+    assert "- vector_add / f32_n4096@17: z: max abs err 1 over rtol=1e-05, atol=1e-05" in md
+    assert "| matmul | f16 | 10.00 | 8.00 | 1.250 |" in md
+    assert md.count("geomean_ratio=") == 1 and "geomean_ratio=1.0000" in md
+    assert "- port wrapper: 20.2" in md
+
+
+def test_plot_from_recorded_json(tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib renders the ratio plot (dev extra)")
+    gpu.render_plot(RECORDED, tmp_path / "r.png")
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_host_env_drops_the_image_cuda(monkeypatch, tmp_path):
+    monkeypatch.setenv("CUDA_HOME", "/usr/local/cuda")
+    monkeypatch.setenv("CUDA_PATH", "/usr/local/cuda")
+    monkeypatch.setenv("PATH", "/usr/local/cuda/bin:/usr/bin")
+    gpu_host.host_env(tmp_path)
+    assert "CUDA_HOME" not in os.environ and "CUDA_PATH" not in os.environ
+    assert os.environ["PATH"].split(os.pathsep)[:2] == [str(tmp_path / "bin"), "/usr/bin"]
+    assert os.environ["CUTILE_TILEIRAS_PATH"] == str(tmp_path / "bin" / "tileiras")
+    assert os.environ["CUTILE_BYTECODE_VERSION"] == "13.3"
+
+
+def test_host_command_is_two_stage_and_offline():
+    cmd = bundle.host_command(".gpu/kit", ".gpu")
+    assert "tar -xJf .gpu/kit/kit.tar.xz" in cmd and "--no-index" in cmd
+    assert "python3 -m transpiler.gpu_host .gpu --kit /tmp/ctrs-kit --out $OUT" in cmd
+    assert set(bundle.KIT_FILES) == {"bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4"}
+
+
+def test_gpu_numerics_need_a_gpu():
+    torch = pytest.importorskip("torch", reason="GPU numerics run on the H200 host (torch + CUDA), not in CI")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device: GPU numerics run on the H200 host via transpiler.gpu_host")
+    spec = next(s for f, s in ALL_SPECS if f == "vector_add")
+    runner = gpu_host.PortRunner(Path(os.environ["CTRS_GPU_PORT"]))  # pragma: no cover - GPU only
+    assert runner.verify(spec).ok
+
+
+def test_recorded_report_roundtrip(tmp_path):
+    rep = gpu.Report(device="cpu", checks=[gpu.Check("p", "s", True)],
+                     timings=[gpu.Timing("p", "s", [2.0, 2.2, 1.8], [1.0, 1.1, 0.9])])
+    pytest.importorskip("matplotlib", reason="matplotlib renders the ratio plot (dev extra)")
+    data = gpu.write_reports(rep, tmp_path)
+    assert data["geomean_ratio"] == pytest.approx(2.0)
+    assert json.loads((tmp_path / "gpu_report.json").read_text())["timings"][0]["ratio"] == pytest.approx(2.0)
+    assert "geomean_ratio=2.0000" in (tmp_path / "gpu_report.md").read_text()

@@ -1,0 +1,112 @@
+"""Build what the GPU host needs, in two stages that each fit one 64 MiB transfer.
+
+The host has no Rust and no network, and tileiras 13.4 + ptxas + libnvvm alone pack to ~57 MiB, so:
+
+  stage ``kit``   (~58 MiB): tileiras/ptxas/libnvvm as one tar.xz + the cp312 wheels the host lacks
+                  (cuda-tile 1.7.0, cffi, pycparser). Unpacked once per host session.
+  stage ``ports`` (a few MiB): per port its stripped release cdylib, generated wrapper.py and
+                  analysis.json, the reference kernel.py and the specs to verify.
+
+``ctrs bundle`` writes both under one directory; ``host_command`` prints the command that runs on the
+host. Nothing here needs a GPU.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from . import errors, toolchain, translate
+
+KIT_FILES = ("bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4")
+HOST_WHEELS = ("cuda-tile==1.7.0", "cffi==2.0.0", "pycparser==2.23")
+HOST_PYTHON = "3.12"
+
+
+def build_kit(out: Path) -> Path:
+    """tileiras + ptxas + libnvvm of the venv's pip kit as kit.tar.xz (rebuilt only when they change)."""
+    kit = toolchain.cuda_kit()
+    if kit is None:
+        toolchain.require("tileiras")
+    files = [kit / f for f in KIT_FILES]
+    digest = hashlib.sha256("".join(f"{f}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files).encode())
+    stamp = out / "kit.stamp"
+    target = out / "kit.tar.xz"
+    if target.exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return target
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
+        for rel, f in zip(KIT_FILES, files):
+            tar.add(f, arcname=rel)
+    tmp.replace(target)
+    stamp.write_text(digest.hexdigest())
+    return target
+
+
+def fetch_wheels(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version",
+           HOST_PYTHON, "--implementation", "cp", "--platform", "manylinux_2_28_x86_64", "--platform",
+           "manylinux_2_17_x86_64", "--platform", "manylinux2014_x86_64", "-q", "-d", str(out), *HOST_WHEELS]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise errors.CtrsError(errors.TOOLCHAIN_MISSING, f"pip download of host wheels failed: {res.stderr.strip()[-200:]}",
+                               "check that PyPI is reachable")
+    return sorted(out.glob("*.whl"))
+
+
+def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release") -> Path:
+    """Translate, build the cdylib and collect everything the host needs for one kernel file."""
+    name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
+    port = out / name
+    crate = out.parent / "crates" / name
+    translate.translate(kernel_py, crate)
+    cargo = ["cargo", "build", "--lib", "--message-format=json-render-diagnostics"] + (
+        ["--release"] if profile == "release" else [])
+    res = subprocess.run(cargo, cwd=crate, env=toolchain.cargo_env(), capture_output=True, text=True)
+    if res.returncode != 0:
+        raise errors.CtrsError(errors.RS_BUILD, f"cargo build of the {name} port failed: "
+                               f"{(res.stderr.strip().splitlines() or ['?'])[-1]}", f"cd {crate} && cargo build",
+                               errors.Loc(str(kernel_py)))
+    so = None
+    for line in res.stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if msg.get("reason") == "compiler-artifact" and "cdylib" in (msg.get("target") or {}).get("crate_types", []):
+            so = next((Path(f) for f in msg.get("filenames", []) if f.endswith(".so")), so)
+    if so is None:
+        raise errors.CtrsError(errors.RS_BUILD, f"cargo built no cdylib for {name}", f"cd {crate} && cargo build")
+    if port.exists():
+        shutil.rmtree(port)
+    port.mkdir(parents=True)
+    lib = port / so.name
+    shutil.copy2(so, lib)
+    if shutil.which("strip"):
+        subprocess.run(["strip", "--strip-unneeded", str(lib)], check=False)
+    for f in ("wrapper.py", "analysis.json"):
+        shutil.copy2(crate / f, port / f)
+    shutil.copy2(kernel_py, port / "kernel.py")
+    shutil.copy2(specs, port / "specs.json")
+    (port / "bundle.json").write_text(json.dumps({"name": name, "lib": lib.name, "profile": profile},
+                                                 indent=2, sort_keys=True) + "\n")
+    return port
+
+
+def host_command(kit_dir: str = ".gpu/kit", ports_dir: str = ".gpu", fuzz: int = 50, reps: int = 30) -> str:
+    """The shell command that runs on the GPU host (from the repository root there)."""
+    return (
+        f"set -e; mkdir -p /tmp/ctrs-kit /tmp/ctrs-site; "
+        f"[ -x /tmp/ctrs-kit/bin/tileiras ] || tar -xJf {kit_dir}/kit.tar.xz -C /tmp/ctrs-kit; "
+        f"python3 -m pip install -q --no-index --no-deps --target /tmp/ctrs-site {kit_dir}/wheels/*.whl; "
+        f"export PYTHONPATH=/tmp/ctrs-site:$PWD; "
+        f"python3 -m transpiler.gpu_host {ports_dir} --kit /tmp/ctrs-kit --out $OUT --fuzz {fuzz} --reps {reps}"
+    )

@@ -1,0 +1,274 @@
+"""GPU proof of a port: numerics against the cuTile Python reference, shape fuzzing, device-time ratio.
+
+Runs on the GPU host (torch + cuda.tile + the port's cdylib through its generated wrapper.py).
+Everything that does not need a GPU — tensor plans, hypothesis strategies, tolerance rules, report
+rendering from recorded JSON — is plain Python and tested on the CPU.
+
+Per specialisation: the same inputs go to ``ct.launch(stream, grid, kernel, args)`` and to the port's
+wrapper function; every array is compared afterwards (outputs and in-place updates alike), bitwise
+for integer / bool data, else with the per-dtype tolerance of analysis.json (defaults below).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import spec as specmod
+
+# dtype -> (rtol, atol): the tolerances the reference's own tests use for these dtypes
+DEFAULT_TOLERANCES = {"float32": (1e-5, 1e-5), "float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2),
+                      "float64": (1e-12, 1e-12)}
+EXACT = ("int8", "int16", "int32", "int64", "uint8", "bool_")
+
+
+def tolerance(dtype: str, analysis: dict | None = None) -> tuple[float, float] | None:
+    """(rtol, atol), or None for a bitwise comparison."""
+    if dtype in EXACT:
+        return None
+    tol = ((analysis or {}).get("tolerances") or {}).get(dtype)
+    if isinstance(tol, dict) and "rtol" in tol:
+        return float(tol["rtol"]), float(tol["atol"])
+    if isinstance(tol, (list, tuple)) and len(tol) == 2:
+        return float(tol[0]), float(tol[1])
+    return DEFAULT_TOLERANCES.get(dtype, (1e-3, 1e-3))
+
+
+# ---------------------------------------------------------------------------------------------- fuzzing
+
+
+def tie_groups(spec: specmod.Spec) -> list[list[str]]:
+    """The spec's ``fuzz.vary`` entries grouped by equal base value (one drawn size per group)."""
+    groups: dict[int, list[str]] = {}
+    for ref in spec.fuzz.get("vary", []):
+        groups.setdefault(_base_value(spec, ref), []).append(ref)
+    return [groups[k] for k in sorted(groups)]
+
+
+def _base_value(spec: specmod.Spec, ref: str) -> int:
+    name, _, dim = ref.partition(".")
+    a = spec.args.get(name)
+    if isinstance(a, specmod.ArrayArg):
+        return a.shape[int(dim)]
+    if isinstance(a, specmod.ScalarArg) and isinstance(a.value, int):
+        return int(a.value)
+    raise ValueError(f"spec '{spec.name}': fuzz.vary entry {ref!r} names no array dim or int scalar")
+
+
+def resized(spec: specmod.Spec, sizes: dict[int, int]) -> specmod.Spec:
+    """A copy of ``spec`` with every tie group (keyed by its base value) set to a new size."""
+    raw = spec.to_json()
+    for group in tie_groups(spec):
+        new = sizes[_base_value(spec, group[0])]
+        for ref in group:
+            name, _, dim = ref.partition(".")
+            arg = raw["args"][name]
+            if dim:
+                shape = list(arg["shape"])
+                shape[int(dim)] = new
+                arg["shape"] = shape
+                arg.pop("strides", None)  # contiguous for the new shape
+            else:
+                arg["value"] = new
+    raw["name"] = spec.name + "@" + "x".join(str(sizes[k]) for k in sorted(sizes))
+    return specmod.parse_spec(raw, spec.name)
+
+
+def size_strategy(base: int, limit: int, tiles: list[int]):
+    """Sizes that cross tile boundaries: tails (t±1), non-powers of two, multiples of 16, large."""
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    special = sorted({v for t in tiles for v in (t - 1, t, t + 1, 2 * t + 1, 3 * t - 1) if 1 <= v <= limit}
+                     | {v for v in (1, 2, 3, 15, 16, 17, 127, 129, base, limit) if 1 <= v <= limit})
+    return st.one_of(st.sampled_from(special), st.integers(min_value=1, max_value=limit))
+
+
+def spec_strategy(spec: specmod.Spec):
+    """Hypothesis strategy of resized specs (shape fuzzing around one base specialisation)."""
+    from hypothesis import strategies as st  # noqa: PLC0415
+
+    limit = int(spec.fuzz.get("max", 4096))
+    tiles = sorted({int(a.value) for a in spec.args.values()
+                    if isinstance(a, specmod.ConstArg) and isinstance(a.value, int) and not isinstance(a.value, bool)
+                    and a.value > 1})
+    groups = tie_groups(spec)
+    if not groups:
+        return st.just(spec)
+    keys = [_base_value(spec, g[0]) for g in groups]
+    return st.fixed_dictionaries({k: size_strategy(k, limit, tiles) for k in keys}).map(lambda d: resized(spec, d))
+
+
+# ---------------------------------------------------------------------------------------------- results
+
+
+@dataclass
+class Check:
+    port: str
+    spec: str
+    ok: bool
+    detail: str = ""
+    max_abs_err: float = 0.0
+    bitwise: bool = False
+
+
+@dataclass
+class Timing:
+    port: str
+    spec: str
+    ref_us: list[float]
+    port_us: list[float]
+
+    @property
+    def ref_median(self) -> float:
+        return statistics.median(self.ref_us)
+
+    @property
+    def port_median(self) -> float:
+        return statistics.median(self.port_us)
+
+    @property
+    def ratio(self) -> float:
+        """reference time / port time (> 1: the port is faster)."""
+        return self.ref_median / self.port_median if self.port_median > 0 else float("nan")
+
+    def to_json(self) -> dict:
+        def spread(xs: list[float]) -> float:
+            return (max(xs) - min(xs)) / statistics.median(xs) if xs else 0.0
+
+        return {"port": self.port, "spec": self.spec, "ref_median_us": self.ref_median,
+                "port_median_us": self.port_median, "ratio": self.ratio, "ref_spread": spread(self.ref_us),
+                "port_spread": spread(self.port_us), "reps": len(self.port_us)}
+
+
+@dataclass
+class Report:
+    checks: list[Check] = field(default_factory=list)
+    timings: list[Timing] = field(default_factory=list)
+    overhead: dict[str, float] = field(default_factory=dict)
+    device: str = ""
+
+    def to_json(self) -> dict:
+        return {"device": self.device, "checks": [c.__dict__ for c in self.checks],
+                "timings": [t.to_json() for t in self.timings], "overhead_us": self.overhead,
+                "geomean_ratio": geomean([t.ratio for t in self.timings])}
+
+
+def geomean(xs: list[float]) -> float:
+    xs = [x for x in xs if x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def render_markdown(data: dict) -> str:
+    """Markdown report from the JSON written by a GPU run (also rendered on the CPU in tests)."""
+    lines = [f"# ctrs GPU proof ({data.get('device') or 'unknown device'})", ""]
+    checks = data.get("checks", [])
+    per_port: dict[str, list[dict]] = {}
+    for c in checks:
+        per_port.setdefault(c["port"], []).append(c)
+    lines += ["## Numerics", "", "| port | checks | failed | max abs err | bitwise equal |", "|---|---|---|---|---|"]
+    for port in sorted(per_port):
+        cs = per_port[port]
+        failed = [c for c in cs if not c["ok"]]
+        lines.append(f"| {port} | {len(cs)} | {len(failed)} | {max(c['max_abs_err'] for c in cs):.3g} | "
+                     f"{sum(1 for c in cs if c['bitwise'])}/{len(cs)} |")
+    bad = [c for c in checks if not c["ok"]]
+    if bad:
+        lines += ["", "Failures:", ""] + [f"- {c['port']} / {c['spec']}: {c['detail']}" for c in bad]
+    lines += ["", "## Device time (median, us; ratio = reference / port)", "",
+              "| port | spec | reference | port | ratio |", "|---|---|---|---|---|"]
+    for t in sorted(data.get("timings", []), key=lambda t: (t["port"], t["spec"])):
+        lines.append(f"| {t['port']} | {t['spec']} | {t['ref_median_us']:.2f} | {t['port_median_us']:.2f} | "
+                     f"{t['ratio']:.3f} |")
+    lines += ["", f"geomean_ratio={data.get('geomean_ratio', float('nan')):.4f}"]
+    if data.get("overhead_us"):
+        lines += ["", "## Launch overhead (wall clock per call on tiny inputs, us)", ""]
+        lines += [f"- {k}: {v:.1f}" for k, v in sorted(data["overhead_us"].items())]
+    return "\n".join(lines) + "\n"
+
+
+def render_plot(data: dict, path: Path) -> None:
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    ts = sorted(data.get("timings", []), key=lambda t: (t["port"], t["spec"]))
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(ts) + 2), 4))
+    ax.bar(range(len(ts)), [t["ratio"] for t in ts], color=["tab:green" if t["ratio"] >= 0.95 else "tab:red" for t in ts])
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axhline(0.95, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xticks(range(len(ts)), [f"{t['port']}\n{t['spec']}" for t in ts], rotation=90, fontsize=6)
+    ax.set_ylabel("reference time / port time")
+    ax.set_title(f"ctrs ports vs cuTile Python, geomean {data.get('geomean_ratio', float('nan')):.3f}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_reports(report: Report, out: Path) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    data = report.to_json()
+    (out / "gpu_report.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    (out / "gpu_report.md").write_text(render_markdown(data))
+    if data["timings"]:
+        render_plot(data, out / "gpu_ratio.png")
+    return data
+
+
+# ---------------------------------------------------------------------------------------------- GPU side
+
+
+def make_tensors(spec: specmod.Spec, seed: int) -> dict[str, Any]:
+    """Deterministic random inputs (torch, on the current CUDA device) for every array of ``spec``."""
+    import torch  # noqa: PLC0415
+
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    out = {}
+    for n, a in spec.args.items():
+        if not isinstance(a, specmod.ArrayArg):
+            continue
+        dt = getattr(torch, a.dtype.rstrip("_")) if a.dtype != "bool_" else torch.bool
+        extent = 1 + sum((d - 1) * s for d, s in zip(a.shape, a.strides))
+        if dt.is_floating_point:
+            base = torch.randn(extent, generator=g, device="cuda", dtype=torch.float32).to(dt)
+        else:
+            base = torch.randint(0, 100, (extent,), generator=g, device="cuda", dtype=torch.int64).to(dt)
+        out[n] = torch.as_strided(base, a.shape, a.strides)
+    return out
+
+
+def call_args(spec: specmod.Spec, params: list[str], tensors: dict[str, Any]) -> tuple:
+    vals = []
+    for p in params:
+        a = spec.args[p]
+        vals.append(tensors[p] if isinstance(a, specmod.ArrayArg) else a.value)
+    return tuple(vals)
+
+
+def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> tuple[bool, str, float, bool]:
+    import torch  # noqa: PLC0415
+
+    worst, all_bitwise, details = 0.0, True, []
+    for n in sorted(ref):
+        a, b = ref[n], got[n]
+        same = bool(torch.equal(a, b))
+        all_bitwise &= same
+        if same:
+            continue
+        tol = tolerance(spec.args[n].dtype, analysis)
+        if tol is None:
+            details.append(f"{n}: integer data differs")
+            continue
+        af, bf = a.float(), b.float()
+        err = (af - bf).abs()
+        finite = torch.isfinite(af) & torch.isfinite(bf)
+        nan_mismatch = bool(((~torch.isfinite(af)) != (~torch.isfinite(bf))).any())
+        worst = max(worst, float(err[finite].max()) if bool(finite.any()) else 0.0)
+        if nan_mismatch or not torch.allclose(af[finite], bf[finite], rtol=tol[0], atol=tol[1]):
+            details.append(f"{n}: max abs err {float(err[finite].max()):.3g} over rtol={tol[0]}, atol={tol[1]}"
+                           + (" (non-finite mismatch)" if nan_mismatch else ""))
+    return not details, "; ".join(details), worst, all_bitwise

@@ -1,0 +1,223 @@
+"""Run on the GPU host: verify, fuzz and benchmark every port of a bundle (see transpiler/bundle.py).
+
+    python3 -m transpiler.gpu_host BUNDLE_DIR --out REPORT_DIR [--fuzz 50] [--reps 50]
+
+The host has torch and the driver but no Rust and no network; the bundle carries each port's cdylib,
+generated wrapper.py, reference kernel.py and specs, and the environment comes from
+``host_env`` (the image's CUDA 13.0 ``CUDA_HOME`` is removed, the carried tileiras kit goes first
+on PATH — tileiras 13.4 with a 13.0 ptxas/libnvvm fails with "Return code 5").
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from . import gpu, ir_ref
+from . import spec as specmod
+
+
+def host_env(kit: Path) -> None:
+    """Make this process (and the tileiras it spawns) use the carried 13.4 kit, never /usr/local/cuda."""
+    for k in ("CUDA_HOME", "CUDA_PATH", "CUDA_TOOLKIT_PATH"):
+        os.environ.pop(k, None)
+    path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and not p.startswith("/usr/local/cuda")]
+    os.environ["PATH"] = os.pathsep.join([str(kit / "bin"), *path])
+    os.environ["CUTILE_TILEIRAS_PATH"] = str(kit / "bin" / "tileiras")
+    os.environ["CUTILE_BYTECODE_VERSION"] = "13.3"
+    os.environ["CTRS_AUTOBUILD"] = "0"
+
+
+def _import_wrapper(port: Path):
+    name = f"_ctrs_wrapper_{port.name}"
+    spec = importlib.util.spec_from_file_location(name, port / "wrapper.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class PortRunner:
+    def __init__(self, port: Path):
+        self.port = port
+        self.meta = json.loads((port / "bundle.json").read_text())
+        self.analysis = json.loads((port / "analysis.json").read_text())
+        os.environ["CTRS_PORT_LIB"] = str(port / self.meta["lib"])
+        self.wrapper = _import_wrapper(port)
+        self.wrapper.load()  # dlopen now, while CTRS_PORT_LIB names this port's library
+        self.refmod = ir_ref.load_module(port / "kernel.py")
+        self.specs = specmod.load_specs(str(port / "specs.json"))
+
+    def launchers(self, spec: specmod.Spec, tensors: dict):
+        import cuda.tile as ct  # noqa: PLC0415
+        import torch  # noqa: PLC0415
+
+        kernel = getattr(self.refmod, spec.kernel)
+        params = list(__import__("inspect").signature(kernel._pyfunc).parameters)
+        grid = spec.grid_for()
+        args = gpu.call_args(spec, params, tensors)
+        consts = {n: a.value for n, a in spec.args.items() if isinstance(a, specmod.ConstArg)}
+        inputs = [tensors[p] if isinstance(spec.args[p], specmod.ArrayArg) else spec.args[p].value
+                  for p in params if not isinstance(spec.args[p], specmod.ConstArg)]
+        port_fn = getattr(self.wrapper, spec.kernel)
+
+        def ref():
+            ct.launch(torch.cuda.current_stream(), grid, kernel, args)
+
+        def port():
+            port_fn(*inputs, **consts, grid=grid)
+
+        return ref, port
+
+    def verify(self, spec: specmod.Spec, seed: int = 0) -> gpu.Check:
+        import torch  # noqa: PLC0415
+
+        try:
+            a = gpu.make_tensors(spec, seed)
+            b = _clone_all(a)
+            ref, _ = self.launchers(spec, a)
+            _, port = self.launchers(spec, b)
+            ref()
+            port()
+            torch.cuda.synchronize()
+            ok, detail, err, bitwise = gpu.compare(spec, a, b, self.analysis)
+            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise)
+        except Exception as e:  # noqa: BLE001 - a failing launch is a result, not a crash of the run
+            return gpu.Check(self.port.name, spec.name, False, f"{type(e).__name__}: {e}".splitlines()[0])
+
+    def fuzz(self, spec: specmod.Spec, examples: int, db: Path) -> list[gpu.Check]:
+        from hypothesis import HealthCheck, given, settings  # noqa: PLC0415
+        from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: PLC0415
+
+        results: list[gpu.Check] = []
+
+        @settings(max_examples=examples, deadline=None, database=DirectoryBasedExampleDatabase(str(db)),
+                  suppress_health_check=list(HealthCheck), derandomize=False)
+        @given(gpu.spec_strategy(spec))
+        def prop(s):
+            c = self.verify(s, seed=len(results))
+            results.append(c)
+            assert c.ok, c.detail
+
+        try:
+            prop()
+        except AssertionError:
+            pass  # hypothesis shrank it; the failing example is in `results` and in the database
+        return results
+
+    def bench(self, spec: specmod.Spec, reps: int) -> gpu.Timing:
+        tensors = gpu.make_tensors(spec, 1)
+        ref, port = self.launchers(spec, tensors)
+        for f in (ref, port, ref, port):  # JIT compile + warm-up
+            f()
+        r_us, p_us = [], []
+        for _ in range(reps):  # interleaved so clocks and caches treat both the same
+            r_us.append(device_time_us(ref))
+            p_us.append(device_time_us(port))
+        return gpu.Timing(self.port.name, spec.name, r_us, p_us)
+
+    def overhead(self, spec: specmod.Spec, calls: int = 200) -> tuple[float, float]:
+        import torch  # noqa: PLC0415
+
+        tensors = gpu.make_tensors(spec, 2)
+        ref, port = self.launchers(spec, tensors)
+        out = []
+        for f in (ref, port):
+            f()
+            torch.cuda.synchronize()
+            t = time.perf_counter()
+            for _ in range(calls):
+                f()
+            torch.cuda.synchronize()
+            out.append((time.perf_counter() - t) / calls * 1e6)
+        return out[0], out[1]
+
+
+def _clone_all(tensors: dict) -> dict:
+    """Copies with the same shapes AND strides (non-contiguous layouts survive)."""
+    import torch  # noqa: PLC0415
+
+    out = {}
+    for k, v in tensors.items():
+        extent = 1 + sum((d - 1) * s for d, s in zip(v.shape, v.stride()))
+        flat = v.as_strided((extent,), (1,)).clone()
+        out[k] = torch.as_strided(flat, v.shape, v.stride())
+    return out
+
+
+def device_time_us(fn) -> float:
+    """Kernel time of one call, from CUPTI (torch.profiler); CUDA events if the profiler gives nothing."""
+    import torch  # noqa: PLC0415
+    from torch.profiler import ProfilerActivity, profile  # noqa: PLC0415
+
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    total = 0.0
+    for e in prof.events():
+        if str(getattr(e, "device_type", "")).endswith("CUDA") and not e.cpu_children:
+            total += float(getattr(e, "self_device_time_total", 0.0) or getattr(e, "device_time", 0.0) or 0.0)
+    if total > 0:
+        return total
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) * 1e3
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="ctrs-gpu-host")
+    ap.add_argument("bundle")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--kit", required=True, help="unpacked tileiras kit (bin/tileiras, bin/ptxas, lib/libnvvm.so.4)")
+    ap.add_argument("--fuzz", type=int, default=50)
+    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--only", nargs="*", help="port names")
+    a = ap.parse_args(argv)
+    host_env(Path(a.kit))
+    import torch  # noqa: PLC0415
+
+    report = gpu.Report(device=torch.cuda.get_device_name())
+    out = Path(a.out)
+    ports = sorted(p for p in (Path(a.bundle) / "ports").iterdir() if (p / "bundle.json").exists())
+    for port in ports:
+        if a.only and port.name not in a.only:
+            continue
+        t0 = time.time()
+        try:
+            runner = PortRunner(port)
+        except Exception as e:  # noqa: BLE001
+            report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
+            traceback.print_exc()
+            continue
+        for s in runner.specs:
+            report.checks.append(runner.verify(s))
+            if a.fuzz and s.fuzz:
+                report.checks.extend(runner.fuzz(s, a.fuzz, out / "fuzz-db" / port.name))
+            if a.reps:
+                try:
+                    report.timings.append(runner.bench(s, a.reps))
+                except Exception as e:  # noqa: BLE001
+                    print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
+        if a.reps and runner.specs and port.name == ports[0].name:
+            r, p = runner.overhead(runner.specs[0])
+            report.overhead = {"ct.launch": r, "port wrapper": p}
+        ok = sum(c.ok for c in report.checks if c.port == port.name)
+        n = sum(1 for c in report.checks if c.port == port.name)
+        print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
+    data = gpu.write_reports(report, out)
+    print(f"geomean_ratio={data['geomean_ratio']:.4f}")
+    return 0 if all(c.ok for c in report.checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
