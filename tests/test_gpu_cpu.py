@@ -110,11 +110,25 @@ def test_host_env_drops_the_image_cuda(monkeypatch, tmp_path):
     assert os.environ["CUTILE_BYTECODE_VERSION"] == "13.3"
 
 
-def test_host_command_is_two_stage_and_offline():
-    cmd = bundle.host_command(".gpu/kit", ".gpu")
-    assert "tar -xJf .gpu/kit/kit.tar.xz" in cmd and "--no-index" in cmd
-    assert "python3 -m transpiler.gpu_host .gpu --kit /tmp/ctrs-kit --out $OUT" in cmd
+def test_host_commands_are_two_stage_and_offline():
+    setup = bundle.host_setup_command(".gpu/kit")
+    assert "tar -xJf .gpu/kit/kit.tar.xz -C /tmp/ctrs-kit" in setup and "--no-index" in setup
+    assert "env -u CUDA_HOME -u CUDA_PATH PYTHONPATH=/tmp/ctrs-site python3" in setup
+    run = bundle.host_command(".gpu/stage2")
+    assert "tar -xJf .gpu/stage2/ports.tar.xz" in run and "stage 1 (kit) is missing" in run
+    assert "python3 -m transpiler.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out $OUT" in run
     assert set(bundle.KIT_FILES) == {"bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4"}
+
+
+def test_ports_stage_is_deterministic(tmp_path):
+    port = tmp_path / "ports" / "p"
+    port.mkdir(parents=True)
+    (port / "bundle.json").write_text("{}")
+    (port / "lib.so").write_bytes(b"\x7fELF" + bytes(1000))
+    a = bundle.pack_ports(tmp_path / "ports", tmp_path / "a").read_bytes()
+    os.utime(port / "lib.so", (1, 1))
+    b = bundle.pack_ports(tmp_path / "ports", tmp_path / "b").read_bytes()
+    assert a == b
 
 
 def test_gpu_numerics_need_a_gpu():

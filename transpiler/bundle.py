@@ -35,10 +35,10 @@ def build_kit(out: Path) -> Path:
     if kit is None:
         toolchain.require("tileiras")
     files = [kit / f for f in KIT_FILES]
-    digest = hashlib.sha256("".join(f"{f}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files).encode())
+    digest = kit_digest()
     stamp = out / "kit.stamp"
     target = out / "kit.tar.xz"
-    if target.exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+    if target.exists() and stamp.exists() and stamp.read_text() == digest:
         return target
     out.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")
@@ -46,7 +46,33 @@ def build_kit(out: Path) -> Path:
         for rel, f in zip(KIT_FILES, files):
             tar.add(f, arcname=rel)
     tmp.replace(target)
-    stamp.write_text(digest.hexdigest())
+    stamp.write_text(digest)
+    return target
+
+
+def kit_digest() -> str:
+    """Identity of the kit files (name, size, content hash of the first MiB)."""
+    h = hashlib.sha256()
+    for rel in KIT_FILES:
+        f = toolchain.cuda_kit() / rel
+        with open(f, "rb") as fh:
+            h.update(f"{rel}:{f.stat().st_size}:".encode() + hashlib.sha256(fh.read(1 << 20)).digest())
+    return h.hexdigest()
+
+
+def pack_ports(ports: Path, out: Path) -> Path:
+    """All port directories as one tar.xz (release cdylibs compress ~4x): the second transfer stage."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "ports.tar.xz"
+    tmp = target.with_suffix(".tmp")
+    with lzma.open(tmp, "wb", preset=6) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
+        for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()):
+            for f in sorted(port.iterdir()):
+                info = tar.gettarinfo(str(f), arcname=f"ports/{port.name}/{f.name}")
+                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+                with open(f, "rb") as fh:
+                    tar.addfile(info, fh)
+    tmp.replace(target)
     return target
 
 
@@ -96,17 +122,29 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
         shutil.copy2(crate / f, port / f)
     shutil.copy2(kernel_py, port / "kernel.py")
     shutil.copy2(specs, port / "specs.json")
+    if (specs.parent / "regressions.json").exists():  # failures found by earlier GPU runs, replayed first
+        shutil.copy2(specs.parent / "regressions.json", port / "regressions.json")
     (port / "bundle.json").write_text(json.dumps({"name": name, "lib": lib.name, "profile": profile},
                                                  indent=2, sort_keys=True) + "\n")
     return port
 
 
-def host_command(kit_dir: str = ".gpu/kit", ports_dir: str = ".gpu", fuzz: int = 50, reps: int = 30) -> str:
-    """The shell command that runs on the GPU host (from the repository root there)."""
+def host_setup_command(kit_dir: str = ".gpu/kit") -> str:
+    """Stage 1 on the GPU host: unpack the kit, install the wheels, check the stack answers."""
     return (
-        f"set -e; mkdir -p /tmp/ctrs-kit /tmp/ctrs-site; "
-        f"[ -x /tmp/ctrs-kit/bin/tileiras ] || tar -xJf {kit_dir}/kit.tar.xz -C /tmp/ctrs-kit; "
+        f"set -e; mkdir -p /tmp/ctrs-kit /tmp/ctrs-site; tar -xJf {kit_dir}/kit.tar.xz -C /tmp/ctrs-kit; "
         f"python3 -m pip install -q --no-index --no-deps --target /tmp/ctrs-site {kit_dir}/wheels/*.whl; "
-        f"export PYTHONPATH=/tmp/ctrs-site:$PWD; "
-        f"python3 -m transpiler.gpu_host {ports_dir} --kit /tmp/ctrs-kit --out $OUT --fuzz {fuzz} --reps {reps}"
+        f"env -u CUDA_HOME -u CUDA_PATH PYTHONPATH=/tmp/ctrs-site "
+        f"python3 -c 'import cuda.tile, cffi, torch; print(cuda.tile.__version__, torch.cuda.get_device_name())'; "
+        f"/tmp/ctrs-kit/bin/tileiras --version | tail -1"
+    )
+
+
+def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) -> str:
+    """Stage 2 on the GPU host (right after stage 1, same machine): unpack the ports and run everything."""
+    return (
+        f"set -e; [ -x /tmp/ctrs-kit/bin/tileiras ] || {{ echo 'stage 1 (kit) is missing: run it first'; exit 3; }}; "
+        f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
+        f"export PYTHONPATH=/tmp/ctrs-site:$PWD PYTHONUNBUFFERED=1; "
+        f"python3 -m transpiler.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out $OUT --fuzz {fuzz} --reps {reps}"
     )

@@ -113,6 +113,7 @@ class Check:
     detail: str = ""
     max_abs_err: float = 0.0
     bitwise: bool = False
+    spec_json: dict | None = None  # the (shrunk) failing specialisation, replayed first by the next run
 
 
 @dataclass
@@ -212,6 +213,8 @@ def render_plot(data: dict, path: Path) -> None:
 def write_reports(report: Report, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     data = report.to_json()
+    failures = [{"port": c.port, "spec": c.spec_json} for c in report.checks if not c.ok and c.spec_json]
+    (out / "regressions.json").write_text(json.dumps(failures, indent=2, sort_keys=True) + "\n")
     (out / "gpu_report.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     (out / "gpu_report.md").write_text(render_markdown(data))
     if data["timings"]:

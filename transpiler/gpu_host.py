@@ -87,9 +87,17 @@ class PortRunner:
             port()
             torch.cuda.synchronize()
             ok, detail, err, bitwise = gpu.compare(spec, a, b, self.analysis)
-            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise)
+            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise, None if ok else spec.to_json())
         except Exception as e:  # noqa: BLE001 - a failing launch is a result, not a crash of the run
-            return gpu.Check(self.port.name, spec.name, False, f"{type(e).__name__}: {e}".splitlines()[0])
+            return gpu.Check(self.port.name, spec.name, False, f"{type(e).__name__}: {e}".splitlines()[0],
+                             spec_json=spec.to_json())
+
+    def regressions(self) -> list[specmod.Spec]:
+        """Failures saved by earlier runs (fixtures/<name>/regressions.json): replayed before anything else."""
+        f = self.port / "regressions.json"
+        if not f.exists():
+            return []
+        return [specmod.parse_spec(r["spec"], str(f)) for r in json.loads(f.read_text())]
 
     def fuzz(self, spec: specmod.Spec, examples: int, db: Path) -> list[gpu.Check]:
         from hypothesis import HealthCheck, given, settings  # noqa: PLC0415
@@ -179,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("bundle")
     ap.add_argument("--out", required=True)
     ap.add_argument("--kit", required=True, help="unpacked tileiras kit (bin/tileiras, bin/ptxas, lib/libnvvm.so.4)")
-    ap.add_argument("--fuzz", type=int, default=50)
+    ap.add_argument("--fuzz", type=int, default=50, help="hypothesis-drawn shapes per port, split over its specs")
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--only", nargs="*", help="port names")
     a = ap.parse_args(argv)
@@ -199,10 +207,14 @@ def main(argv: list[str] | None = None) -> int:
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
             continue
+        for s in runner.regressions():
+            report.checks.append(runner.verify(s))
+        fuzzable = [s for s in runner.specs if s.fuzz]
+        per_spec = -(-a.fuzz // len(fuzzable)) if fuzzable and a.fuzz else 0
         for s in runner.specs:
             report.checks.append(runner.verify(s))
-            if a.fuzz and s.fuzz:
-                report.checks.extend(runner.fuzz(s, a.fuzz, out / "fuzz-db" / port.name))
+            if per_spec and s.fuzz:
+                report.checks.extend(runner.fuzz(s, per_spec, out / "fuzz-db" / port.name))
             if a.reps:
                 try:
                     report.timings.append(runner.bench(s, a.reps))
