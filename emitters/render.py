@@ -20,6 +20,9 @@ def _env() -> jinja2.Environment:
 
 
 def _param(p: model.Param) -> str:
+    if p.kind == "array" and p.raw:  # the Tile IR entry arguments of an array: pointer, shape..., strides...
+        dims = [f"{p.name}_{k}_{i}: i32" for k in ("shape", "stride") for i in range(p.ndim)]
+        return ",\n        ".join([f"{p.name}: *mut {p.dtype}", *dims])
     if p.kind == "array":
         return f"{p.name}: &Tensor<{p.dtype}, {{ [{', '.join(['-1'] * p.ndim)}] }}>"
     return f"{p.name}: {p.dtype}"
@@ -28,9 +31,12 @@ def _param(p: model.Param) -> str:
 def _kernel_ctx(k: model.Kernel) -> dict:
     consts = [g.name for g in k.generics if g.kind == "const"]
     note = "generics " + ", ".join(f"{g.name} ({g.note})" for g in k.generics) if k.generics else "no generics"
+    if k.variant:
+        fixed = ", ".join(f"{f}={v}" for f, v in k.variant)
+        note = f"structural variant of {k.python_name} with {fixed}; {note}"
     return {
         "name": k.name,
-        "unsafe": k.unsafe,
+        "unsafe": k.unsafe or any(p.raw for p in k.params),  # raw-pointer entries are `unsafe fn`
         "generics": [{"text": g.rust()} for g in k.generics],
         "params": [_param(p) for p in k.params if p.kind != "constant"],
         "body": k.body,
@@ -39,7 +45,32 @@ def _kernel_ctx(k: model.Kernel) -> dict:
     }
 
 
+def _declarations(mod: model.Module) -> list[str]:
+    """Module-local op declarations (rules [declarations]) that some op text of the module calls, in rule order."""
+    import re  # noqa: PLC0415
+
+    from transpiler.frontend_cutile import load_rules  # noqa: PLC0415
+
+    decls = load_rules().get("declarations", {})
+    texts: list[str] = []
+
+    def walk(stmts) -> None:
+        for s in stmts:
+            op = getattr(s, "op", None)
+            if isinstance(op, model.Op):
+                texts.append(op.text())
+            for attr in ("body", "then", "otherwise"):
+                sub = getattr(s, attr, None)
+                if isinstance(sub, list):
+                    walk(sub)
+
+    for k in mod.kernels:
+        walk(k.body)
+    blob = "\n".join(texts)
+    return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
+
+
 def render_kernel_rs(mod: model.Module) -> str:
     text = _env().get_template("kernel.rs.j2").render(
-        stem=mod.stem, source=mod.source, kernels=[_kernel_ctx(k) for k in mod.kernels])
+        stem=mod.stem, source=mod.source, kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
     return text if text.endswith("\n") else text + "\n"

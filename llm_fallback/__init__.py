@@ -1,1 +1,48 @@
-"""ctrs: llm_fallback."""
+"""LLM fallback for constructs without a rule, verified before accepted (``ctrs translate --llm``).
+
+Off by default; nothing here is imported unless ``--llm`` is given. Only a construct that raised a
+NO_RULE diagnostic (CTRS-E100) goes to the model, with its Python slice, its typed scope and short porting
+rules; the answer (a fenced ```rust block of `let` statements) is vetted (answer.py), spliced into the
+model at the construct (splice.py), built and proven by Tile IR against the reference for every
+specialisation (verify.py); only an IR-equivalent answer is accepted (fallback.py). Answers are cached
+content-addressed (client.py), so reruns are reproducible offline.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+@dataclass
+class Config:
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None  # OPENAI_BASE_URL (the openai client's default otherwise)
+    api_key: str | None = field(default=None, repr=False)  # OPENAI_API_KEY; never logged or written
+    attempts: int = 3  # answers tried per construct (the first plus retries with feedback)
+    http_retries: int = 3  # tries per request on timeout / 429 / 5xx / connection errors
+    timeout: float = 60.0  # seconds per request
+    backoff: float = 1.0  # first backoff delay in seconds (doubles per retry)
+    specs: list[str] = field(default_factory=list)  # --spec (else specs.json next to the kernel)
+    cache_dir: Path | None = None  # default $CTRS_LLM_CACHE, else <ctrs cache>/llm
+    offline: bool = False  # cache only: never contact a server
+    log: object = None  # callable(str) for progress lines (stderr in the CLI)
+
+    @classmethod
+    def from_env(cls, model: str | None = None, **kw) -> Config:
+        return cls(model=model or os.environ.get("CTRS_LLM_MODEL") or DEFAULT_MODEL,
+                   base_url=os.environ.get("OPENAI_BASE_URL") or None,
+                   api_key=os.environ.get("OPENAI_API_KEY") or None, **kw)
+
+    def cache_path(self) -> Path:
+        if self.cache_dir is not None:
+            return Path(self.cache_dir)
+        env = os.environ.get("CTRS_LLM_CACHE")
+        if env:
+            return Path(env)
+        from transpiler import toolchain  # noqa: PLC0415
+
+        return toolchain.cache_root() / "llm"

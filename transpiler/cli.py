@@ -77,12 +77,104 @@ def cmd_diff_ir(args) -> int:
     return report.exit_code()
 
 
+def _print_stats(rows: list[dict]) -> None:
+    """``--stats``: per entry, how many ops each rule produced."""
+    for r in rows:
+        total = sum(r["rules"].values())
+        print(f"{r['kernel']}: {total} ops")
+        for rule, n in sorted(r["rules"].items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {n:4d}  {rule}")
+
+
+def _translate_dir(args) -> int:
+    """``ctrs translate DIR``: every kernel file under DIR, a progress counter on stderr, a summary table."""
+    from . import translate  # noqa: PLC0415
+
+    def progress(i: int, n: int, path) -> None:
+        if sys.stderr.isatty():
+            end = "\n" if path is None else "\r"
+            print(f"\r[{i}/{n}] {path or 'done'}\033[K", end=end, file=sys.stderr, flush=True)
+        elif path is not None:
+            print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
+
+    rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress)
+    head = ("file", "kernels", "status", "code")
+    body = [(r["file"], str(r["kernels"]), r["status"], r["code"] or "-") for r in rows]
+    widths = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
+    for line in [head, *body]:
+        print("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip())
+    ok = sum(r["status"] == "ok" for r in rows)
+    print(f"ctrs translate: {ok}/{len(rows)} files translated")
+    for r in rows:
+        if r["status"] != "ok":
+            print(r["message"], file=sys.stderr)
+    if getattr(args, "stats", False):
+        for r in rows:
+            if r["status"] == "ok":
+                print(f"== {r['file']}")
+                _print_stats(translate.stats(Path(args.kernel) / r["file"]))
+    return 0 if ok == len(rows) else 1
+
+
 def cmd_translate(args) -> int:
     from . import translate  # noqa: PLC0415
 
+    if Path(args.kernel).is_dir():
+        return _translate_dir(args)
     written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None)
+    if getattr(args, "explain", False):
+        for line in translate.explain_lines(Path(args.kernel)):
+            print(line)
     for w in written:
         print(w)
+    if getattr(args, "stats", False):
+        _print_stats(translate.stats(Path(args.kernel)))
+    return 0
+
+
+def cmd_check(args) -> int:
+    from . import check  # noqa: PLC0415
+
+    def progress(i: int, n: int, name) -> None:
+        if name is not None:
+            print(f"[{i + 1}/{n}] {name}", file=sys.stderr, flush=True)
+
+    rows = check.check(Path(args.kernel), args.spec or [], Path(args.port) if args.port else None,
+                       Path(args.output) if args.output else None, progress)
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows], indent=2, sort_keys=True))
+    else:
+        print(check.render_table(rows))
+    return check.exit_code(rows)
+
+
+def cmd_regen(args) -> int:
+    from . import regen  # noqa: PLC0415 - stdlib only until a port must be regenerated (pre-commit fast path)
+
+    if args.verify:
+        return regen.verify(args.paths, hook=args.hook, manifest=args.manifest)
+    return regen.regen(args.paths, check=args.check, diff=args.diff, prune=args.prune, force=args.force,
+                       hook=args.hook, manifest=args.manifest)
+
+
+def cmd_bundle(args) -> int:
+    from . import bundle  # noqa: PLC0415
+
+    out = Path(args.output)
+    kit = bundle.build_kit(out / "kit")
+    wheels = bundle.fetch_wheels(out / "kit" / "wheels")
+    print(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    for k in args.kernels:
+        kp = Path(k)
+        kernel = kp / "kernel.py" if kp.is_dir() else kp
+        specs = kernel.parent / "specs.json"
+        port = bundle.build_port(kernel, specs, out / "ports", args.profile)
+        size = sum(f.stat().st_size for f in port.iterdir())
+        print(f"port: {port} ({size / 2**20:.1f} MiB)")
+    stage2 = bundle.pack_ports(out / "ports", out / "stage2")
+    print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
+    print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
+    print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))
     return 0
 
 
@@ -114,9 +206,35 @@ def build_parser() -> argparse.ArgumentParser:
     df.set_defaults(fn=cmd_diff_ir)
 
     tr = sub.add_parser("translate", help="port a cuTile Python kernel file to cuTile Rust (rules only)")
-    tr.add_argument("kernel", help="cuTile Python kernel file")
+    tr.add_argument("kernel", help="cuTile Python kernel file, or a directory (every *.py with @ct.kernel under it)")
     tr.add_argument("-o", "--output", help="output directory (default: <kernel stem>_rs/ next to the file)")
+    tr.add_argument("--explain", action="store_true",
+                    help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
+    tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
     tr.set_defaults(fn=cmd_translate)
+
+    ck = sub.add_parser("check", help="translate, build the port crate and prove every specialisation by Tile IR")
+    ck.add_argument("kernel", help="cuTile Python kernel file (specs.json next to it is picked up)")
+    ck.add_argument("--spec", action="append", help="more specialisation(s): inline JSON or a .json/.toml file")
+    ck.add_argument("--port", help="check this existing port directory instead of translating")
+    ck.add_argument("-o", "--output", help="keep the translated port in this directory (default: a temp dir)")
+    ck.add_argument("--json", action="store_true", help="machine-readable rows")
+    ck.set_defaults(fn=cmd_check)
+    bu = sub.add_parser("bundle", help="build the two GPU-host transfer stages (tileiras kit; ports)")
+    bu.add_argument("kernels", nargs="+", help="kernel files or fixture directories (kernel.py + specs.json)")
+    bu.add_argument("-o", "--output", default=".gpu", help="bundle directory (default .gpu, git-ignored)")
+    bu.add_argument("--profile", default="release", choices=["release", "debug"])
+    bu.set_defaults(fn=cmd_bundle)
+    rg = sub.add_parser("regen", help="regenerate the ports of changed kernels listed in ctrs.toml")
+    rg.add_argument("paths", nargs="*", help="kernel sources, port dirs or files in them (default: every kernel)")
+    rg.add_argument("--check", action="store_true", help="write nothing; exit 1 listing stale, missing or edited ports")
+    rg.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of what would change")
+    rg.add_argument("--prune", action="store_true", help="remove stale port dirs of deleted/renamed kernels")
+    rg.add_argument("--force", action="store_true", help="regenerate even up-to-date ports; overwrite hand edits")
+    rg.add_argument("--hook", action="store_true", help="pre-commit mode: PATHS are the staged files; none -> no kernel")
+    rg.add_argument("--verify", action="store_true", help="run 'ctrs check' on the selected kernels with their specs")
+    rg.add_argument("--manifest", help="path of ctrs.toml (default: searched upwards from the current directory)")
+    rg.set_defaults(fn=cmd_regen)
     return p
 
 
@@ -134,6 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0
+    except Exception as e:  # noqa: BLE001 - a bug in ctrs: still one line, a code and a hint
+        if args.debug:
+            traceback.print_exc()
+        first = (str(e).strip().splitlines() or [""])[0]
+        print(f"error[{errors.INTERNAL}]: internal error: {type(e).__name__}: {first} "
+              "(hint: rerun with --debug and report the traceback)", file=sys.stderr)
+        return 4
 
 
 if __name__ == "__main__":

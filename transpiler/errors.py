@@ -46,7 +46,15 @@ IR_PARSE = "CTRS-E030"
 IR_INPUT = "CTRS-E031"
 CUBIN = "CTRS-E040"
 OUTPUT_EXISTS = "CTRS-E050"
+# ctrs regen: a generated port file was edited by hand (checksum mismatch); ctrs.toml missing/invalid.
+REGEN_EDITED = "CTRS-E060"
+REGEN_MANIFEST = "CTRS-E061"
 # Translator (ctrs translate). A construct with no rule, a type/shape the rules cannot type, bad input.
 NO_RULE = "CTRS-E100"
 TRANSLATE_TYPE = "CTRS-E101"
 TRANSLATE_INPUT = "CTRS-E102"
+# Triton front end (frontend_triton): a tl.* construct outside the supported subset / an access that
+# cannot become a partition view.
+TRITON_UNSUPPORTED = "CTRS-E110"
+TRITON_ACCESS = "CTRS-E111"
+INTERNAL = "CTRS-E999"

@@ -131,8 +131,21 @@ class _Builder:
 
         emit(children, False)
         sig = " ".join(sig_parts)
+        if name != "entry":
+            sig = _norm_op_hints(sig)
         line = tree.meta.line if hasattr(tree, "meta") and not tree.meta.empty else 0
         return Op(name, results, uses, defs, sig, regions, loc[0], line, token_uses)
+
+
+# Per-op optimization hints (not the entry's): an empty ``<default = {}>`` (cuTile Python writes it for an
+# explicit ``allow_tma=True``) is no hint, and cutile, compiling for one target, files an op's hints under
+# ``sm_NN`` where cuTile Python's target-free export writes ``default``: the same hint for that target.
+_OP_HINTS_EMPTY = re.compile(r" optimization_hints = < default = \{ \} >")
+_OP_HINTS_ARCH = re.compile(r"optimization_hints = < sm_\d+ = ")
+
+
+def _norm_op_hints(sig: str) -> str:
+    return _OP_HINTS_ARCH.sub("optimization_hints = < default = ", _OP_HINTS_EMPTY.sub("", sig))
 
 
 _LOC_FILE = re.compile(r'^(#\w+)\s*=\s*loc\("([^"]*)":(\d+):(\d+)\)')

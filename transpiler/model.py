@@ -60,6 +60,7 @@ class Param:
     dtype: str = ""  # element generic / scalar type; "i32" for constants
     ndim: int = 0
     span: Span = field(default_factory=Span)
+    raw: bool = False  # array read by an N-d ct.gather/ct.scatter: `*mut E` + `<name>_shape_<i>` / `_stride_<i>` i32s
 
 
 @dataclass
@@ -113,16 +114,20 @@ class For:
     span: Span
     carried: tuple[str, ...] = ()
     kind: str = "for"
+    step: str = ""  # runtime/literal i32 step: `(start..stop).step_by(step as usize)` (grid-stride loops)
 
 
 @dataclass
 class IfConst:
-    """``if <const generic test> { then } else { otherwise }``: folded by the cuTile JIT."""
+    """``if <test> { then } else { otherwise }``: a const-generic test is folded by the cuTile JIT;
+    a runtime test (i32 scalar comparison) stays a Tile IR ``if``. Both arms assign every re-bound name."""
     cond: str
     then: list
     otherwise: list
     span: Span
     kind: str = "if"
+    test: tuple = ()  # (flag, op, value) when the test is a ct.Constant comparison (foldable per value)
+    runtime: bool = False  # a runtime test: stays a Tile IR `if` (nothing is hoisted out of its arms)
 
 
 Stmt = Let | Assign | For | IfConst
@@ -136,6 +141,17 @@ class Kernel:
     body: list
     span: Span
     unsafe: bool = False
+    python_name: str = ""  # the @ct.kernel this entry ports ("" = same as name)
+    variant: tuple[tuple[str, int], ...] = ()  # structural variant: ct.Constant values fixed in this entry
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One specialisation decision (``ctrs translate --explain``), located at its Python line."""
+    line: int
+    kernel: str
+    kind: str  # generic | variant | demotion | branch | inline | loop
+    text: str
 
 
 @dataclass
@@ -143,3 +159,4 @@ class Module:
     stem: str
     source: str  # path of the Python file, for the header comment
     kernels: list[Kernel]
+    decisions: list[Decision] = field(default_factory=list)

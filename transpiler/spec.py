@@ -325,8 +325,22 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str) -> dict[str, Any]:
             hints[pname] = _pow2_div(int(a.value))
         elif ptype == "ptr" and isinstance(a, ArrayArg):
             hints[pname] = _ptr_div(a.align)
+        elif ptype == "int" and a is None and (d := derived_dim(spec, pname)) is not None:
+            hints[pname] = _pow2_div(d)  # raw-pointer entry: `<array>_shape_<i>` / `<array>_stride_<i>`
     return {"module": entry.module, "function": entry.name, "generics": generics, "strides": strides,
             "spec_args": specs, "scalar_hints": hints, "target": target}
+
+
+def derived_dim(spec: Spec, pname: str) -> int | None:
+    """A raw-pointer entry's ``<array>_shape_<i>`` / ``<array>_stride_<i>`` parameter (the Python array
+    arrives in Tile IR as pointer, shape..., strides...; porting-rules §2 ct.gather on N-d arrays):
+    that dimension of the spec's array, else None."""
+    for kind in ("shape", "stride"):
+        head, sep, idx = pname.rpartition(f"_{kind}_")
+        a = spec.args.get(head) if sep and idx.isdigit() else None
+        if isinstance(a, ArrayArg) and int(idx) < len(a.shape):
+            return (a.shape if kind == "shape" else a.strides)[int(idx)]
+    return None
 
 
 def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:

@@ -1,8 +1,10 @@
-"""``ctrs translate``: cuTile Python kernel file -> cuTile Rust kernel.rs, with rules only.
+"""``ctrs translate``: cuTile Python kernel file -> a buildable cuTile Rust port crate, with rules only.
 
-front end (frontend_cutile) -> specialise -> emit (emitters/render). Deterministic: the same input
-gives byte-identical output. Outputs are written atomically (a temp dir, then renamed into place);
-on any error nothing is written and existing outputs are left untouched.
+front end (frontend_cutile) -> specialise -> emit (emitters/render: kernel.rs; emitters/render_host:
+lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines the file's own
+ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
+are written atomically (a temp dir, then renamed into place); on any error nothing is written and
+existing outputs are left untouched.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, specialise
+from . import errors, frontend_cutile, model, mono, specialise
 
 
 def default_output(kernel: Path) -> Path:
@@ -26,14 +28,41 @@ def _stem(kernel: Path) -> str:
 
 
 def translate_source(kernel: Path) -> dict[str, str]:
-    """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing."""
-    info, fronts = frontend_cutile.parse_file(kernel)
-    kernels = [specialise.specialise(f) for f in fronts]
-    from emitters import render  # noqa: PLC0415
+    """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing.
 
-    shown = kernel.name
-    mod = model.Module(_stem(kernel), shown, kernels)
-    return {"kernel.rs": render.render_kernel_rs(mod)}
+    kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
+    side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
+    """
+    kernel = Path(kernel)
+    mod = translate_module(kernel)
+    from emitters import render, render_host  # noqa: PLC0415
+
+    from . import launch_sites, toolchain  # noqa: PLC0415
+
+    kernel_rs = render.render_kernel_rs(mod)
+    files = {"kernel.rs": kernel_rs}
+    files.update(render_host.render_port(mod, kernel_rs, Path(kernel), launch_sites.mine_file(Path(kernel)),
+                                         toolchain.CUTILE_VERSION))
+    return files
+
+
+def translate_module(kernel: Path) -> model.Module:
+    """The specialised model of one kernel file: every entry (structural variants included) and the
+    specialisation decisions (``--explain``)."""
+    info, fronts = frontend_cutile.parse_file(kernel)
+    kernels: list[model.Kernel] = []
+    decisions: list[model.Decision] = []
+    for f in fronts:
+        ks, ds = specialise.specialise_variants(f)
+        kernels += mono.expand(mono.split_dtypes(ks, f), f.rules)  # own dtype generics; per-dtype entries
+        decisions += ds
+    return model.Module(_stem(kernel), kernel.name, kernels, decisions)
+
+
+def explain_lines(kernel: Path) -> list[str]:
+    """``file:line: kernel: kind: decision`` for every specialisation decision, in kernel order."""
+    mod = translate_module(Path(kernel))
+    return [f"{kernel}:{d.line}: {d.kernel}: {d.kind}: {d.text}" for d in mod.decisions]
 
 
 def translate(kernel: Path, output: Path | None = None) -> list[Path]:
@@ -59,3 +88,64 @@ def translate(kernel: Path, output: Path | None = None) -> list[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return [out / n for n in files]
+
+
+# ---------------------------------------------------------------------------------------------- --stats / DIR
+
+
+def stats(kernel: Path) -> list[dict]:
+    """Per entry: how many ops each rule produced (``ctrs translate --stats``)."""
+    from emitters import render_host  # noqa: PLC0415
+
+    mod = translate_module(Path(kernel))
+    return [{"kernel": k.name, "rules": render_host.op_stats(k)} for k in mod.kernels]
+
+
+_KERNEL_DECO = re.compile(r"^\s*@\s*(?:ct|cuda\.tile)\.kernel\b", re.M)
+_SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "target", ".ctrs-build"}
+
+
+def kernel_files(root: Path) -> list[Path]:
+    """Every *.py under ``root`` with a @ct.kernel, sorted (hidden, build and *_rs port dirs skipped)."""
+    root = Path(root)
+    out = []
+    for p in sorted(root.rglob("*.py")):
+        rel = p.relative_to(root).parts
+        if any(part in _SKIP_DIRS or part.startswith(".") or part.endswith("_rs") for part in rel[:-1]):
+            continue
+        try:
+            text = p.read_text(errors="replace")
+        except OSError:
+            continue
+        if _KERNEL_DECO.search(text):
+            out.append(p)
+    return out
+
+
+def translate_dir(root: Path, output: Path | None = None, progress=None) -> list[dict]:
+    """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message).
+
+    With ``output`` each port goes to ``output/<relative dir>/<stem>_rs``, else next to its file. A failing
+    file does not stop the others. ``progress(i, n, path)`` is called before each file and once at the end.
+    """
+    root = Path(root)
+    files = kernel_files(root)
+    rows = []
+    for i, f in enumerate(files):
+        if progress:
+            progress(i, len(files), f)
+        rel = f.relative_to(root)
+        out = (Path(output) / rel.parent / f"{f.stem}_rs") if output else None
+        row = {"file": str(rel), "kernels": len(_KERNEL_DECO.findall(f.read_text(errors="replace"))),
+               "status": "ok", "code": "", "message": "", "output": ""}
+        try:
+            written = translate(f, out)
+            row["output"] = str(written[0].parent)
+        except errors.CtrsError as e:
+            row.update(status="error", code=e.code, message=e.one_line())
+        except Exception as e:  # noqa: BLE001 - one broken file must not stop a directory run
+            row.update(status="crash", code="CTRS-INTERNAL", message=f"{f}: {type(e).__name__}: {e}")
+        rows.append(row)
+    if progress:
+        progress(len(files), len(files), None)
+    return rows

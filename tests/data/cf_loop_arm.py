@@ -1,0 +1,19 @@
+# ctrs test kernel (written for this repo): loop-invariant work inside a constant-if arm in a loop.
+import cuda.tile as ct
+
+ConstInt = ct.Constant[int]
+ConstBool = ct.Constant[bool]
+
+
+@ct.kernel
+def cf_loop_arm(x, y, scale: float, TILE: ConstInt, SCALED: ConstBool):
+    row = ct.bid(0)
+    n = ct.num_tiles(x, axis=1, shape=(1, TILE))
+    acc = ct.full((1, TILE), 0.0, dtype=ct.float32)
+    for j in range(n):
+        t = ct.astype(ct.load(x, index=(row, j), shape=(1, TILE), padding_mode=ct.PaddingMode.ZERO), ct.float32)
+        if SCALED:
+            s = ct.full((1, TILE), scale, dtype=ct.float32)
+            t = ct.maximum(t, s)
+        acc = ct.maximum(acc, t)
+    ct.store(y, index=(row, 0), tile=ct.astype(acc, y.dtype))

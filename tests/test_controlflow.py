@@ -1,0 +1,213 @@
+"""ctrs translate: control flow and specialisation (constant ifs, variants, helpers, --explain)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from transpiler import errors, ir_ref, ir_rs, irdiff, specialise, spec as specmod, translate
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _equivalent(kernel: Path, specs: Path, out: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """translate -> ir-rs (entry from the spec, else dispatched on its constants) -> diff-ir vs ir-ref."""
+    mod = translate.translate_module(kernel)
+    (rs, *_) = translate.translate(kernel, out)
+    names = {k.name for k in mod.kernels}
+    entries = {}
+    for s in specmod.load_specs(str(specs)):
+        if s.name in skip:
+            continue
+        entry = s.rust.get("entry") or s.kernel
+        if entry not in names:
+            consts = {n: a.value for n, a in s.args.items() if isinstance(a, specmod.ConstArg)}
+            entry = specialise.dispatch(mod.kernels, s.kernel, consts)
+        ref = ir_ref.compile_reference(kernel, s)
+        (gen,) = ir_rs.compile_ports(rs, [(s, entry)])
+        report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+        assert report.exit_code() == 0, f"{s.name} ({entry}):\n{report.render()}"
+        entries[s.name] = entry
+    return entries
+
+
+def test_one_armed_if_and_not_const(tmp_path):
+    kernel = DATA / "cf_const_if.py"
+    _equivalent(kernel, DATA / "cf_const_if.json", tmp_path / "o")
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    # one-armed `if HAS_BIAS:` re-binding the live `t`: a `let mut` assigned in both arms
+    assert "        let mut t_1: Tile<f32, { [1, TILE] }> = convert_tile(t);\n        if HAS_BIAS == 1i32 {\n" in text
+    assert "            t_1 = t_1 + t_b_r;\n        } else {\n            t_1 = t_1;\n        }\n" in text
+    # `if not RELU: A else: B` -> `if RELU == 1i32 { B } else { A }` (no unary `!` on a const generic)
+    assert ("        if RELU == 1i32 {\n            t_1 = maxf(t_1, zero, nan::Disabled, ftz::Disabled);\n"
+            "        } else {\n            t_1 = t_1 * t_1;\n        }\n") in text
+    assert "!" not in text.split("pub fn", 1)[1].replace("!(", "").replace("const_shape!", "")
+    # a name new in both arms is declared before the if; module constants fold at translate time
+    assert "        let mut u_2: Tile<f32, { [1, TILE] }> = zero;\n        if USE_EXP2 == 1i32 {\n" in text
+    assert "USE_SCALE" not in text
+    # `CONST and runtime` -> nested ifs, the inner one a runtime Tile IR `if`
+    assert "        if HAS_BIAS == 1i32 {\n            let mut u_5: Tile<f32, { [1, TILE] }> = u_3;\n" \
+           "            if row < n {\n" in text
+
+
+def test_const_ifs_in_loops(tmp_path):
+    # the reference folds `if SQUARE: t = t * t` and then contracts `acc + t` into an fma across the two
+    # branches: those flags are lowered once per value and merged (still `if FLAG == 1i32`, JIT-folded)
+    _equivalent(DATA / "cf_loop_if.py", DATA / "cf_loop_if.json", tmp_path / "a")
+    text = (tmp_path / "a" / "kernel.rs").read_text()
+    assert "                    acc = fma(t, t, acc, rounding::NearestEven, ftz::Disabled);\n" in text
+    assert "if SQUARE == 1i32 {" in text and "if ABS_MAX == 1i32 {" in text
+    # invariant work inside a constant arm in a loop is hoisted above the loop, as the reference does
+    _equivalent(DATA / "cf_loop_arm.py", DATA / "cf_loop_arm.json", tmp_path / "b")
+    text = (tmp_path / "b" / "kernel.rs").read_text()
+    assert text.index("let s: Tile<f32, { [1, TILE] }> = broadcast_scalar(scale") < text.index("for j in 0i32..n {")
+
+
+def test_conditional_expression_and_aliasing(tmp_path):
+    _equivalent(DATA / "cf_ifexp.py", DATA / "cf_ifexp.json", tmp_path / "o")
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    # `w = t` keeps the pre-if value: the re-bound `t` gets its own `let mut`
+    assert "        let mut t_2: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n            t_2 = exp(t);\n" in text
+    assert "        let out_in: Tile<f32, { [1, TILE] }> = v + t;\n" in text
+    # `a if FLAG else b` -> a `let mut` assigned in both arms (no tile-valued if expression, rule 25)
+    assert ("        let mut u_sel: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n"
+            "            u_sel = t_2 * t_2;\n        } else {\n            u_sel = exp(t_2);\n        }\n") in text
+    assert "EPS" not in text  # `u if EPS > 1 else ..` folds at translate time
+
+
+def test_name_bound_in_one_arm_splits_the_flag(tmp_path):
+    _equivalent(DATA / "cf_split.py", DATA / "cf_split.json", tmp_path / "o")
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    assert text.count("if HAS_BIAS == 1i32 {") == 1 and "let t_2: Tile<f32, { [1, TILE] }> = t_1 + t_b_r;" in text
+    assert ("tests/data/cf_split.py:11: cf_split: specialise: HAS_BIAS lowered once per value and merged "
+            "('bias' is bound in one arm only and used after the if)") in translate.explain_lines(Path("tests/data/cf_split.py"))
+
+
+def test_structural_variant_entries(tmp_path):
+    entries = _equivalent(DATA / "cf_variant.py", DATA / "cf_variant.json", tmp_path / "o")
+    assert entries == {"rows_square_f16": "cf_variant__ROWS_1", "tiles_f32": "cf_variant__ROWS_0"}
+    mod = translate.translate_module(DATA / "cf_variant.py")
+    assert [(k.name, k.python_name, k.variant) for k in mod.kernels] == [
+        ("cf_variant__ROWS_0", "cf_variant", (("ROWS", 0),)),
+        ("cf_variant__ROWS_1", "cf_variant", (("ROWS", 1),)),
+    ]
+    assert all("ROWS" not in [g.name for g in k.generics] for k in mod.kernels)
+    assert specialise.dispatch(mod.kernels, "cf_variant", {"ROWS": True, "SQUARE": False}) == "cf_variant__ROWS_1"
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    assert "pub fn cf_variant__ROWS_1<E: ElementType, const TM: i32, const TN: i32, const SQUARE: i32>(" in text
+
+
+def test_int_flag_variants_keep_other_values_generic(tmp_path):
+    entries = _equivalent(DATA / "cf_int_variant.py", DATA / "cf_int_variant.json", tmp_path / "o")
+    assert entries == {"r1": "cf_int_variant__R_1", "r4": "cf_int_variant__R_2"}  # R_2: any R other than 1
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    assert "pub fn cf_int_variant__R_1<E: ElementType, const TN: i32>(" in text
+    assert "pub fn cf_int_variant__R_2<E: ElementType, const R: i32, const TN: i32>(" in text
+
+
+def test_helpers_inlined_across_kernels(tmp_path):
+    # scale_rows takes a ct.Constant[float]: demoted to a runtime f32, which the reference folds
+    # (a known divergence: one extra entry argument), so only sumsq_rows is compared here.
+    _equivalent(DATA / "cf_helpers_float.py", DATA / "cf_helpers_float.json", tmp_path / "o", skip=("scale_f32",))
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    assert "pub fn scale_rows<E: ElementType, const TILE: i32>(" in text and "        alpha: f32,\n" in text
+    assert "_square" not in text and "_sumsq" not in text
+
+
+def test_int_flag_values_and_dispatch():
+    from transpiler import frontend_cutile
+
+    _, fronts = frontend_cutile.parse_file(ROOT / "fixtures" / "activations" / "kernel.py")
+    assert fronts[0].flag_values("ACT") == [0, 1, 2]
+    k = [type("K", (), {"name": f"k__M_{v}", "python_name": "k", "variant": (("M", v),)})() for v in (0, 1, 2)]
+    assert [specialise.dispatch(k, "k", {"M": m}) for m in (0, 1, 2, 7)] == ["k__M_0", "k__M_1", "k__M_2", "k__M_2"]
+
+
+EXPLAIN_VARIANT = """\
+tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: E: ElementType <- dtype of every array parameter
+tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const TM: i32 <- ct.Constant[int] TM (value)
+tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const TN: i32 <- ct.Constant[int] TN (value)
+tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
+tests/data/cf_variant.py:11: cf_variant__ROWS_0: variant: entry cf_variant__ROWS_0 <- ROWS=0 (structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other)
+tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: E: ElementType <- dtype of every array parameter
+tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const TM: i32 <- ct.Constant[int] TM (value)
+tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const TN: i32 <- ct.Constant[int] TN (value)
+tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
+tests/data/cf_variant.py:11: cf_variant__ROWS_1: variant: entry cf_variant__ROWS_1 <- ROWS=1 (structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other)
+tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> False, fixed by the variant (ROWS): folded, else arm kept
+tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> True, fixed by the variant (ROWS): folded, then arm kept
+tests/data/cf_variant.py:11: cf_variant: branch: if ROWS == 1i32 -> structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other
+tests/data/cf_variant.py:15: cf_variant: branch: if SQUARE == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms (one-armed: else arm `t = t;`)
+"""  # noqa: E501
+
+EXPLAIN_CONST_IF_BRANCHES = """\
+tests/data/cf_const_if.py:15: cf_const_if: branch: if HAS_BIAS == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms (one-armed: else arm `t = t;`)
+tests/data/cf_const_if.py:19: cf_const_if: branch: if RELU == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_const_if.py:19: cf_const_if: branch: not RELU -> arms swapped (no unary ! on a const generic)
+tests/data/cf_const_if.py:23: cf_const_if: branch: if USE_EXP2 == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds u in both arms
+tests/data/cf_const_if.py:27: cf_const_if: branch: if USE_SCALE -> True, known at translate time: folded, then arm kept
+tests/data/cf_const_if.py:29: cf_const_if: branch: if HAS_BIAS == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds u in both arms (one-armed: else arm `u = u;`)
+tests/data/cf_const_if.py:29: cf_const_if: branch: if row < n -> runtime if; re-binds u in both arms (one-armed: else arm `u = u;`)
+"""  # noqa: E501
+
+EXPLAIN_HELPERS = """\
+tests/data/cf_helpers_float.py:17: sumsq_rows: generic: E: ElementType <- dtype of every array parameter
+tests/data/cf_helpers_float.py:17: sumsq_rows: generic: const TILE: i32 <- ct.Constant[int] TILE (value)
+tests/data/cf_helpers_float.py:20: sumsq_rows: inline: helper _square() (line 8) inlined
+tests/data/cf_helpers_float.py:20: sumsq_rows: inline: helper _sumsq() (line 12) inlined
+tests/data/cf_helpers_float.py:25: scale_rows: generic: E: ElementType <- dtype of every array parameter
+tests/data/cf_helpers_float.py:25: scale_rows: generic: const TILE: i32 <- ct.Constant[int] TILE (value)
+tests/data/cf_helpers_float.py:25: scale_rows: demotion: ct.Constant[float] alpha -> runtime f32 parameter (not a const generic on stable Rust; the reference folds the value)
+tests/data/cf_helpers_float.py:28: scale_rows: inline: helper _square() (line 8) inlined
+"""  # noqa: E501
+
+
+def _explain_cli(kernel: str, out: Path) -> list[str]:
+    res = subprocess.run([sys.executable, "-m", "transpiler.cli", "translate", kernel, "-o", str(out), "--explain"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return [ln for ln in res.stdout.splitlines() if not ln.startswith(str(out))]
+
+
+def test_explain_variant_exact(tmp_path):
+    assert _explain_cli("tests/data/cf_variant.py", tmp_path / "v") == EXPLAIN_VARIANT.splitlines()
+
+
+def test_explain_branches_exact(tmp_path):
+    lines = _explain_cli("tests/data/cf_const_if.py", tmp_path / "c")
+    assert [ln for ln in lines if ": branch: " in ln] == EXPLAIN_CONST_IF_BRANCHES.splitlines()
+    assert lines[:2] == [
+        "tests/data/cf_const_if.py:11: cf_const_if: generic: E: ElementType <- dtype of every array parameter",
+        "tests/data/cf_const_if.py:11: cf_const_if: generic: const TILE: i32 <- ct.Constant[int] TILE (value)"]
+
+
+def test_explain_helpers_and_demotion_exact():
+    assert translate.explain_lines(Path("tests/data/cf_helpers_float.py")) == EXPLAIN_HELPERS.splitlines()
+
+
+def test_explain_is_deterministic():
+    a = translate.explain_lines(Path("fixtures/const_branches/kernel.py"))
+    b = translate.explain_lines(Path("fixtures/const_branches/kernel.py"))
+    assert a == b and any(": variant: entry const_branches__TRANSPOSE_1 <- TRANSPOSE=1" in ln for ln in a)
+
+
+def test_grid_stride_loop_renders_step_by(tmp_path):
+    (rs, *_) = translate.translate(ROOT / "fixtures" / "layer_norm_persistent" / "kernel.py", tmp_path / "o")
+    text = rs.read_text()
+    assert "        let step: i32 = step_bid.0;\n" in text
+    assert "        for row in (idx..n_rows).step_by(step as usize) {\n" in text
+
+
+def test_unsupported_condition_diagnostic(tmp_path):
+    k = tmp_path / "k.py"
+    k.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, T: ct.Constant[int]):\n"
+                 "    t = ct.load(x, index=(0,), shape=(T,))\n"
+                 "    if t:\n        t = t * t\n    ct.store(y, index=(0,), tile=t)\n")
+    with pytest.raises(errors.CtrsError) as ei:
+        translate.translate(k, tmp_path / "o")
+    assert ei.value.code == errors.NO_RULE
+    assert ei.value.one_line().startswith(f"{k}:7:8: error[CTRS-E100]: no rule for this if-condition")

@@ -1,0 +1,278 @@
+"""``ctrs check kernel.py``: translate, build the port crate, and prove every specialisation by Tile IR.
+
+Specialisations come from (in this order, duplicates by name dropped):
+  1. ``specs.json`` next to the kernel file, when present;
+  2. every ``--spec`` given;
+  3. the ones mined from the file's own launch code (analysis.json ``specialisations``): they carry
+     ct.Constant values but no shapes, so each is applied to the first spec of the same kernel from 1./2.
+     (constants replaced); without such a base spec the row says NO-SHAPES.
+For each: the Rust entry is picked like the FFI/wrapper pick it (variant constants, per-dtype entries),
+its generics are computed like ffi.rs computes them (element types from the arrays, const generics from
+the constants, dtype flags from the array dtype), then ir-ref vs ir-rs and diff-ir. One row per
+kernel x specialisation; any CRITICAL (or a compile error on either side) makes the exit code 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import errors, spec as specmod, toolchain
+
+CRITICAL_VERDICTS = {"CRITICAL", "REF-ERROR", "PORT-ERROR", "NO-ENTRY"}
+
+
+@dataclass
+class Row:
+    kernel: str
+    spec: str
+    origin: str
+    verdict: str
+    entry: str = ""
+    matched: int = 0
+    total: int = 0
+    findings: list[str] = field(default_factory=list)
+
+    @property
+    def critical(self) -> bool:
+        return self.verdict in CRITICAL_VERDICTS
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "spec": self.spec, "origin": self.origin, "verdict": self.verdict,
+                "entry": self.entry, "matched": self.matched, "total": self.total, "findings": self.findings,
+                "critical": self.critical}
+
+
+def _const_values(spec: specmod.Spec) -> dict[str, object]:
+    return {n: a.value for n, a in spec.args.items() if isinstance(a, specmod.ConstArg)}
+
+
+def _array_dtypes(spec: specmod.Spec) -> dict[str, str]:
+    return {n: a.dtype for n, a in spec.args.items() if isinstance(a, specmod.ArrayArg)}
+
+
+def entry_for(spec: specmod.Spec, fks: list) -> object | None:
+    """The FfiKernel (Rust entry) this spec launches: its ``rust.entry`` when that names a translated
+    entry, else the wrapper's pick (variant constants, per-dtype entries)."""
+    from emitters import render_host  # noqa: PLC0415
+
+    named = spec.rust.get("entry")
+    for fk in fks:
+        if named and fk.name == named:
+            return fk
+    consts = {k: int(v) for k, v in _const_values(spec).items() if isinstance(v, (int, bool))}
+    e = render_host.pick_entry([fk.selector() for fk in fks], spec.kernel, consts, _array_dtypes(spec))
+    return next((fk for fk in fks if e and fk.name == e["name"]), None)
+
+
+def generics_for(spec: specmod.Spec, fk) -> list[str]:
+    """The generic arguments ffi.rs passes for this launch, in the entry's declaration order."""
+    consts = _const_values(spec)
+    out = []
+    for g in fk.generics:
+        if g["kind"] == "type":
+            owner = next((o for n, o in fk.type_generics if n == g["name"]), "")
+            a = spec.args.get(owner)
+            if not isinstance(a, specmod.ArrayArg):
+                raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no array '{owner}' to type generic "
+                                       f"{g['name']} of entry {fk.name}", "name every array parameter in the spec")
+            out.append(specmod.DTYPES[a.dtype][1])
+            continue
+        flag = next((f for f in fk.flags if f["name"] == g["name"]), None)
+        if flag is not None:
+            a = spec.args.get(flag["array"])
+            dt = specmod.DTYPES[a.dtype][1] if isinstance(a, specmod.ArrayArg) else ""
+            out.append("1" if dt == flag["dtype"] else "0")
+            continue
+        if g["name"].startswith("dtype_") or g["name"] not in consts:
+            raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no value for generic {g['name']} of "
+                                   f"entry {fk.name}", f"give the ct.Constant '{g['name']}' in the spec's args")
+        v = consts[g["name"]]
+        out.append(str(int(v)))
+    return out
+
+
+def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[tuple[specmod.Spec, str]], list[Row]]:
+    """(spec, origin) pairs to verify, plus rows for mined specialisations that cannot be verified."""
+    out: list[tuple[specmod.Spec, str]] = []
+    names: set[str] = set()
+    side = Path(kernel).parent / "specs.json"
+    sources = ([(str(side), "specs.json")] if side.exists() else []) + [(s, "--spec") for s in extra]
+    for text, origin in sources:
+        for s in specmod.load_specs(text):
+            if s.name not in names:
+                names.add(s.name)
+                out.append((s, origin))
+    skipped: list[Row] = []
+    given = list(out)
+    for m in analysis.get("specialisations", []):
+        if not m["complete"]:
+            skipped.append(Row(m["kernel"], m["name"], m["origin"], "INCOMPLETE",
+                               findings=[f"constants not static: {', '.join(m['missing'])}"]))
+            continue
+        base = next((s for s, _ in given if s.kernel == m["kernel"]), None)
+        if base is None:
+            skipped.append(Row(m["kernel"], m["name"], m["origin"], "NO-SHAPES",
+                               findings=["no spec with shapes for this kernel: add specs.json or --spec"]))
+            continue
+        if any(s.kernel == m["kernel"] and all(_const_values(s).get(k) == v for k, v in m["constants"].items())
+               for s, _ in out):
+            continue  # an existing spec already has these constants
+        args = dict(base.args)
+        for k, v in m["constants"].items():
+            args[k] = specmod.ConstArg(k, v)
+        name = f"{base.name}@{m['name']}"
+        rust = {k: v for k, v in base.rust.items() if k not in ("generics", "entry")}
+        out.append((dataclasses.replace(base, name=name, args=args, rust=rust), m["origin"]))
+        names.add(name)
+    return out, skipped
+
+
+def _port_build_error(stdout: str, port: Path) -> errors.CtrsError | None:
+    """The first rustc error of a port crate build, at its primary span in the port's own file."""
+    for line in stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if msg.get("reason") != "compiler-message" or msg["message"].get("level") != "error":
+            continue
+        m = msg["message"]
+        spans = [sp for sp in m.get("spans", []) if sp.get("is_primary")] or m.get("spans", [])
+        loc = errors.Loc(str(port))
+        if spans:
+            f = Path(spans[0]["file_name"])
+            loc = errors.Loc(str(f if f.is_absolute() else port / f), spans[0]["line_start"], spans[0]["column_start"])
+        code = (m.get("code") or {}).get("code")
+        return errors.CtrsError(errors.RS_BUILD, f"the port crate does not compile: {m['message']}"
+                                + (f" [{code}]" if code else ""),
+                                f"fix the Rust source; 'cargo build' in {port} shows the full report", loc)
+    return None
+
+
+def build_crate(port: Path) -> Path:
+    """cargo build (dev profile, shared target dir) of a port crate; returns the cdylib path."""
+    from .ir_rs import _cargo_error  # noqa: PLC0415
+
+    toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
+    res = subprocess.run(["cargo", "build", "--lib", "--message-format=json"], cwd=port, capture_output=True,
+                         text=True, env=toolchain.cargo_env(), timeout=3600)
+    if res.returncode != 0:
+        raise _port_build_error(res.stdout, port) or _cargo_error(res.stdout, port / "kernel.rs")
+    for line in res.stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        tgt = msg.get("target") or {}
+        if msg.get("reason") == "compiler-artifact" and "cdylib" in tgt.get("crate_types", []):
+            for f in msg.get("filenames", []):
+                if f.endswith(".so"):
+                    return Path(f)
+    raise errors.CtrsError(errors.RS_BUILD, f"cargo built no cdylib in {port}", "check the port's Cargo.toml",
+                           errors.Loc(str(port / "Cargo.toml")))
+
+
+def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None = None, keep: Path | None = None,
+          progress=None) -> list[Row]:
+    """Translate (unless ``port`` names an existing port dir), build, and verify every specialisation."""
+    from emitters import render_host  # noqa: PLC0415
+
+    from . import ir_ref, ir_rs, irdiff, translate  # noqa: PLC0415
+
+    kernel = Path(kernel)
+    tmp = None
+    try:
+        if port is None:
+            if keep is not None:
+                port = Path(keep)
+            else:
+                tmp = Path(tempfile.mkdtemp(prefix="ctrs-check-"))
+                port = tmp / "port"
+            translate.translate(kernel, port)
+        port = Path(port)
+        if not (port / "analysis.json").exists():
+            raise errors.CtrsError(errors.TRANSLATE_INPUT, f"{port} is not a port directory (no analysis.json)",
+                                   "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
+        analysis = json.loads((port / "analysis.json").read_text())
+        build_crate(port)
+        fks = render_host.ffi_kernels(translate.translate_module(kernel))
+        specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
+        rows: list[Row] = []
+        kernel_rs = port / "kernel.rs"
+        for i, (s, origin) in enumerate(specs):
+            if progress:
+                progress(i, len(specs), s.name)
+            fk = entry_for(s, fks)
+            if fk is None:
+                rows.append(Row(s.kernel, s.name, origin, "NO-ENTRY",
+                                findings=[f"no translated entry of '{s.kernel}' matches this spec"]))
+                continue
+            row = Row(s.kernel, s.name, origin, "", fk.name)
+            try:
+                gens = generics_for(s, fk)
+                rs_spec = dataclasses.replace(s, rust={**s.rust, "entry": fk.name, "generics": gens})
+                if s.rust.get("generics") and list(map(str, s.rust["generics"])) != gens:
+                    row.findings.append(f"info: spec generics {s.rust['generics']} differ from the FFI's {gens}")
+            except errors.CtrsError as e:
+                row.verdict, row.findings = "PORT-ERROR", [e.one_line()]
+                rows.append(row)
+                continue
+            try:
+                ref = ir_ref.compile_reference(kernel, s)
+            except errors.CtrsError as e:
+                row.verdict, row.findings = "REF-ERROR", [e.one_line()]
+                rows.append(row)
+                continue
+            try:
+                (gen,) = ir_rs.compile_ports(kernel_rs, [(rs_spec, fk.name)])
+            except errors.CtrsError as e:
+                row.verdict, row.findings = "PORT-ERROR", [e.one_line()]
+                rows.append(row)
+                continue
+            rep = irdiff.diff(ref.text, gen.text, f"{s.name}.ref", f"{s.name}.rs")
+            row.verdict = rep.verdict()
+            row.matched = int(rep.stats.get("matched", 0))
+            row.total = int(rep.stats.get("ref_ops", 0))
+            row.findings += [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
+                             if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
+            rows.append(row)
+        if progress:
+            progress(len(specs), len(specs), None)
+        rows += skipped
+        order = {fk.python_name: i for i, fk in reversed(list(enumerate(fks)))}
+        rows.sort(key=lambda r: (order.get(r.kernel, len(order)), r.kernel))
+        return rows
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def render_table(rows: list[Row]) -> str:
+    head = ("kernel", "spec", "verdict", "ops", "findings")
+    body = []
+    for r in rows:
+        ops = f"{r.matched}/{r.total}" if r.total else "-"
+        first = r.findings[0] if r.findings else ""
+        first = first if len(first) <= 140 else first[:137] + "..."
+        more = f" (+{len(r.findings) - 1} more)" if len(r.findings) > 1 else ""
+        body.append((r.kernel if r.entry in ("", r.kernel) else f"{r.kernel} [{r.entry}]", r.spec, r.verdict, ops,
+                     first + more))
+    widths = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(head[:4], widths)) + "  " + head[4]]
+    for b in body:
+        lines.append("  ".join(x.ljust(w) for x, w in zip(b[:4], widths)) + "  " + b[4])
+    crit = sum(r.critical for r in rows)
+    ok = sum(r.verdict == "EQUIVALENT" for r in rows)
+    lines.append(f"ctrs check: {len(rows)} rows, {ok} equivalent, {crit} critical, "
+                 f"{len(rows) - ok - crit} other")
+    return "\n".join(lines)
+
+
+def exit_code(rows: list[Row]) -> int:
+    return 1 if any(r.critical for r in rows) else 0
