@@ -97,7 +97,8 @@ def _translate_dir(args) -> int:
         elif path is not None:
             print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
 
-    rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress)
+    rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress,
+                                   _llm_config(args))
     head = ("file", "kernels", "status", "code")
     body = [(r["file"], str(r["kernels"]), r["status"], r["code"] or "-") for r in rows]
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
@@ -112,8 +113,22 @@ def _translate_dir(args) -> int:
         for r in rows:
             if r["status"] == "ok":
                 print(f"== {r['file']}")
-                _print_stats(translate.stats(Path(args.kernel) / r["file"]))
+                if getattr(args, "llm", False):  # from the written analysis.json (LLM answers spliced in)
+                    ana = json.loads((Path(r["output"]) / "analysis.json").read_text())
+                    _print_stats([{"kernel": k["name"], "rules": k["op_stats"]} for k in ana["kernels"]])
+                else:
+                    _print_stats(translate.stats(Path(args.kernel) / r["file"]))
     return 0 if ok == len(rows) else 1
+
+
+def _llm_config(args):
+    if not getattr(args, "llm", False):
+        return None
+    from llm_fallback import Config  # noqa: PLC0415
+
+    return Config.from_env(args.llm_model, attempts=args.llm_attempts, timeout=args.llm_timeout,
+                           offline=args.llm_offline, specs=list(args.spec or []),
+                           log=lambda m: print(m, file=sys.stderr, flush=True))
 
 
 def cmd_translate(args) -> int:
@@ -121,10 +136,34 @@ def cmd_translate(args) -> int:
 
     if Path(args.kernel).is_dir():
         return _translate_dir(args)
-    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None)
+    if getattr(args, "dry_run", False):  # Triton subset checker: every construct outside it, one per line
+        from . import frontend_triton  # noqa: PLC0415
+        problems = frontend_triton.check_subset(Path(args.kernel))
+        for e in problems:
+            print(e.one_line())
+        print(f"ctrs translate --dry-run: {len(problems)} construct(s) outside the supported Triton subset",
+              file=sys.stderr)
+        return 1 if problems else 0
+    llm = _llm_config(args)
+    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm)
+    if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
+        from llm_fallback import fallback  # noqa: PLC0415
+
+        ana = json.loads((written[0].parent / "analysis.json").read_text())
+        _print_stats([{"kernel": k["name"], "rules": k["op_stats"]} for k in ana["kernels"]])
+        print(f"llm: {fallback.count_llm_lines(written[0].read_text())} LLM-produced line(s) in {written[0]}")
+        args.stats = False
     if getattr(args, "explain", False):
-        for line in translate.explain_lines(Path(args.kernel)):
-            print(line)
+        import contextlib  # noqa: PLC0415
+
+        from_llm = contextlib.nullcontext()
+        if llm is not None:  # explain the model with the verified LLM answers spliced in
+            from llm_fallback import fallback  # noqa: PLC0415
+
+            from_llm = fallback.installed(llm.accepted)
+        with from_llm:
+            for line in translate.explain_lines(Path(args.kernel)):
+                print(line)
     for w in written:
         print(w)
     if getattr(args, "stats", False):
@@ -178,6 +217,19 @@ def cmd_bundle(args) -> int:
     return 0
 
 
+def cmd_gpu(args) -> int:
+    """verify / fuzz / bench on a GPU machine: transpiler.gpu_host with the matching budget."""
+    from . import gpu_host  # noqa: PLC0415
+
+    fuzz = args.examples if args.cmd == "fuzz" else 0
+    reps = args.reps if args.cmd == "bench" else 0
+    argv = [*args.ports, "--out", args.out, "--fuzz", str(fuzz), "--reps", str(reps)]
+    for flag in ("kit", "kernel", "specs"):
+        if getattr(args, flag):
+            argv += [f"--{flag}", getattr(args, flag)]
+    return gpu_host.main(argv)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ctrs", description="Port cuTile Python kernels to cuTile Rust, proven by Tile IR.")
     p.add_argument("--version", action="version", version=f"ctrs {__version__}")
@@ -208,9 +260,20 @@ def build_parser() -> argparse.ArgumentParser:
     tr = sub.add_parser("translate", help="port a cuTile Python kernel file to cuTile Rust (rules only)")
     tr.add_argument("kernel", help="cuTile Python kernel file, or a directory (every *.py with @ct.kernel under it)")
     tr.add_argument("-o", "--output", help="output directory (default: <kernel stem>_rs/ next to the file)")
+    tr.add_argument("--dry-run", action="store_true",
+                    help="Triton files: list every construct outside the supported subset (coded, file:line:col, "
+                         "with a suggested rewrite); write nothing; exit 1 if any")
     tr.add_argument("--explain", action="store_true",
                     help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
+    tr.add_argument("--llm", action="store_true", help="send constructs without a rule to an OpenAI-compatible "
+                    "LLM (OPENAI_BASE_URL, OPENAI_API_KEY); accept an answer only if its Tile IR is equivalent")
+    tr.add_argument("--llm-model", help="model name for --llm (default $CTRS_LLM_MODEL, else gpt-4o-mini)")
+    tr.add_argument("--llm-attempts", type=int, default=3, help="answers tried per construct (default 3)")
+    tr.add_argument("--llm-timeout", type=float, default=60.0, help="seconds per LLM request (default 60)")
+    tr.add_argument("--llm-offline", action="store_true", help="use cached LLM answers only (no server)")
+    tr.add_argument("--spec", action="append", help="--llm: specialisation(s) to verify answers against "
+                    "(default: specs.json next to the kernel)")
     tr.set_defaults(fn=cmd_translate)
 
     ck = sub.add_parser("check", help="translate, build the port crate and prove every specialisation by Tile IR")
@@ -220,6 +283,20 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("-o", "--output", help="keep the translated port in this directory (default: a temp dir)")
     ck.add_argument("--json", action="store_true", help="machine-readable rows")
     ck.set_defaults(fn=cmd_check)
+    for name, what in (("verify", "numerics of port vs reference on identical inputs, every spec"),
+                       ("fuzz", "verify + hypothesis-drawn shapes from each spec's fuzz plan"),
+                       ("bench", "verify + device time (CUPTI) of reference and port, ratio and geomean")):
+        g = sub.add_parser(name, help=f"GPU: {what}")
+        g.add_argument("ports", nargs="+", help="port directories (ctrs translate) or bundles (ctrs bundle)")
+        g.add_argument("--gpu", action="store_true", required=True, help="run on this machine's GPU")
+        g.add_argument("--out", default="gpu-report", help="report directory")
+        g.add_argument("--kit", help="tileiras kit directory (default: the pip kit)")
+        g.add_argument("--kernel", help="reference kernel.py for a single port directory")
+        g.add_argument("--specs", help="specs.json for a single port directory")
+        g.add_argument("--examples", type=int, default=50, help="fuzz: drawn shapes per port")
+        g.add_argument("--reps", type=int, default=30, help="bench: repetitions per spec")
+        g.set_defaults(fn=cmd_gpu)
+
     bu = sub.add_parser("bundle", help="build the two GPU-host transfer stages (tileiras kit; ports)")
     bu.add_argument("kernels", nargs="+", help="kernel files or fixture directories (kernel.py + specs.json)")
     bu.add_argument("-o", "--output", default=".gpu", help="bundle directory (default .gpu, git-ignored)")

@@ -44,15 +44,24 @@ def _import_wrapper(port: Path):
 
 
 class PortRunner:
-    def __init__(self, port: Path):
+    """One port: a bundle entry (bundle.json names the prebuilt cdylib) or a `ctrs translate` output
+    directory (the wrapper builds the cdylib lazily; reference kernel and specs given explicitly)."""
+
+    def __init__(self, port: Path, kernel: Path | None = None, specs: Path | None = None):
         self.port = port
-        self.meta = json.loads((port / "bundle.json").read_text())
+        meta_file = port / "bundle.json"
+        self.meta = json.loads(meta_file.read_text()) if meta_file.exists() else {}
         self.analysis = json.loads((port / "analysis.json").read_text())
-        os.environ["CTRS_PORT_LIB"] = str(port / self.meta["lib"])
+        if self.meta.get("lib"):
+            os.environ["CTRS_PORT_LIB"] = str(port / self.meta["lib"])
+        else:
+            os.environ.pop("CTRS_PORT_LIB", None)
         self.wrapper = _import_wrapper(port)
         self.wrapper.load()  # dlopen now, while CTRS_PORT_LIB names this port's library
-        self.refmod = ir_ref.load_module(port / "kernel.py")
-        self.specs = specmod.load_specs(str(port / "specs.json"))
+        kernel = kernel or port / "kernel.py"
+        self.refmod = ir_ref.load_module(kernel)
+        self.specs = specmod.load_specs(str(specs or (port / "specs.json" if (port / "specs.json").exists()
+                                                        else kernel.parent / "specs.json")))
 
     def launchers(self, spec: specmod.Spec, tensors: dict):
         import cuda.tile as ct  # noqa: PLC0415
@@ -182,27 +191,56 @@ def device_time_us(fn) -> float:
     return start.elapsed_time(end) * 1e3
 
 
+def port_dirs(paths: list[str]) -> list[Path]:
+    """Bundles (a directory with ports/) and single port directories (with wrapper.py)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if (p / "ports").is_dir():
+            out += sorted(q for q in (p / "ports").iterdir() if (q / "bundle.json").exists())
+        elif (p / "wrapper.py").exists():
+            out.append(p)
+        else:
+            raise SystemExit(f"error[CTRS-E070]: {p} is neither a bundle nor a port directory "
+                             "(hint: pass the output of 'ctrs bundle' or 'ctrs translate')")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ctrs-gpu-host")
-    ap.add_argument("bundle")
+    ap.add_argument("bundle", nargs="+", help="bundle directories (from ctrs bundle) or port directories")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--kit", required=True, help="unpacked tileiras kit (bin/tileiras, bin/ptxas, lib/libnvvm.so.4)")
+    ap.add_argument("--kit", help="unpacked tileiras kit (bin/tileiras, bin/ptxas, lib/libnvvm.so.4); "
+                                  "default: the pip kit of this Python")
+    ap.add_argument("--kernel", help="reference kernel.py for a single port directory")
+    ap.add_argument("--specs", help="specs.json for a single port directory")
     ap.add_argument("--fuzz", type=int, default=50, help="hypothesis-drawn shapes per port, split over its specs")
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--only", nargs="*", help="port names")
     a = ap.parse_args(argv)
-    host_env(Path(a.kit))
-    import torch  # noqa: PLC0415
+    if a.kit:
+        host_env(Path(a.kit))
+    else:
+        from . import toolchain  # noqa: PLC0415
 
+        if toolchain.cuda_kit() is not None:
+            host_env(toolchain.cuda_kit())
+    try:
+        import torch  # noqa: PLC0415
+    except ImportError:
+        torch = None
+    if torch is None or not torch.cuda.is_available():
+        print("error[CTRS-E071]: no CUDA device visible (hint: run on the GPU host; see README 'GPU proof')",
+              file=sys.stderr)
+        return 2
     report = gpu.Report(device=torch.cuda.get_device_name())
     out = Path(a.out)
-    ports = sorted(p for p in (Path(a.bundle) / "ports").iterdir() if (p / "bundle.json").exists())
+    ports = port_dirs(a.bundle)
     for port in ports:
         if a.only and port.name not in a.only:
             continue
         t0 = time.time()
         try:
-            runner = PortRunner(port)
+            runner = PortRunner(port, Path(a.kernel) if a.kernel else None, Path(a.specs) if a.specs else None)
         except Exception as e:  # noqa: BLE001
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
