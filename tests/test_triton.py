@@ -1,0 +1,171 @@
+"""Triton front end: @triton.jit fixtures translate rules-only into the shared model, build, and are
+IR-equivalent to their cuTile Python counterparts; unsupported constructs are diagnosed; --dry-run;
+@triton.autotune configs reach analysis.json."""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from transpiler import errors, frontend_triton, ir_ref, ir_rs, irdiff, spec as specmod, translate
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+# Triton fixture -> its specs.json names the cuTile Python counterpart ("reference")
+EQUIVALENT = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
+              "triton_autotune_add"]
+UNSUPPORTED = FIXTURES / "triton_unsupported" / "kernel.py"
+
+
+def _doc(name: str) -> dict:
+    return json.loads((FIXTURES / name / "specs.json").read_text())
+
+
+def _cases():
+    for name in EQUIVALENT:
+        for s in specmod.load_specs(str(FIXTURES / name / "specs.json")):
+            yield pytest.param(name, s, id=f"{name}-{s.name}")
+
+
+@functools.cache
+def _ref(name: str, spec_name: str):
+    ref = (FIXTURES / name / _doc(name)["reference"]).resolve()
+    (spec,) = [s for s in specmod.load_specs(str(FIXTURES / name / "specs.json")) if s.name == spec_name]
+    return ir_ref.compile_reference(ref, spec)
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("triton")
+    return {n: translate.translate(FIXTURES / n / "kernel.py", base / n)[0] for n in EQUIVALENT}
+
+
+def test_detects_triton():
+    assert frontend_triton.is_triton_file(FIXTURES / "triton_vector_add" / "kernel.py")
+    assert not frontend_triton.is_triton_file(FIXTURES / "vector_add" / "kernel.py")
+
+
+@pytest.mark.parametrize(("fixture", "spec"), list(_cases()))
+def test_triton_ir_equivalent(translated, fixture, spec):
+    ref = _ref(fixture, spec.name)
+    (gen,) = ir_rs.compile_ports(translated[fixture], [(spec, spec.rust.get("entry") or spec.kernel)])
+    report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+    assert report.exit_code() == 0, report.render()
+
+
+def test_counterparts_share_the_port(translated, tmp_path):
+    """vector_add / row_softmax / matmul: the Triton port is the cuTile Python port (modulo names/comments)."""
+    for t, c in [("triton_vector_add", "vector_add"), ("triton_row_softmax", "row_softmax")]:
+        ref = translate.translate(FIXTURES / c / "kernel.py", tmp_path / c)[0].read_text()
+        strip = lambda s: [ln for ln in s.splitlines() if not ln.lstrip().startswith("//")]  # noqa: E731
+        assert strip(translated[t].read_text()) == strip(ref)
+
+
+def test_rewrite_text():
+    src = frontend_triton.rewrite_source(FIXTURES / "triton_vector_add" / "kernel.py")
+    lines = src.splitlines()
+    assert lines[14] == "def vector_add(x, y, z, TILE: ct.Constant[int]):"  # same line as the Triton def
+    assert lines[17] == ""  # the mask: no statement of its own
+    assert lines[18] == "    lhs = ct.load(x, index=(pid,), shape=(TILE,))"
+    sm = frontend_triton.rewrite_source(FIXTURES / "triton_row_softmax" / "kernel.py")
+    assert "ct.load(x, index=(row, 0), shape=(1, TILE_N), padding_mode=ct.PaddingMode.NEG_INF)" in sm
+    assert "ct.max(t, axis=1, keepdims=True)" in sm
+    mm = frontend_triton.rewrite_source(FIXTURES / "triton_matmul" / "kernel.py")
+    assert "for k in range(ct.num_tiles(A, axis=1, shape=(TM, TK))):" in mm
+    assert "ct.mma(ct.astype(a, (ct.tfloat32 if A.dtype == ct.float32 else A.dtype))" in mm
+
+
+def test_explain_notes():
+    lines = translate.explain_lines(FIXTURES / "triton_row_softmax" / "kernel.py")
+    text = "\n".join(lines)
+    assert "param: 'n_cols' is the extent x.shape[1]: parameter dropped" in text
+    assert "'stride_x' is the row stride of x" in text
+    at = "\n".join(translate.explain_lines(FIXTURES / "triton_autotune_add" / "kernel.py"))
+    assert "num_warps dropped" in at
+
+
+def test_rms_norm_differs_from_ftz_fixture(translated):
+    """The Triton source states no denormal mode: IEEE mul/rsqrt, which diff-ir tells apart from the ftz fixture."""
+    (spec,) = [s for s in specmod.load_specs(str(FIXTURES / "rms_norm" / "specs.json")) if s.name == "f32_300x100"]
+    ref = ir_ref.compile_reference(FIXTURES / "rms_norm" / "kernel.py", spec)
+    (gen,) = ir_rs.compile_ports(translated["triton_rms_norm"], [(spec, "rms_norm")])
+    report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+    assert report.exit_code() == 1
+    assert "flush_to_zero" in report.render()
+
+
+def test_autotune_configs_in_analysis(translated):
+    ana = json.loads((translated["triton_autotune_add"].parent / "analysis.json").read_text())
+    (cfg,) = ana["config_lists"]
+    assert cfg["items"] == [{"TILE": 256}, {"TILE": 1024}]
+    assert cfg["hints"] == [{"num_warps": 4, "num_stages": 1}, {"num_warps": 8, "num_stages": 2}]
+    assert cfg["key"] == ["n"]
+    assert [s["constants"] for s in ana["specialisations"]] == [{"TILE": 256}, {"TILE": 1024}]
+    assert all(s["entry"] == "vector_add" for s in ana["specialisations"])
+    assert [p["name"] for p in ana["kernels"][0]["params"]] == ["x", "y", "z", "TILE"]
+
+
+def test_unsupported_diagnosed_exactly(tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(errors.CtrsError) as ei:
+        translate.translate(UNSUPPORTED, out)
+    assert ei.value.one_line() == (
+        f"{UNSUPPORTED}:17:12: error[CTRS-E110]: 'tl.rand' is outside the supported Triton subset "
+        "(hint: Philox random numbers have no cuTile counterpart: pass a precomputed random tensor and tl.load it)")
+    assert not out.exists()
+
+
+def test_dry_run_lists_everything():
+    probs = [e.one_line() for e in frontend_triton.check_subset(UNSUPPORTED)]
+    assert probs == [
+        f"{UNSUPPORTED}:17:12: error[CTRS-E110]: 'tl.rand' is outside the supported Triton subset "
+        "(hint: Philox random numbers have no cuTile counterpart: pass a precomputed random tensor and tl.load it)",
+        f"{UNSUPPORTED}:27:9: error[CTRS-E110]: 'tl.inline_asm_elementwise' is outside the supported Triton subset "
+        "(hint: inline PTX has no Tile IR counterpart: express the operation with tl.* math or port it by hand)",
+    ]
+    for name in EQUIVALENT + ["triton_layer_norm"]:
+        assert frontend_triton.check_subset(FIXTURES / name / "kernel.py") == []
+
+
+def test_dry_run_cli():
+    cmd = [sys.executable, "-m", "transpiler.cli", "translate", "--dry-run"]
+    r = subprocess.run([*cmd, str(UNSUPPORTED)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 1
+    assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E110"]
+    ok = subprocess.run([*cmd, str(FIXTURES / "triton_matmul" / "kernel.py")], capture_output=True, text=True,
+                        cwd=ROOT)
+    assert ok.returncode == 0 and ok.stdout == ""
+
+
+@pytest.mark.parametrize(("body", "code", "where", "needle"), [
+    ("    v = tl.load(x + offs * 2, mask=mask)\n", "CTRS-E111", "19:21", "is not a tile at a block offset"),
+    ("    v = tl.load(x + offs, mask=offs < n + 1)\n", "CTRS-E111", "19:32", "does not compare with a parameter"),
+    ("    v = tl.histogram(tl.load(x + offs, mask=mask), 8)\n", "CTRS-E110", "19:9", "'tl.histogram'"),
+    ("    v = tl.load(x + offs, mask=mask) + tl.randn(1, offs)\n", "CTRS-E110", "19:40", "'tl.randn'"),
+    ("    v = tl.fancy(tl.load(x + offs, mask=mask))\n", "CTRS-E100", "19:9", "no rule for 'tl.fancy'"),
+])
+def test_diagnostics(tmp_path, body, code, where, needle):
+    src = ("import triton\nimport triton.language as tl\n\n\n" + "\n" * 10
+           + "@triton.jit\ndef k(x, y, n, T: tl.constexpr):\n    offs = tl.program_id(0) * T + tl.arange(0, T)\n"
+           + "    mask = offs < n\n" + body + "    tl.store(y + offs, v, mask=mask)\n")
+    f = tmp_path / "k.py"
+    f.write_text(src)
+    with pytest.raises(errors.CtrsError) as ei:
+        translate.translate_module(f)
+    line = ei.value.one_line()
+    assert line.startswith(f"{f}:{where}: error[{code}]: "), line
+    assert needle in line
+
+
+def test_deterministic(tmp_path):
+    for name in EQUIVALENT:
+        a = translate.translate(FIXTURES / name / "kernel.py", tmp_path / name / "a")
+        b = translate.translate(FIXTURES / name / "kernel.py", tmp_path / name / "b")
+        for pa, pb in zip(a, b):
+            if pa.name != "Cargo.toml":
+                assert pa.read_bytes() == pb.read_bytes(), pa.name

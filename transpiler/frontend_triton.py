@@ -1,0 +1,1197 @@
+"""Triton front end: ``@triton.jit`` kernels -> the same tile IR model as cuTile Python kernels.
+
+Static (libcst; Triton is never imported). Each kernel is rewritten, statement by statement and on the
+same source line, into the cuTile Python construct it means (tl.* spellings from rules/triton.toml),
+and the result goes through the cuTile Python front end (frontend_cutile.KernelFront), so the model,
+the specialisation pass, the emitters and every check are shared. Diagnostics keep the Triton file's
+path and line numbers.
+
+What is converted (porting-rules.md sections 3 and 5):
+
+* ``tl.program_id/num_programs`` -> ``ct.bid/num_blocks``; ``tl.constexpr`` -> ``ct.Constant[int]``
+  (a const generic); other scalars -> runtime ``int``/``float`` (float when they meet a tile value);
+* pointer arithmetic ``P + pid * B + tl.arange(0, B)`` (1-D) and ``P + row * stride + tl.arange(0, N)``
+  (one row of a 2-D array, lifted to a ``(1, N)`` tile) with ``mask = offs < n`` -> a partition-view
+  load/store at tile index ``pid`` / ``(row, 0)``; ``other=`` picks the padding mode; the mask bound
+  ``n`` becomes the array extent (``x.shape[k]``) and the stride parameter is dropped;
+* ``tl.make_block_ptr`` with offsets ``e * block`` (or ``0``) -> a partition view at tile index ``e``;
+  its ``shape`` parameters become ``A.shape[k]``; ``tl.cdiv(K, BK)`` over a block-pointer extent ->
+  ``ct.num_tiles``;
+* ``tl.dot(a, b, acc)`` / ``acc += tl.dot(a, b)`` -> ``ct.mma`` (f32 inputs through tf32: Triton's default
+  ``input_precision``); reductions, ``tl.where``, math, ``.to(dtype)``, ``tl.zeros/full``;
+* ``@triton.autotune`` configs -> analysis.json specialisations; ``num_warps`` dropped, ``num_stages``
+  noted (``--explain``).
+
+Everything else is reported with a coded one-line diagnostic (CTRS-E110 construct outside the subset,
+CTRS-E111 access that is not a tile at a block offset); ``check_subset`` lists all of them at once.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from . import errors
+
+RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "triton.toml"
+_JIT_RE = re.compile(r"^\s*@\s*(?:triton\.)?jit\b", re.M)
+
+
+@cache
+def load_rules(path: str = str(RULES_PATH)) -> dict:
+    return tomllib.loads(Path(path).read_text())
+
+
+def is_triton_source(text: str) -> bool:
+    return "triton" in text and bool(_JIT_RE.search(text))
+
+
+def is_triton_file(path: Path) -> bool:
+    try:
+        return is_triton_source(Path(path).read_text(errors="replace"))
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------- abstract values
+
+
+@dataclass(frozen=True)
+class Rng:
+    """``base * size + tl.arange(0, size)`` (base "" = 0): a contiguous tile at tile index ``base``."""
+    size: str
+    base: str = ""
+
+
+@dataclass(frozen=True)
+class Scaled:
+    """``idx * block`` (a scalar element offset that is a whole number of blocks)."""
+    idx: str
+    block: str
+
+
+@dataclass(frozen=True)
+class Mask:
+    rng: Rng
+    bound: str  # parameter name (or expression text) the range is compared with
+    bound_param: bool
+
+
+@dataclass(frozen=True)
+class Ptr:
+    base: str
+    rng: Rng | None = None
+    row: tuple[str, str] | None = None  # (row index text, stride parameter)
+
+
+@dataclass(frozen=True)
+class BlockPtr:
+    base: str
+    index: tuple[str, ...]
+    block: tuple[str, ...]
+
+
+class _Problem(Exception):
+    def __init__(self, err: errors.CtrsError):
+        super().__init__(err.message)
+        self.err = err
+
+
+_OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+        cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+        cst.RightShift: ">>"}
+_CMP = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+        cst.Equal: "==", cst.NotEqual: "!="}
+
+
+# ---------------------------------------------------------------------------------------------- module
+
+
+class TritonFile:
+    def __init__(self, path: Path, source: str):
+        self.path = Path(path)
+        self.source = source
+        try:
+            self.wrapper = MetadataWrapper(cst.parse_module(source))
+        except cst.ParserSyntaxError as e:
+            raise errors.CtrsError(errors.TRANSLATE_INPUT, f"not valid Python: {e.message}", "fix the syntax",
+                                   errors.Loc(str(path), e.raw_line, e.raw_column + 1)) from e
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.module = self.wrapper.module
+        self.tl_names: set[str] = set()
+        self.triton_names: set[str] = set()
+        self.kernels: list[cst.FunctionDef] = []
+        for stmt in self.module.body:
+            for s in _small_statements(stmt):
+                self._scan_import(s)
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.FunctionDef) and any(self._is_jit(d.decorator) for d in stmt.decorators):
+                self.kernels.append(stmt)
+
+    def _scan_import(self, s) -> None:
+        if isinstance(s, cst.Import):
+            for a in s.names:
+                full = _attr(a.name)
+                local = a.asname.name.value if a.asname and isinstance(a.asname.name, cst.Name) else full
+                if full == "triton.language":
+                    self.tl_names.add(local)
+                elif full == "triton":
+                    self.triton_names.add(local)
+        elif isinstance(s, cst.ImportFrom) and s.module is not None and not isinstance(s.names, cst.ImportStar):
+            if _attr(s.module) == "triton":
+                for a in s.names:
+                    if isinstance(a.name, cst.Name) and a.name.value == "language":
+                        self.tl_names.add(a.asname.name.value if a.asname else "language")
+
+    def dotted(self, node) -> str | None:
+        """``tl.X.Y`` / ``triton.X`` with the module aliases normalised; None for anything else."""
+        parts = []
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        parts.reverse()
+        head = node.value
+        if head in self.tl_names:
+            head = "tl"
+        elif head in self.triton_names:
+            head = "triton"
+            if parts[:1] == ["language"]:
+                head, parts = "tl", parts[1:]
+        return ".".join([head, *parts])
+
+    def _is_jit(self, d) -> bool:
+        if isinstance(d, cst.Call):
+            d = d.func
+        return self.dotted(d) in ("triton.jit", "jit")
+
+    def line(self, node) -> int:
+        try:
+            return self.positions[node].start.line
+        except KeyError:
+            return 0
+
+    def loc(self, node) -> errors.Loc:
+        try:
+            p = self.positions[node].start
+        except KeyError:
+            return errors.Loc(str(self.path))
+        return errors.Loc(str(self.path), p.line, p.column + 1)
+
+    def end_line(self, node) -> int:
+        return self.positions[node].end.line
+
+
+def _small_statements(stmt):
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return list(stmt.body)
+    if isinstance(stmt, cst.Try):  # try: import triton / except ImportError: (source-only kernel files)
+        return [s for st in stmt.body.body for s in _small_statements(st)]
+    return []
+
+
+def _attr(node) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_attr(node.value)}.{node.attr.value}"
+    return ""
+
+
+def _lit(node):
+    try:
+        return ast.literal_eval(cst.Module([]).code_for_node(node))
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------- kernel rewrite
+
+
+class KernelRewrite:
+    """One @triton.jit kernel -> cuTile Python source lines (same line numbers), notes and problems."""
+
+    def __init__(self, tf: TritonFile, fn: cst.FunctionDef, prior: KernelRewrite | None = None,
+                 collect: bool = False):
+        self.tf = tf
+        self.fn = fn
+        self.name = fn.name.value
+        self.rules = load_rules()
+        self.collect = collect
+        self.problems: list[errors.CtrsError] = []
+        self.lines: dict[int, list[tuple[int, str]]] = {}
+        self.notes: dict[tuple[int, str, str], None] = {}
+        self.env: dict[str, object] = {}
+        self.tile_vars: set[str] = set()
+        self.lifted: set[str] = set()
+        # facts from a previous pass: parameter substitutions, dropped parameters, float scalars
+        self.subst: dict[str, str] = dict(prior.subst) if prior else {}
+        self.dropped: dict[str, str] = dict(prior.dropped) if prior else {}
+        self.floats: set[str] = set(prior.floats) if prior else set()
+        self.extents: dict[str, tuple[str, int, tuple[str, ...]]] = dict(prior.extents) if prior else {}
+        self.pointers: set[str] = set(prior.pointers) if prior else set()
+        self.params: list[tuple[str, str, cst.Param]] = []  # (name, kind constexpr|scalar|pointer, node)
+        self.origins: dict[str, str] = {}
+        self._noted: set[str] = set()
+        self._in_loop = 0
+        self.stepped: dict[str, str] = {}  # loop variable -> its constexpr step (range(0, N, BLOCK))
+        self.lifted_loads: set[str] = set()  # load texts of one row of a 2-D array seen as a 1-D Triton tile
+
+    # -- diagnostics --------------------------------------------------------------------------
+
+    def problem(self, node, code: str, msg: str, hint: str) -> _Problem:
+        return _Problem(errors.CtrsError(code, msg, hint, self.tf.loc(node)))
+
+    def note(self, node, kind: str, text: str) -> None:
+        self.notes.setdefault((self.tf.line(node) if not isinstance(node, int) else node, kind, text), None)
+
+    # -- output -------------------------------------------------------------------------------
+
+    def put(self, node_or_line, indent: int, text: str) -> None:
+        line = node_or_line if isinstance(node_or_line, int) else self.tf.line(node_or_line)
+        self.lines.setdefault(line, []).append((indent, text))
+
+    # -- driver -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        self._signature()
+        self._block(self.fn.body.body, 1, self.fn)
+
+    def _signature(self) -> None:
+        ps = self.fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.star_kwarg or ps.kwonly_params:
+            self._report(self.problem(ps, errors.TRITON_UNSUPPORTED, "only plain positional kernel parameters "
+                                      "are supported", "drop *args/**kwargs"))
+        for p in ps.params:
+            ann = p.annotation.annotation if p.annotation else None
+            kind = "scalar"
+            if ann is not None and self.tf.dotted(ann) == "tl.constexpr":
+                kind = "constexpr"
+            elif p.name.value in self.pointers:
+                kind = "pointer"
+            if p.default is not None and kind != "constexpr":
+                self._report(self.problem(p, errors.TRITON_UNSUPPORTED, f"default value of parameter '{p.name.value}'",
+                                          "pass the value at launch"))
+            if ann is not None and kind == "scalar":
+                t = self.tf.dotted(ann) or _attr(ann)
+                if t in ("float", "tl.float32"):
+                    self.floats.add(p.name.value)
+            self.params.append((p.name.value, kind, p))
+
+    def _report(self, prob: _Problem) -> None:
+        if not self.collect:
+            raise prob.err
+        self.problems.append(prob.err)
+
+    def _block(self, stmts, indent: int, owner) -> None:
+        before = sum(len(v) for v in self.lines.values())
+        for st in stmts:
+            try:
+                self._stmt(st, indent)
+            except _Problem as p:
+                self._report(p)
+        if sum(len(v) for v in self.lines.values()) == before:
+            first = stmts[0] if stmts else owner
+            self.put(first, indent, "pass")
+
+    def _stmt(self, st, indent: int) -> None:
+        if isinstance(st, cst.SimpleStatementLine):
+            for s in st.body:
+                self._small(s, indent)
+            return
+        if isinstance(st, cst.For):
+            self._for(st, indent)
+            return
+        if isinstance(st, cst.If):
+            self._if(st, indent)
+            return
+        raise self.problem(st, errors.TRITON_UNSUPPORTED, f"'{type(st).__name__}' statement in a Triton kernel",
+                           "use for-range loops and if statements only")
+
+    def _for(self, st: cst.For, indent: int) -> None:
+        if not isinstance(st.target, cst.Name) or not isinstance(st.iter, cst.Call):
+            raise self.problem(st, errors.TRITON_UNSUPPORTED, "for loop over something other than range()",
+                               "write `for k in range(..)` or `tl.range(..)`")
+        fname = self.tf.dotted(st.iter.func)
+        if fname not in ("range", "tl.range", "tl.static_range"):
+            raise self.problem(st.iter, errors.TRITON_UNSUPPORTED, f"for loop over '{fname}'",
+                               "write `for k in range(..)` or `tl.range(..)`")
+        args = []
+        for a in st.iter.args:
+            if a.keyword is None:
+                args.append(self.ex(a.value))
+            elif a.keyword.value == "num_stages":
+                self.note(st, "hint", f"tl.range(num_stages={_code(a.value)}): a latency hint; cutile 0.3.1 port "
+                          "emits latency only where the reference IR has it (porting-rules §3)")
+            else:
+                self.note(st, "hint", f"tl.range({a.keyword.value}=..) dropped (no cuTile counterpart)")
+        if st.orelse is not None:
+            raise self.problem(st.orelse, errors.TRITON_UNSUPPORTED, "for-else", "drop the else clause")
+        raw = [a.value for a in st.iter.args if a.keyword is None]
+        if len(raw) == 3 and _lit(raw[0]) == 0:  # for j in range(0, N, BLOCK): j is a whole number of blocks
+            self.stepped[st.target.value] = _code(raw[2]).strip()
+        self.put(st, indent, f"for {st.target.value} in range({', '.join(args)}):")
+        self._in_loop += 1
+        self._block(st.body.body, indent + 1, st)
+        self._in_loop -= 1
+
+    def _if(self, st: cst.If, indent: int) -> None:
+        self.put(st, indent, f"if {self.ex(st.test)}:")
+        self._block(st.body.body, indent + 1, st)
+        orelse = st.orelse
+        if orelse is not None:
+            if isinstance(orelse, cst.If):
+                raise self.problem(orelse, errors.TRITON_UNSUPPORTED, "elif chain", "nest an if in the else arm")
+            self.put(orelse, indent, "else:")
+            self._block(orelse.body.body, indent + 1, orelse)
+
+    def _small(self, s, indent: int) -> None:
+        if isinstance(s, cst.Expr):
+            v = s.value
+            if isinstance(v, (cst.SimpleString, cst.ConcatenatedString)):
+                return
+            if isinstance(v, cst.Call) and self.tf.dotted(v.func) == "tl.store":
+                self.put(s, indent, self._store(v))
+                return
+            if isinstance(v, cst.Call):
+                self.ex(v)  # diagnoses unsupported calls (tl.device_print, ...)
+            raise self.problem(s, errors.TRITON_UNSUPPORTED, "expression statement without effect",
+                               "remove it")
+        if isinstance(s, cst.Pass):
+            return
+        if isinstance(s, cst.Return) and s.value is None:
+            raise self.problem(s, errors.TRITON_UNSUPPORTED, "early return",
+                               "guard the rest of the kernel with an if instead of returning")
+        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name):
+            self._assign(s.targets[0].target.value, s.value, s, indent)
+            return
+        if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+            self._assign(s.target.value, s.value, s, indent)  # `x: tl.constexpr = ..`: the annotation is dropped
+            return
+        if isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name):
+            self._augassign(s, indent)
+            return
+        raise self.problem(s, errors.TRITON_UNSUPPORTED, f"'{type(s).__name__}' statement in a Triton kernel",
+                           "assign one name per statement")
+
+    def _assign(self, name: str, value, s, indent: int) -> None:
+        absval = self.abstract(value)
+        if absval is not None:
+            self.env[name] = absval
+            return
+        self.env.pop(name, None)
+        if isinstance(value, cst.Call) and self.tf.dotted(value.func) == "tl.dot":
+            text = self._dot(value, s)
+        else:
+            text = self.ex(value)
+        self._track(name, value, text)
+        self.put(s, indent, f"{name} = {text}")
+
+    def _track(self, name: str, value, text: str) -> None:
+        if self._is_tile_expr(value):
+            self.tile_vars.add(name)
+        else:
+            self.tile_vars.discard(name)
+        if self._lifted_text(text):
+            self.lifted.add(name)
+        else:
+            self.lifted.discard(name)
+
+    def _augassign(self, s: cst.AugAssign, indent: int) -> None:
+        name = s.target.value
+        if (name in self.pointers and isinstance(s.operator, cst.AddAssign) and not isinstance(self.env.get(name), BlockPtr)
+                and not self._in_loop):
+            # X += row * stride (a pointer parameter moved to its row once, before any loop): a Ptr rebinding
+            moved = self.abstract(cst.BinaryOperation(left=cst.Name(name), operator=cst.Add(), right=s.value))
+            if isinstance(moved, Ptr):
+                self.env[name] = moved
+                return
+        if isinstance(self.env.get(name), (Ptr, BlockPtr)):
+            raise self.problem(s, errors.TRITON_ACCESS, f"pointer increment '{name} {_code(s.operator)}'",
+                               "recompute the pointer from the loop index (x + k * BLOCK + tl.arange(0, BLOCK))")
+        v = s.value
+        op = type(s.operator).__name__
+        if isinstance(v, cst.Call) and self.tf.dotted(v.func) == "tl.dot" and op == "AddAssign":
+            text = self._dot(v, s, acc=name)
+        else:
+            sym = {"AddAssign": "+", "SubtractAssign": "-", "MultiplyAssign": "*", "DivideAssign": "/"}.get(op)
+            if sym is None:
+                raise self.problem(s, errors.TRITON_UNSUPPORTED, f"augmented assignment '{_code(s.operator)}'",
+                                   "write name = name op value")
+            text = f"{name} {sym} {self._paren(v)}"
+        self.put(s, indent, f"{name} = {text}")
+
+    # -- abstract values (offsets, masks, pointers) ------------------------------------------
+
+    def abstract(self, node):
+        """The offset / mask / pointer this expression denotes, or None for an ordinary value."""
+        if isinstance(node, cst.Name):
+            return self.env.get(node.value)
+        if isinstance(node, cst.Call):
+            f = self.tf.dotted(node.func)
+            if f == "tl.arange":
+                a = [x.value for x in node.args]
+                if len(a) == 2 and _lit(a[0]) == 0:
+                    return Rng(self.ex(a[1]))
+                return None
+            if f == "tl.make_block_ptr":
+                return self._block_ptr(node)
+            return None
+        if isinstance(node, cst.BinaryOperation):
+            op = type(node.operator)
+            if op is cst.Multiply:
+                left, right = self.abstract(node.left), self.abstract(node.right)
+                if left is None and right is None and not self._is_tile_expr(node):
+                    # idx * BLOCK with BLOCK a constexpr: keep it symbolic (rendered back when used as a value)
+                    r = _code(node.right).strip()
+                    if r in self._constexprs():
+                        return Scaled(self.ex(node.left), r)
+                    st = self._stride_of(node)  # row * stride_x: a row offset (rendered back when used as a value)
+                    if st is not None:
+                        return Ptr("", None, st)
+                return None
+            if op is cst.Add:
+                terms = self._terms(node)
+                vals = [self.abstract(t) for t in terms]
+                real = any(isinstance(v, Ptr) and v.base for v in vals) or any(self._is_pointer(t) for t in terms)
+                partial = any(isinstance(v, Ptr) for v in vals) and any(isinstance(v, Rng) for v in vals)
+                if real or partial:
+                    return self._ptr(node, terms, vals)
+                rngs = [v for v in vals if isinstance(v, Rng)]
+                if len(rngs) == 1 and len(terms) == 2 and not rngs[0].base:
+                    other = terms[0] if vals[1] is rngs[0] else terms[1]
+                    ov = self.abstract(other)
+                    if isinstance(ov, Scaled) and ov.block == rngs[0].size:
+                        return Rng(rngs[0].size, ov.idx)
+                    if isinstance(other, cst.Name) and self.stepped.get(other.value) == rngs[0].size:
+                        return Rng(rngs[0].size, f"({other.value} // {rngs[0].size})")
+                    if isinstance(ov, Rng) or ov is not None:
+                        return None
+                    return None
+                return None
+            if op is cst.BitAnd:
+                left, right = self.abstract(node.left), self.abstract(node.right)
+                if isinstance(left, Mask) or isinstance(right, Mask):
+                    raise self.problem(node, errors.TRITON_ACCESS, "combined mask",
+                                       "use one `offs < n` mask per access, or tl.make_block_ptr with boundary_check")
+            return None
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            c = node.comparisons[0]
+            left = self.abstract(node.left)
+            if isinstance(left, Rng) and isinstance(c.operator, cst.LessThan):
+                b = c.comparator
+                is_param = isinstance(b, cst.Name) and b.value in self._scalar_params()
+                return Mask(left, b.value if is_param else self.ex(b), is_param)
+            if isinstance(left, Rng):
+                raise self.problem(node, errors.TRITON_ACCESS, "mask other than `offs < n`",
+                                   "write the bound check as `offs < n`")
+        return None
+
+    def _terms(self, node) -> list:
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return self._terms(node.left) + self._terms(node.right)
+        return [node]
+
+    def _is_pointer(self, node) -> bool:
+        return isinstance(node, cst.Name) and node.value in self.pointers
+
+    def _ptr(self, node, terms, vals) -> Ptr:
+        base, rng, row = "", None, None
+        for t, v in zip(terms, vals):
+            if self._is_pointer(t) and not isinstance(v, Ptr):
+                if base:
+                    raise self.problem(node, errors.TRITON_ACCESS, "two pointers added", "add offsets to one pointer")
+                base = t.value
+            elif isinstance(v, Ptr):
+                if base and v.base or (row and v.row) or (rng and v.rng):
+                    raise self.problem(node, errors.TRITON_ACCESS, "two pointers added", "add offsets to one pointer")
+                base, rng, row = base or v.base, v.rng or rng, v.row or row
+            elif isinstance(v, Rng):
+                if rng is not None:
+                    raise self.problem(t, errors.TRITON_ACCESS, "two tl.arange offsets in one pointer",
+                                       "use tl.make_block_ptr for 2-D tiles")
+                rng = v
+            elif (isinstance(t, cst.BinaryOperation) and isinstance(t.operator, cst.Multiply)
+                  and self._stride_of(t) is not None and row is None):
+                row = self._stride_of(t)
+            else:
+                raise self.problem(t, errors.TRITON_ACCESS, f"pointer offset '{_code(t)}' is not a tile at a block "
+                                   "offset", "write the offset as pid * BLOCK + tl.arange(0, BLOCK) (+ row * stride)")
+        if base:
+            self.pointers.add(base)
+        return Ptr(base, rng, row)
+
+    def _stride_of(self, t: cst.BinaryOperation):
+        scal = self._scalar_params()
+        for idx, st in ((t.left, t.right), (t.right, t.left)):
+            if isinstance(st, cst.Name) and st.value in scal:
+                return (self.ex(idx), st.value)
+        return None
+
+    def _block_ptr(self, call: cst.Call) -> BlockPtr:
+        names = ["base", "shape", "strides", "offsets", "block_shape", "order"]
+        args = {}
+        for i, a in enumerate(call.args):
+            args[a.keyword.value if a.keyword else names[i]] = a.value
+        if set(names) - set(args):
+            raise self.problem(call, errors.TRITON_ACCESS, "tl.make_block_ptr without "
+                               + ", ".join(sorted(set(names) - set(args))), "pass every block pointer argument")
+        base = args["base"]
+        if not isinstance(base, cst.Name):
+            raise self.problem(base, errors.TRITON_ACCESS, "block pointer base is not a kernel parameter",
+                               "pass the tensor itself as the base")
+        self.pointers.add(base.value)
+        tup = {}
+        for k in ("shape", "strides", "offsets", "block_shape", "order"):
+            if not isinstance(args[k], (cst.Tuple, cst.List)):
+                raise self.problem(args[k], errors.TRITON_ACCESS, f"block pointer {k} is not a tuple",
+                                   "write it as a literal tuple")
+            tup[k] = [e.value for e in args[k].elements]
+        nd = len(tup["shape"])
+        order = [_lit(e) for e in tup["order"]]
+        if order != list(range(nd - 1, -1, -1)):
+            raise self.problem(args["order"], errors.TRITON_ACCESS, f"block pointer order {order} is not row-major",
+                               f"use order={tuple(range(nd - 1, -1, -1))} and tl.trans the loaded tile")
+        block = tuple(_code(e).strip() for e in tup["block_shape"])
+        index = []
+        for k, (off, b) in enumerate(zip(tup["offsets"], block)):
+            index.append(self._tile_index(off, b))
+        for k, sh in enumerate(tup["shape"]):
+            if isinstance(sh, cst.Name) and sh.value in self._scalar_params():
+                self.extents.setdefault(sh.value, (base.value, k, block))
+                self._bind(sh.value, f"{base.value}.shape[{k}]", sh)
+            else:
+                raise self.problem(sh, errors.TRITON_ACCESS, f"block pointer extent '{_code(sh)}' is not a parameter",
+                                   "pass the extent as a kernel parameter (it becomes the tensor's shape)")
+        for st in tup["strides"]:
+            if isinstance(st, cst.Name) and st.value in self._scalar_params():
+                self._drop(st.value, "a block-pointer stride: the tensor view carries its strides", st)
+            elif _lit(st) != 1:
+                raise self.problem(st, errors.TRITON_ACCESS, f"block pointer stride '{_code(st)}'",
+                                   "pass strides as kernel parameters (or 1)")
+        return BlockPtr(base.value, tuple(index), block)
+
+    def _tile_index(self, off, block: str) -> str:
+        """Element offset -> tile index (porting-rules §5): ``e * block`` -> e, ``0`` -> 0, block 1 -> e."""
+        if _lit(off) == 0:
+            return "0"
+        if block == "1":
+            return self.ex(off)
+        v = self.abstract(off)
+        if isinstance(v, Scaled) and v.block == block:
+            return v.idx
+        raise self.problem(off, errors.TRITON_ACCESS, f"offset '{_code(off)}' is not a multiple of the block {block}",
+                           f"write the offset as idx * {block}")
+
+    def _bind(self, param: str, text: str, node) -> None:
+        self.subst.setdefault(param, text)
+        if param in self._noted:
+            return
+        self._noted.add(param)
+        self.note(node, "param", f"'{param}' is the extent {self.subst[param]}: parameter dropped, read from the tensor")
+        self.dropped.setdefault(param, f"the extent {self.subst[param]}")
+
+    def _drop(self, param: str, why: str, node) -> None:
+        self.dropped.setdefault(param, why)
+        if param not in self._noted:
+            self._noted.add(param)
+            self.note(node, "param", f"'{param}' is {self.dropped[param]}: parameter dropped")
+
+    # -- loads / stores ---------------------------------------------------------------------
+
+    def _kw(self, call: cst.Call, names: list[str]) -> dict:
+        out = {}
+        for i, a in enumerate(call.args):
+            key = a.keyword.value if a.keyword else (names[i] if i < len(names) else f"#{i}")
+            out[key] = a.value
+        return out
+
+    def _padding_from_other(self, other) -> str:
+        v = _lit(other)
+        text = _code(other).replace(" ", "").replace("'", '"')
+        key = None
+        if v is not None and v == 0:
+            key = "zero"
+        elif text in ('-float("inf")', "float(\"-inf\")", "-math.inf", "-tl.inf"):
+            key = "neg_inf"
+        elif text in ('float("inf")', "math.inf"):
+            key = "pos_inf"
+        elif text in ('float("nan")', "math.nan"):
+            key = "nan"
+        if key is None:
+            raise self.problem(other, errors.TRITON_ACCESS, f"other={_code(other)} has no padding mode",
+                               "use other=0, -float('inf'), float('inf') or float('nan')")
+        return self.rules["padding"][key]
+
+    def _view(self, call: cst.Call, ptr_node, mask_node, store: bool):
+        """(array, index texts, shape texts, lifted, axis bound) of a pointer/block-pointer access."""
+        p = self.abstract(ptr_node)
+        if isinstance(p, BlockPtr):
+            return p.base, list(p.index), list(p.block), False
+        if not isinstance(p, Ptr) or p.rng is None:
+            raise self.problem(ptr_node, errors.TRITON_ACCESS, f"'{_code(ptr_node)}' is not a tile at a block offset",
+                               "write the pointer as x + pid * BLOCK + tl.arange(0, BLOCK), "
+                               "x + row * stride + tl.arange(0, N), or use tl.make_block_ptr")
+        idx = p.rng.base or "0"
+        if p.row is not None:
+            self._drop(p.row[1], f"the row stride of {p.base}: the tensor view carries its strides", ptr_node)
+            index, shape, lifted, axis = [p.row[0], idx], ["1", p.rng.size], True, 1
+        else:
+            index, shape, lifted, axis = [idx], [p.rng.size], False, 0
+        if mask_node is not None:
+            m = self.abstract(mask_node)
+            if not isinstance(m, Mask) or m.rng != p.rng:
+                raise self.problem(mask_node, errors.TRITON_ACCESS, "mask is not `offs < n` on this access's offsets",
+                                   "mask with the same offsets the pointer uses")
+            if not m.bound_param:
+                raise self.problem(mask_node, errors.TRITON_ACCESS, f"mask '{_code(mask_node)}' does not compare with a parameter",
+                                   "compare the offsets with a kernel parameter (the tensor extent)")
+            self._bind(m.bound, f"{p.base}.shape[{axis}]", mask_node)
+        return p.base, index, shape, lifted
+
+    def _load(self, call: cst.Call) -> str:
+        a = self._kw(call, ["pointer", "mask", "other", "boundary_check", "padding_option"])
+        ptr = a.get("pointer")
+        if ptr is None:
+            raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.load without a pointer", "pass the pointer")
+        for k in a:
+            if k in ("cache_modifier", "eviction_policy", "volatile"):
+                self.note(call, "hint", f"tl.load({k}=..) dropped (no cuTile counterpart)")
+            elif k not in ("pointer", "mask", "other", "boundary_check", "padding_option"):
+                raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.load({k}=..)", "drop the argument")
+        arr, index, shape, lifted = self._view(call, ptr, a.get("mask"), store=False)
+        pad = ""
+        if "mask" in a and "other" in a:
+            pad = self._padding_from_other(a["other"])
+        elif "padding_option" in a:
+            opt = _lit(a["padding_option"])
+            if opt == "zero":
+                pad = self.rules["padding"]["zero"]
+            elif opt == "nan":
+                pad = self.rules["padding"]["nan"]
+            elif opt not in ("", None):
+                raise self.problem(a["padding_option"], errors.TRITON_ACCESS, f"padding_option={opt!r}",
+                                   "use 'zero' or 'nan'")
+        text = f"ct.load({arr}, index={_tup(index)}, shape={_tup(shape)}"
+        if pad:
+            text += f", padding_mode={pad}"
+        text += ")"
+        if lifted:
+            self.lifted_loads.add(text)
+        return text
+
+    def _store(self, call: cst.Call) -> str:
+        a = self._kw(call, ["pointer", "value", "mask", "boundary_check"])
+        if "pointer" not in a or "value" not in a:
+            raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.store without pointer and value",
+                               "pass both")
+        for k in a:
+            if k in ("cache_modifier", "eviction_policy"):
+                self.note(call, "hint", f"tl.store({k}=..) dropped (no cuTile counterpart)")
+            elif k not in ("pointer", "value", "mask", "boundary_check"):
+                raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.store({k}=..)", "drop the argument")
+        arr, index, shape, lifted = self._view(call, a["pointer"], a.get("mask"), store=True)
+        val = self.ex(a["value"])
+        if lifted and not self._lifted_text(val):
+            val = f"ct.reshape({val}, ({', '.join(shape)}))"
+        return f"ct.store({arr}, index={_tup(index)}, tile={val})"
+
+    def _dot(self, call: cst.Call, s, acc: str | None = None) -> str:
+        a = self._kw(call, ["input", "other", "acc"])
+        for k in a:
+            if k == "input_precision":
+                prec = _lit(a[k])
+                if prec not in ("tf32", None):
+                    raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.dot(input_precision={prec!r})",
+                                       "only the default tf32 precision has a cuTile counterpart")
+            elif k == "allow_tf32":
+                if _lit(a[k]) is not True:
+                    raise self.problem(a[k], errors.TRITON_UNSUPPORTED, "tl.dot(allow_tf32=False)",
+                                       "only the default tf32 precision has a cuTile counterpart")
+            elif k == "out_dtype":
+                if self.tf.dotted(a[k]) != "tl.float32":
+                    raise self.problem(a[k], errors.TRITON_UNSUPPORTED, "tl.dot(out_dtype) other than tl.float32",
+                                       "accumulate in tl.float32")
+            elif k not in ("input", "other", "acc"):
+                raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.dot({k}=..)", "drop the argument")
+        if "acc" in a:
+            if acc is not None:
+                raise self.problem(call, errors.TRITON_UNSUPPORTED, "acc += tl.dot(.., acc)", "write acc = tl.dot(a, b, acc)")
+            acc = self.ex(a["acc"])
+        if acc is None:
+            raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.dot without an accumulator",
+                               "write acc = tl.dot(a, b, acc) with acc = tl.zeros(.., dtype=tl.float32)")
+        lhs, rhs = self.ex(a["input"]), self.ex(a["other"])
+        src = self._origin_array(a["input"])
+        self.note(call, "dot", "tl.dot -> ct.mma with an f32 accumulator; f32 inputs go through tf32 "
+                  "(Triton's default input_precision)")
+        dt = f"(ct.tfloat32 if {src}.dtype == ct.float32 else {src}.dtype)" if src else None
+        if dt is None:
+            raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.dot operand not loaded from a kernel parameter",
+                               "tl.dot the tiles loaded from the input tensors")
+        return f"ct.mma(ct.astype({lhs}, {dt}), ct.astype({rhs}, {dt}), {acc})"
+
+    def _origin_array(self, node) -> str:
+        if isinstance(node, cst.Name):
+            return self.origins.get(node.value, "")
+        return ""
+
+    # -- expressions ---------------------------------------------------------------------------
+
+    def _constexprs(self) -> set[str]:
+        return {n for n, k, _ in self.params if k == "constexpr"}
+
+    def _scalar_params(self) -> set[str]:
+        return {n for n, k, _ in self.params if k == "scalar" and n not in self.pointers}
+
+    def _is_tile_expr(self, node) -> bool:
+        found = []
+        tf = self.tf
+        tiles = self.tile_vars
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, n):
+                f = tf.dotted(n.func)
+                if f and f.startswith("tl.") and f not in ("tl.program_id", "tl.num_programs", "tl.cdiv"):
+                    found.append(f)
+                if isinstance(n.func, cst.Attribute) and n.func.attr.value == "to":
+                    found.append("to")
+
+            def visit_Name(self, n):
+                if n.value in tiles:
+                    found.append(n.value)
+
+        node.visit(V())
+        return bool(found)
+
+    def _lifted_text(self, text: str) -> bool:
+        return any(t in text for t in self.lifted_loads) or any(re.search(rf"\b{re.escape(v)}\b", text) for v in self.lifted)
+
+    def _paren(self, node) -> str:
+        t = self.ex(node)
+        return t if isinstance(node, (cst.Name, cst.Call, cst.Integer, cst.Float, cst.Attribute)) else f"({t})"
+
+    def ex(self, node) -> str:
+        """The cuTile Python text of an ordinary (tile or scalar) value."""
+        if isinstance(node, cst.Name):
+            n = node.value
+            if n in self.subst:
+                return self.subst[n]
+            v = self.env.get(n)
+            if v is not None:
+                return self._render(v, node)
+            return n
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return node.value
+        if isinstance(node, cst.SimpleString):
+            return node.value
+        if isinstance(node, cst.UnaryOperation):
+            if isinstance(node.operator, cst.Minus):
+                return f"-{self._paren(node.expression)}"
+            if isinstance(node.operator, cst.Not):
+                return f"not {self._paren(node.expression)}"
+            raise self.problem(node, errors.TRITON_UNSUPPORTED, f"unary '{_code(node.operator)}'", "rewrite it")
+        if isinstance(node, cst.BinaryOperation):
+            sym = _OPS.get(type(node.operator))
+            if sym is None:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, f"operator '{_code(node.operator)}'", "rewrite it")
+            self._float_scalars(node)
+            return f"{self._paren(node.left)} {sym} {self._paren(node.right)}"
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            c = node.comparisons[0]
+            sym = _CMP.get(type(c.operator))
+            if sym is None:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, f"comparison '{_code(node)}'",
+                                   "use < <= > >= == != (optional pointers: split the kernel per variant)")
+            return f"{self._paren(node.left)} {sym} {self._paren(c.comparator)}"
+        if isinstance(node, cst.BooleanOperation):
+            op = "and" if isinstance(node.operator, cst.And) else "or"
+            return f"{self._paren(node.left)} {op} {self._paren(node.right)}"
+        if isinstance(node, (cst.Tuple, cst.List)):  # shapes: (M, N) or [M, N]
+            items = [self.ex(e.value) for e in node.elements]
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node)
+        if isinstance(node, cst.Call):
+            return self._call(node)
+        if isinstance(node, cst.Subscript):
+            raise self.problem(node, errors.TRITON_UNSUPPORTED, f"subscript '{_code(node)}'",
+                               "use tl.make_block_ptr for 2-D tiles instead of offs[:, None] broadcasting")
+        raise self.problem(node, errors.TRITON_UNSUPPORTED, f"expression '{_code(node)}'", "rewrite it")
+
+    def _float_scalars(self, node: cst.BinaryOperation) -> None:
+        """A scalar parameter meeting a tile (or a float literal) in arithmetic is a runtime float."""
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, cst.Name) and side.value in self._scalar_params() and side.value not in self.subst:
+                if isinstance(other, cst.Float) or self._is_tile_expr(other):
+                    self.floats.add(side.value)
+
+    def _render(self, v, node) -> str:
+        if isinstance(v, Scaled):
+            return f"({v.idx} * {v.block})"
+        if isinstance(v, Rng):
+            r = f"ct.arange({v.size}, dtype=ct.int32)"
+            return f"({v.base} * {v.size} + {r})" if v.base else r
+        if isinstance(v, Ptr) and not v.base and v.row and v.rng is None:  # row * stride used as a value
+            return f"({v.row[0]} * {v.row[1]})"
+        if isinstance(v, Mask):  # a mask used as a value (tl.where(mask, ..)): the bound check as a tile
+            bound = self.subst.get(v.bound, v.bound) if v.bound_param else v.bound
+            return f"({self._render(v.rng, node)} < {bound})"
+        raise self.problem(node, errors.TRITON_ACCESS, f"'{_code(node)}' ({type(v).__name__.lower()}) used as a value",
+                           "use masks and pointers only in tl.load / tl.store")
+
+    def _dtype(self, node) -> str:
+        d = self.tf.dotted(node)
+        if d in self.rules["dtypes"]:
+            return self.rules["dtypes"][d]
+        if (isinstance(node, cst.Attribute) and node.attr.value == "element_ty" and isinstance(node.value, cst.Attribute)
+                and node.value.attr.value == "dtype" and isinstance(node.value.value, cst.Name)):
+            return f"{node.value.value.value}.dtype"  # y.dtype.element_ty -> y.dtype
+        raise self.problem(node, errors.TRITON_UNSUPPORTED, f"dtype '{_code(node)}'",
+                           "use a tl.<dtype> name or <pointer>.dtype.element_ty")
+
+    def _attribute(self, node: cst.Attribute) -> str:
+        d = self.tf.dotted(node)
+        if d in self.rules["dtypes"] or node.attr.value == "element_ty":
+            return self._dtype(node)
+        raise self.problem(node, errors.TRITON_UNSUPPORTED, f"attribute '{_code(node)}'", "rewrite it")
+
+    def _call(self, node: cst.Call) -> str:
+        f = self.tf.dotted(node.func)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "to" and (f is None or not f.startswith("tl.")):
+            if len(node.args) != 1:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, ".to() with extra arguments",
+                                   "write x.to(dtype)")
+            return f"ct.astype({self.ex(node.func.value)}, {self._dtype(node.args[0].value)})"
+        unsupported = self.rules.get("unsupported", {})
+        if f in unsupported:
+            raise self.problem(node, errors.TRITON_UNSUPPORTED, f"'{f}' is outside the supported Triton subset",
+                               unsupported[f]["hint"])
+        if f == "tl.load":
+            return self._load(node)
+        if f == "tl.dot":
+            raise self.problem(node, errors.TRITON_UNSUPPORTED, "tl.dot inside an expression",
+                               "assign it: acc = tl.dot(a, b, acc)")
+        if f == "tl.cast":
+            a = self._kw(node, ["input", "dtype"])
+            return f"ct.astype({self.ex(a['input'])}, {self._dtype(a['dtype'])})"
+        if f in ("tl.zeros", "tl.full"):
+            a = self._kw(node, ["shape", "value", "dtype"] if f == "tl.full" else ["shape", "dtype"])
+            fill = self.ex(a["value"]) if f == "tl.full" else "0"
+            return f"ct.full({self.ex(a['shape'])}, {fill}, dtype={self._dtype(a['dtype'])})"
+        if f == "tl.cdiv":
+            a = [x.value for x in node.args]
+            if len(a) == 2 and isinstance(a[0], cst.Name) and a[0].value in self.extents:
+                arr, axis, block = self.extents[a[0].value]
+                if block[axis] == _code(a[1]).strip():
+                    self.note(node, "loop", f"tl.cdiv({a[0].value}, {block[axis]}) -> ct.num_tiles({arr}, axis={axis})")
+                    return f"ct.num_tiles({arr}, axis={axis}, shape=({', '.join(block)}))"
+        if f in self.rules["reductions"]:
+            a = self._kw(node, ["input", "axis"])
+            x = a["input"]
+            xt = self.ex(x)
+            if "axis" not in a or _lit(a["axis"]) is None:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, f"{f} without a literal axis", "pass axis=<int>")
+            axis = _lit(a["axis"])
+            keep = bool(_lit(a["keep_dims"])) if "keep_dims" in a else False
+            if self._lifted_text(xt):
+                if axis != 0:
+                    raise self.problem(node, errors.TRITON_UNSUPPORTED, f"{f} over axis {axis} of a row tile",
+                                       "reduce a row with axis=0")
+                axis, keep = 1, True  # the row is a (1, N) tile: reduce axis 1, keep (1, 1) (broadcasts like a scalar)
+            return f"{self.rules['reductions'][f]}({xt}, axis={axis}, keepdims={keep})"
+        if f in self.rules.get("composite", {}):
+            return self.rules["composite"][f].format(x=self.ex(node.args[0].value))
+        if f in self.rules["calls"]:
+            args = []
+            for a in node.args:
+                if a.keyword is not None and a.keyword.value == "axis" and f in ("tl.program_id", "tl.num_programs"):
+                    args.append(self.ex(a.value))
+                    continue
+                if a.keyword is not None:
+                    raise self.problem(a, errors.TRITON_UNSUPPORTED, f"{f}({a.keyword.value}=..)", "drop the argument")
+                args.append(self.ex(a.value))
+            return f"{self.rules['calls'][f]}({', '.join(args)})"
+        if f == "tl.arange":
+            v = self.abstract(node)
+            if v is not None:
+                return self._render(v, node)
+        if f and f.startswith("tl."):
+            raise self.problem(node, errors.NO_RULE, f"no rule for '{f}'",
+                               f"add an entry for {f} to rules/triton.toml or port this kernel by hand")
+        if f == "float" and len(node.args) == 1 and _lit(node.args[0].value) in ("inf", "-inf"):
+            return "math.inf" if _lit(node.args[0].value) == "inf" else "-math.inf"
+        if f in ("min", "max") and len(node.args) == 2:
+            return f"{f}({self.ex(node.args[0].value)}, {self.ex(node.args[1].value)})"
+        raise self.problem(node, errors.TRITON_UNSUPPORTED, f"call to '{_code(node.func)}'",
+                           "inline the helper (only tl.* calls are supported in a Triton kernel)")
+
+
+def _tup(items) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def _code(node) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+# ---------------------------------------------------------------------------------------------- passes
+
+
+def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> KernelRewrite:
+    """Two passes: the first learns pointer parameters, extents and dropped parameters; the second emits."""
+    prior = None
+    pointers = _pointer_params(tf, fn)
+    for _ in range(3):
+        kr = KernelRewrite(tf, fn, prior, collect=True)
+        kr.pointers |= pointers
+        kr.origins = _origins(tf, fn)
+        kr.run()
+        if prior is not None and (kr.subst, kr.dropped, kr.pointers, kr.floats) == \
+                (prior.subst, prior.dropped, prior.pointers, prior.floats):
+            break
+        prior = kr
+    if not collect and kr.problems:
+        raise kr.problems[0]
+    for name, kind, p in kr.params:
+        if name in kr.subst or name in kr.dropped:
+            continue
+        used = any(re.search(rf"\b{re.escape(name)}\b", t) for v in kr.lines.values() for _, t in v)
+        if kind == "scalar" and name not in kr.pointers and not used:
+            kr.note(p, "param", f"'{name}' is unused after the conversion: kept as a runtime parameter")
+    return kr
+
+
+def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
+    """Parameters used as the base of a tl.load / tl.store pointer or of a block pointer."""
+    params = {p.name.value for p in fn.params.params
+              if not (p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr")}
+    local: dict[str, list] = {}
+    heads: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                local.setdefault(node.targets[0].target.value, []).append(node.value)
+
+        def visit_Call(self, node):
+            f = tf.dotted(node.func)
+            if f in ("tl.load", "tl.store", "tl.make_block_ptr") and node.args:
+                heads.append(node.args[0].value)
+
+    fn.body.visit(V())
+
+    def roots(n, depth=0) -> set[str]:
+        if depth > 16:
+            return set()
+        if isinstance(n, cst.Name):
+            if n.value in params:
+                return {n.value}
+            return set().union(*[roots(v, depth + 1) for v in local.get(n.value, [])])
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.Add, cst.Subtract)):
+            return roots(n.left, depth + 1) | roots(n.right, depth + 1)
+        if isinstance(n, cst.Call) and tf.dotted(n.func) == "tl.make_block_ptr" and n.args:
+            return roots(n.args[0].value, depth + 1)
+        return set()
+
+    out: set[str] = set()
+    for h in heads:
+        out |= roots(h)
+    return out
+
+
+def _origins(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, str]:
+    """name -> the pointer parameter a tile was loaded from (for tl.dot's tf32 cast), through .to() and copies."""
+    out: dict[str, str] = {}
+
+    class V(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+                return
+            name = node.targets[0].target.value
+            v = node.value
+            if isinstance(v, cst.Call) and tf.dotted(v.func) == "tl.load" and v.args:
+                p = v.args[0].value
+                while isinstance(p, cst.BinaryOperation):
+                    p = p.left
+                if isinstance(p, cst.Name):
+                    src = blocks.get(p.value, p.value)
+                    out[name] = src
+            elif isinstance(v, cst.Call) and tf.dotted(v.func) == "tl.make_block_ptr" and v.args:
+                b = v.args[0].value
+                if isinstance(b, cst.Name):
+                    blocks[name] = b.value
+
+    blocks: dict[str, str] = {}
+    fn.body.visit(V())
+    return out
+
+
+def _kernel_text(kr: KernelRewrite) -> tuple[int, dict[int, str]]:
+    """cuTile Python lines of one kernel: decorator + signature + body, keyed by source line."""
+    fn = kr.fn
+    tf = kr.tf
+    first = tf.line(fn.decorators[0]) if fn.decorators else tf.line(fn)
+    def_line = tf.line(fn.name)
+    out: dict[int, str] = {}
+    params = []
+    for name, kind, _p in kr.params:
+        if name in kr.subst or name in kr.dropped:
+            continue
+        if kind == "constexpr":
+            params.append(f"{name}: ct.Constant[int]")
+        elif name in kr.pointers:
+            params.append(name)
+        else:
+            params.append(f"{name}: {'float' if name in kr.floats else 'int'}")
+    out[first] = "@ct.kernel"
+    if def_line == first:
+        raise errors.CtrsError(errors.TRITON_UNSUPPORTED, "decorator and def on one line", "split them",
+                               tf.loc(fn))
+    out[def_line] = f"def {kr.name}({', '.join(params)}):"
+    for line, items in kr.lines.items():
+        indent = items[0][0]
+        out[line] = "    " * indent + "; ".join(t for _, t in items)
+    return first, out
+
+
+def cutile_source(tf: TritonFile, rewrites: list[KernelRewrite]) -> str:
+    n = len(tf.source.splitlines()) + 1
+    lines = [""] * (n + 1)
+    taken: set[int] = set()
+    for kr in rewrites:
+        first, out = _kernel_text(kr)
+        last = tf.end_line(kr.fn)
+        taken.update(range(first, last + 1))
+        for line, text in out.items():
+            lines[line] = text
+    free = next((i for i in range(1, n) if i not in taken), None)
+    if free is None:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no free line for the cuTile import", "add a blank line",
+                               errors.Loc(str(tf.path), 1, 1))
+    lines[free] = "import cuda.tile as ct; import math"
+    return "\n".join(lines[1:]) + "\n"
+
+
+def _load(path: Path) -> TritonFile:
+    try:
+        source = Path(path).read_text()
+    except OSError as e:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
+                               errors.Loc(str(path))) from e
+    tf = TritonFile(Path(path), source)
+    if not tf.tl_names:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import triton.language as tl' in the file",
+                               "Triton kernels import triton.language", errors.Loc(str(path)))
+    if not tf.kernels:
+        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @triton.jit function in the file",
+                               "decorate the kernel with @triton.jit", errors.Loc(str(path)))
+    return tf
+
+
+def autotune_notes(tf: TritonFile, fn: cst.FunctionDef) -> list[tuple[int, str, str]]:
+    out = []
+    for d in fn.decorators:
+        dd = d.decorator
+        f = tf.dotted(dd.func) if isinstance(dd, cst.Call) else tf.dotted(dd)
+        if f == "triton.autotune":
+            out.append((tf.line(d), "hint", "@triton.autotune: configs -> analysis.json specialisations; num_warps "
+                        "dropped (Triton-TileIR ignores it), num_stages noted (latency only where the reference IR "
+                        "has it)"))
+        elif f == "triton.heuristics":
+            out.append((tf.line(d), "hint", "@triton.heuristics dropped: pass the computed constants at launch"))
+        elif f == "triton.jit" and isinstance(dd, cst.Call):
+            out.append((tf.line(d), "hint", "@triton.jit(..) options dropped"))
+    return out
+
+
+def parse_file(path: Path):
+    """(ModuleInfo, [KernelFront]) of the cuTile rewrite of a Triton file; decisions carry the Triton notes."""
+    from . import frontend_cutile  # noqa: PLC0415
+
+    tf = _load(path)
+    rewrites = [_rewrite(tf, fn) for fn in tf.kernels]
+    text = cutile_source(tf, rewrites)
+    info = frontend_cutile.ModuleInfo(Path(path), text)
+    fronts = []
+    for kr, fn in zip(rewrites, info.kernels):
+        front = frontend_cutile.KernelFront(info, fn)
+        book = front.__dict__.setdefault("decisions", {})
+        for key in [*autotune_notes(tf, kr.fn), *kr.notes]:
+            book.setdefault(key, None)
+        fronts.append(front)
+    return info, fronts
+
+
+def rewrite_source(path: Path) -> str:
+    """The cuTile Python text a Triton file is lowered through (``ctrs translate --show-cutile``; tests)."""
+    tf = _load(path)
+    return cutile_source(tf, [_rewrite(tf, fn) for fn in tf.kernels])
+
+
+def check_subset(path: Path) -> list[errors.CtrsError]:
+    """Every construct outside the supported subset (``ctrs translate --dry-run``), in source order."""
+    tf = _load(path)
+    out = []
+    for fn in tf.kernels:
+        out += _rewrite(tf, fn, collect=True).problems
+    if not out:  # the rewrite is clean: the shared cuTile lowering may still reject something
+        from . import translate  # noqa: PLC0415
+        try:
+            translate.translate_module(Path(path))
+        except errors.CtrsError as e:
+            out.append(e)
+    seen = {}
+    for e in out:
+        seen.setdefault(e.one_line(), e)
+    return sorted(seen.values(), key=lambda e: (e.loc.line if e.loc else 0, e.loc.col if e.loc else 0))
+
+
+# ---------------------------------------------------------------------------------------------- autotune
+
+
+def mine_sites(path: Path) -> dict:
+    """analysis.json sites of a Triton file: @triton.autotune configs (constants + num_warps/num_stages)."""
+    tf = _load(path)
+    configs, specs, kernels = [], [], {}
+    for fn in tf.kernels:
+        kname = fn.name.value
+        consts = [p.name.value for p in fn.params.params
+                  if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"]
+        kernels[kname] = [[p.name.value, p.name.value in consts] for p in fn.params.params]
+        for d in fn.decorators:
+            dd = d.decorator
+            if not (isinstance(dd, cst.Call) and tf.dotted(dd.func) == "triton.autotune"):
+                continue
+            args = {a.keyword.value: a.value for a in dd.args if a.keyword}
+            items, hints = [], []
+            cfgs = args.get("configs")
+            for el in (cfgs.elements if isinstance(cfgs, (cst.List, cst.Tuple)) else []):
+                c = el.value
+                if not (isinstance(c, cst.Call) and tf.dotted(c.func) == "triton.Config" and c.args):
+                    continue
+                kw = _lit(c.args[0].value)
+                if not isinstance(kw, dict):
+                    continue
+                items.append(kw)
+                hints.append({a.keyword.value: _lit(a.value) for a in c.args[1:] if a.keyword})
+            key = _lit(args["key"]) if "key" in args else []
+            line = tf.line(d)
+            configs.append({"name": f"{kname}.autotune", "line": line, "items": items, "hints": hints,
+                            "key": key})
+            for i, item in enumerate(items):
+                cs = {k: v for k, v in item.items() if k in consts}
+                missing = [c for c in consts if c not in cs]
+                specs.append({"kernel": kname, "origin": f"autotune:{kname}[{i}]", "line": line, "constants": cs,
+                              "complete": not missing, "missing": missing, "grid": "",
+                              "name": "site_" + "_".join(f"{k}{v}" for k, v in sorted(cs.items())),
+                              "hints": hints[i]})
+    return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels}
