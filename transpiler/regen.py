@@ -24,7 +24,6 @@ the tens of milliseconds.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import hashlib
 import json
 import os
@@ -162,8 +161,8 @@ def _expand(m: Manifest) -> list[Job]:
             if not p.is_file() or any(part.startswith(".") for part in p.relative_to(m.root).parts):
                 continue
             rel = _rel(p, m.root)
-            if rel in seen:
-                continue
+            if rel in seen or (p.parent / STATE).exists():
+                continue  # (files inside a generated port dir are never kernel sources)
             try:
                 if not _KERNEL_DECO.search(p.read_bytes()):
                     continue  # a helper module next to the kernels: nothing to port
@@ -420,6 +419,8 @@ def select(m: Manifest, paths: list[str], hook: bool) -> list[Job]:
             rels.append(a.relative_to(m.root).as_posix())
         except ValueError:
             continue
+    if _rel(m.path, m.root) in rels:
+        return list(m.jobs)  # the manifest itself changed: every mapping may have
     picked = []
     for j in m.jobs:
         for r in rels:
@@ -443,13 +444,14 @@ def _err(e: errors.CtrsError) -> None:
 
 def regen(paths: list[str], *, check: bool = False, diff: bool = False, prune: bool = False, force: bool = False,
           hook: bool = False, manifest: str | None = None) -> int:
-    """Exit code: 0 all up to date (or regenerated); 1 ``--check``/``--diff --check`` found stale,
+    """Exit code: 0 all up to date (or regenerated, outside ``hook`` mode); 1 ``hook`` mode wrote files; ``--check``/``--diff --check`` found stale,
     missing or edited ports, or stale port dirs are left (no ``--prune``); 3 a port was refused (edited
     by hand) or failed to translate."""
     m = load_manifest(Path(manifest) if manifest else find_manifest())
     jobs = select(m, paths, hook)
     dry = check or diff
     rc = 0
+    wrote = False
     for job in jobs:
         st = status(m, job)
         if st.state == "fresh" and not force:
@@ -457,8 +459,8 @@ def regen(paths: list[str], *, check: bool = False, diff: bool = False, prune: b
         if check and not diff:
             if st.state == "edited":
                 for name in st.edited:
-                    _err(errors.CtrsError(errors.REGEN_EDITED, f"{job.output}/{name} was edited by hand; "
-                                          "regen would refuse to overwrite it",
+                    _err(errors.CtrsError(errors.REGEN_EDITED, "generated file edited by hand (checksum mismatch); "
+                                          "regen refuses to overwrite it",
                                           "move the change into the kernel or rules, then 'ctrs regen --force'",
                                           errors.Loc(f"{job.output}/{name}")))
             _say(f"{st.state}: {job.output} ({st.reason or 'forced'})")
@@ -481,7 +483,7 @@ def regen(paths: list[str], *, check: bool = False, diff: bool = False, prune: b
         if refused and not force:
             for name in refused:
                 _err(errors.CtrsError(errors.REGEN_EDITED,
-                                      f"{job.output}/{name} was edited by hand (checksum mismatch); not overwriting",
+                                      "generated file edited by hand (checksum mismatch); not overwriting it",
                                       "move the change into the kernel or rules, or rerun with --force to discard it",
                                       errors.Loc(f"{job.output}/{name}")))
             rc = 3
@@ -497,13 +499,17 @@ def regen(paths: list[str], *, check: bool = False, diff: bool = False, prune: b
             _write_atomic(port / STATE, changes[STATE])
         shown = [n for n in changes if n != STATE] or [STATE]
         _say(f"regenerated {job.output} from {job.source} ({', '.join(shown)})")
+        wrote = True
     for port_rel, src in orphans(m):
         if prune and not dry:
             _say(_prune(m, port_rel))
+            wrote = True
             continue
         _say(f"stale port dir: {port_rel} (its kernel {src} is gone or no longer maps here; "
              "'ctrs regen --prune' removes it)")
         rc = max(rc, 1)
+    if hook and wrote:
+        rc = max(rc, 1)  # like black: the commit stops so the regenerated files can be reviewed and staged
     return rc
 
 
@@ -528,6 +534,8 @@ def verify(paths: list[str], *, hook: bool = False, manifest: str | None = None)
             _err(e)
             rc = max(rc, 3)
             continue
+        if not rows:
+            _say(f"note: no specialisations for {job.source} (add {job.specs or 'a specs file in ctrs.toml'})")
         print(checkmod.render_table(rows), flush=True)
         rc = max(rc, checkmod.exit_code(rows))
     return rc
