@@ -27,13 +27,17 @@ def _stem(kernel: Path) -> str:
     return s if s and not s[0].isdigit() else f"k_{s}"
 
 
-def translate_source(kernel: Path) -> dict[str, str]:
+def translate_source(kernel: Path, llm=None) -> dict[str, str]:
     """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing.
 
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
     kernel = Path(kernel)
+    if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback/)
+        from llm_fallback import fallback  # noqa: PLC0415
+
+        return fallback.translate_source(kernel, llm)
     mod = translate_module(kernel)
     from emitters import render, render_host  # noqa: PLC0415
 
@@ -41,7 +45,10 @@ def translate_source(kernel: Path) -> dict[str, str]:
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
-    files.update(render_host.render_port(mod, kernel_rs, Path(kernel), launch_sites.mine_file(Path(kernel)),
+    from . import frontend_triton  # noqa: PLC0415
+    sites = (frontend_triton.mine_sites(Path(kernel)) if frontend_triton.is_triton_file(Path(kernel))
+             else launch_sites.mine_file(Path(kernel)))
+    files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,
                                          toolchain.CUTILE_VERSION))
     return files
 
@@ -49,7 +56,9 @@ def translate_source(kernel: Path) -> dict[str, str]:
 def translate_module(kernel: Path) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
     specialisation decisions (``--explain``)."""
-    info, fronts = frontend_cutile.parse_file(kernel)
+    from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
+    info, fronts = (frontend_triton.parse_file(kernel) if frontend_triton.is_triton_file(kernel)
+                    else frontend_cutile.parse_file(kernel))
     kernels: list[model.Kernel] = []
     decisions: list[model.Decision] = []
     for f in fronts:
@@ -65,10 +74,10 @@ def explain_lines(kernel: Path) -> list[str]:
     return [f"{kernel}:{d.line}: {d.kernel}: {d.kind}: {d.text}" for d in mod.decisions]
 
 
-def translate(kernel: Path, output: Path | None = None) -> list[Path]:
+def translate(kernel: Path, output: Path | None = None, llm=None) -> list[Path]:
     kernel = Path(kernel)
     out = Path(output) if output else default_output(kernel)
-    files = translate_source(kernel)
+    files = translate_source(kernel, llm)
     if out.exists() and not out.is_dir():
         raise errors.CtrsError(errors.OUTPUT_EXISTS, f"{out} exists and is not a directory",
                                "pass -o with a directory path", errors.Loc(str(out)))
@@ -122,7 +131,7 @@ def kernel_files(root: Path) -> list[Path]:
     return out
 
 
-def translate_dir(root: Path, output: Path | None = None, progress=None) -> list[dict]:
+def translate_dir(root: Path, output: Path | None = None, progress=None, llm=None) -> list[dict]:
     """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message).
 
     With ``output`` each port goes to ``output/<relative dir>/<stem>_rs``, else next to its file. A failing
@@ -139,7 +148,7 @@ def translate_dir(root: Path, output: Path | None = None, progress=None) -> list
         row = {"file": str(rel), "kernels": len(_KERNEL_DECO.findall(f.read_text(errors="replace"))),
                "status": "ok", "code": "", "message": "", "output": ""}
         try:
-            written = translate(f, out)
+            written = translate(f, out, llm)
             row["output"] = str(written[0].parent)
         except errors.CtrsError as e:
             row.update(status="error", code=e.code, message=e.one_line())
