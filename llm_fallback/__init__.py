@@ -30,6 +30,7 @@ class Config:
     cache_dir: Path | None = None  # default $CTRS_LLM_CACHE, else <ctrs cache>/llm
     offline: bool = False  # cache only: never contact a server
     log: object = None  # callable(str) for progress lines (stderr in the CLI)
+    accepted: dict = field(default_factory=dict, repr=False)  # set by a successful run: construct -> answer
 
     @classmethod
     def from_env(cls, model: str | None = None, **kw) -> Config:

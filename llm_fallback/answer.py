@@ -18,6 +18,7 @@ KEYWORDS = frozenset({"let", "mut", "as", "true", "false"})
 FORBIDDEN_WORDS = ("unsafe", "extern", "fn", "impl", "mod", "use", "static", "struct", "enum", "trait", "loop",
                    "while", "for", "return", "break", "continue", "async", "await", "asm", "macro_rules", "type",
                    "where", "move", "ref", "dyn", "crate", "self", "super", "std", "alloc", "match", "if", "else")
+MAX_ANSWER = 16000
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.S)
 _LET = re.compile(r"^let\s+(?:mut\s+)?([a-z_][A-Za-z0-9_]*)\s*:\s*([^=]+?)\s*=(?!=)\s*(.+)$", re.S)
 _TILE = re.compile(r"^Tile<\s*([A-Za-z_]\w*)\s*,\s*\{\s*\[([^\]]*)\]\s*\}\s*>$")
@@ -97,6 +98,8 @@ def parse(text: str, target: str) -> list[Stmt]:
     """The vetted statements of an answer, or Rejected with a reason."""
     if not isinstance(text, str) or not text.strip():
         raise Rejected("empty answer")
+    if len(text) > MAX_ANSWER:
+        raise Rejected(f"answer too long ({len(text)} characters; at most {MAX_ANSWER})")
     fences = _FENCE.findall(text)
     if len(fences) != 1:
         raise Rejected(f"expected exactly one ```rust fenced block, found {len(fences)}")

@@ -77,9 +77,13 @@ def complete(cfg: Config, messages: list[dict]) -> tuple[str, str, bool]:
             if e.status_code == 429 or e.status_code >= 500:
                 continue
             raise Unavailable(f"{last} from the server (not retried)") from None
+        except Exception as e:  # noqa: BLE001 - a malformed response body (JSONDecodeError, validation errors)
+            raise Unavailable(f"unusable response from the server ({type(e).__name__})") from None
         try:
             text = resp.choices[0].message.content or ""
         except (AttributeError, IndexError, TypeError):
+            text = ""
+        if not isinstance(text, str):
             text = ""
         _store(cfg, key, text)
         return text, key, False

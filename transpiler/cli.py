@@ -207,6 +207,9 @@ def cmd_bundle(args) -> int:
         kp = Path(k)
         kernel = kp / "kernel.py" if kp.is_dir() else kp
         specs = kernel.parent / "specs.json"
+        if not specs.exists():  # e.g. fixtures/triton_unsupported under a fixtures/triton_* glob
+            print(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
+            continue
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
         size = sum(f.stat().st_size for f in port.iterdir())
         print(f"port: {port} ({size / 2**20:.1f} MiB)")

@@ -1,0 +1,295 @@
+"""llm_fallback/: constructs without a rule go to an OpenAI-compatible LLM and are accepted only when the
+spliced port's Tile IR is equivalent to the reference. A local scripted server (stdlib http.server in a
+thread, 127.0.0.1 only) is driven through the real ``openai`` client. Builds are kept few: the same
+model + prompt always gives the same kernel.rs (the harness binary is cached by its content)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from transpiler import cli, errors, translate
+
+pytest.importorskip("openai")
+from llm_fallback import Config, answer  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+ROOT = DATA.parent.parent
+KERNEL = DATA / "llm_abs.py"
+SPEC = str(DATA / "llm_abs.json")
+KEY = "sk-test-DO-NOT-LEAK-0123456789"
+MODEL = "ctrs-test-model"
+
+GOOD = "Here is the port:\n```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```\n"
+WRONG = "```rust\nlet a: Tile<E, { [TILE] }> = negf(t);\n```"  # compiles, but negf is not absf
+NOCOMPILE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t, t);\n```"
+GARBAGE = "I am not sure what ct.abs does, sorry."
+OUTSIDE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\nlet _x: i32 = pid + 1;\n```"  # last let is not `a`
+
+
+class Server:
+    """Scripted OpenAI-compatible chat server; each request pops one action: str (answer), int (HTTP status),
+    ("sleep", seconds) (stall past the client timeout). Exhausted script -> HTTP 500."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.requests: list[dict] = []
+        outer = self
+
+        class H(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("authorization")})
+                act = outer.script.pop(0) if outer.script else 500
+                if isinstance(act, tuple) and act[0] == "raw":
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(act[1])))
+                    self.end_headers()
+                    self.wfile.write(act[1])
+                    return
+                if isinstance(act, tuple):
+                    time.sleep(act[1])
+                    act = GOOD
+                if isinstance(act, int):
+                    data = json.dumps({"error": {"message": "scripted", "type": "x"}}).encode()
+                    self.send_response(act)
+                else:
+                    data = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
+                                       "choices": [{"index": 0, "finish_reason": "stop",
+                                                    "message": {"role": "assistant", "content": act}}],
+                                       "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+                                      ).encode()
+                    self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except OSError:
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)
+
+
+def _cfg(server: Server, cache: Path, **kw) -> Config:
+    base = dict(model=MODEL, base_url=server.url, api_key=KEY, cache_dir=cache, specs=[SPEC], backoff=0.01,
+                timeout=20.0)
+    base.update(kw)
+    return Config(**base)
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("llm-cache")
+
+
+def _assert_no_key(*roots: Path) -> None:
+    for root in roots:
+        for f in [root] if root.is_file() else root.rglob("*"):
+            if f.is_file():
+                assert KEY not in f.read_text(errors="replace"), f
+
+
+# ------------------------------------------------------------------------------------------ off by default
+
+
+def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
+    fixture = ROOT / "fixtures" / "vector_add" / "kernel.py"
+    assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "with")]) == 0
+    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_with")]) == 3
+    err_with = capsys.readouterr().err
+    for name in [m for m in sys.modules if m == "llm_fallback" or m.startswith("llm_fallback.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "llm_fallback", None)  # `import llm_fallback` now raises ImportError
+    with pytest.raises(ImportError):
+        import llm_fallback  # noqa: F401
+    assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "without")]) == 0
+    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_without")]) == 3
+    assert capsys.readouterr().err == err_with and "CTRS-E100" in err_with
+    a = {p.name: p.read_bytes() for p in (tmp_path / "with").iterdir()}
+    b = {p.name: p.read_bytes() for p in (tmp_path / "without").iterdir()}
+    assert a == b and "kernel.rs" in a
+    assert not (tmp_path / "abs_with").exists() and not (tmp_path / "abs_without").exists()
+
+
+# ------------------------------------------------------------------------------------------ vetting (no build)
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    (GARBAGE, "exactly one"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```\n```rust\nlet b: i32 = 1;\n```", "exactly one"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = unsafe { absf(t) };\n```", "unsafe"),
+    ("```rust\nfn evil() {}\nlet a: Tile<E, { [TILE] }> = absf(t);\n```", "fn"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = std::process::exit(1);\n```", "std"),
+    ("```rust\nextern \"C\" { fn f(); }\n```", "not allowed"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = include!(\"/etc/passwd\");\n```", "not allowed"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = println!(t);\n```", "macro"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = print_tko(t);\n```", "print_tko"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = store_tile(t);\n```", "store_tile"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = { let q = 1; absf(t) };\n```", "inside brackets"),
+    (OUTSIDE, "last statement must bind `a`"),
+    ("Use this: let a = absf(t);\n```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```", "outside"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = absf(t)\n```", "after the last"),
+    ("```rust\nabsf(t);\n```", "not a `let"),
+])
+def test_vetting_rejects(text, why):
+    with pytest.raises(answer.Rejected, match=None) as ei:
+        answer.parse(text, "a")
+    assert why in str(ei.value), str(ei.value)
+
+
+def test_vetting_accepts_plain_lets():
+    st = answer.parse("```rust\nlet m: Tile<E, { [TILE] }> = negf(t);\nlet a: Tile<E, { [TILE] }> = maxf(t, m);\n```",
+                      "a")
+    assert [s.name for s in st] == ["m", "a"] and st[-1].expr == "maxf(t, m)"
+
+
+# ------------------------------------------------------------------------------------------ end to end
+
+
+def test_correct_answer_accepted_marked_and_cached(tmp_path, shared_cache, capsys, monkeypatch):
+    with Server([GOOD]) as srv:
+        out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, shared_cache))
+        assert len(srv.requests) == 1
+        req = srv.requests[0]
+        assert req["path"].endswith("/chat/completions") and req["body"]["model"] == MODEL
+        assert req["auth"] == f"Bearer {KEY}"
+        user = req["body"]["messages"][1]["content"]
+        assert "a = ct.abs(t)" in user and "Tile<E, { [TILE] }>" in user and "absf" in req["body"]["messages"][0]["content"]
+    rs = out[0].read_text()
+    line = next(t for t in rs.splitlines() if "absf(t)" in t)
+    assert line.strip().startswith("let a: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model ")
+    ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
+    (c,) = ana["llm_fallback"]["constructs"]
+    assert (c["line"], c["col"], c["model"], c["rust"]) == (12, 9, MODEL, ["let a: Tile<E, { [TILE] }> = absf(t);"])
+    assert ana["llm_fallback"]["kernel_rs_lines"] == [rs.splitlines().index(line) + 1]
+    assert ana["kernels"][0]["op_stats"]["llm"] == 1
+
+    # second run: the cache answers, no server is contacted (the server is gone; a live one counts 0 requests)
+    with Server([GOOD]) as srv2:
+        out2 = translate.translate(KERNEL, tmp_path / "port2", _cfg(srv2, shared_cache))
+        assert srv2.requests == []
+    assert {p.name: p.read_bytes() for p in (tmp_path / "port").iterdir()} == \
+        {p.name: p.read_bytes() for p in (tmp_path / "port2").iterdir()}
+    assert out2[0].read_bytes() == out[0].read_bytes()
+
+    # the CLI: --llm --stats counts the LLM-produced line, offline from the cache
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens: must not be needed
+    monkeypatch.setenv("CTRS_LLM_CACHE", str(shared_cache))
+    capsys.readouterr()
+    rc = cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "cli"), "--llm", "--llm-model", MODEL,
+                   "--spec", SPEC, "--stats", "--llm-offline"])
+    o = capsys.readouterr()
+    assert rc == 0, o.err
+    assert "1  llm" in o.out and "llm: 1 LLM-produced line(s)" in o.out
+    assert KEY not in o.out + o.err
+    _assert_no_key(tmp_path, shared_cache)
+
+
+def test_429_retried_then_accepted(tmp_path, shared_cache):
+    with Server([429, 503, GOOD]) as srv:
+        out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", http_retries=3))
+        assert len(srv.requests) == 3
+    assert "absf(t)" in out[0].read_text()
+
+
+def test_429_exhausted_reported(tmp_path):
+    with Server([429, 429, 429]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", http_retries=2))
+        assert len(srv.requests) == 2
+    e = ei.value
+    assert e.code == errors.NO_RULE and (e.loc.line, e.loc.col) == (12, 9)
+    assert "HTTP 429" in e.hint and KEY not in e.one_line()
+    assert not (tmp_path / "port").exists()
+
+
+def test_timeout_reported(tmp_path):
+    with Server([("sleep", 3.0), ("sleep", 3.0)]) as srv:
+        t0 = time.monotonic()
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", timeout=0.5, http_retries=2))
+        assert time.monotonic() - t0 < 10
+        assert len(srv.requests) == 2
+    assert ei.value.code == errors.NO_RULE and "timeout" in ei.value.hint
+    assert not (tmp_path / "port").exists()
+
+
+def test_wrong_answer_rejected_by_ir_diff_then_retried(tmp_path):
+    with Server([WRONG, GOOD]) as srv:
+        out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c"))
+        assert len(srv.requests) == 2
+        msgs = srv.requests[1]["body"]["messages"]
+    assert msgs[2] == {"role": "assistant", "content": WRONG}
+    assert "IR diff" in msgs[3]["content"] and "negf" in msgs[3]["content"]
+    assert "absf(t)" in out[0].read_text() and "negf" not in out[0].read_text()
+    ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
+    assert ana["llm_fallback"]["constructs"][0]["attempts"] == 2
+
+
+def test_noncompiling_garbage_and_outside_code_exhaust_attempts(tmp_path, capsys):
+    with Server([NOCOMPILE, GARBAGE, OUTSIDE]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c"))
+        reqs = srv.requests
+    assert len(reqs) == 3
+    fb1 = reqs[1]["body"]["messages"][-1]["content"]
+    fb2 = reqs[2]["body"]["messages"][-1]["content"]
+    assert "does not compile" in fb1 and "error" in fb1
+    assert "rejected before building" in fb2 and "exactly one" in fb2
+    e = ei.value
+    assert e.code == errors.NO_RULE and "no verified answer after 3 attempts" in e.hint
+    assert e.one_line().startswith(f"{KERNEL}:12:9: error[CTRS-E100]: no rule for 'ct.abs'")
+    assert not (tmp_path / "port").exists()
+    _assert_no_key(tmp_path)
+
+
+def test_splice_renames_bound_names_no_build():
+    """Temporaries get fresh names (a shadowing `t` does not clobber the loaded tile); the last binds the target."""
+    from llm_fallback import fallback
+
+    stmts = answer.parse("```rust\nlet t: Tile<E, { [TILE] }> = negf(t);\nlet a: Tile<E, { [TILE] }> = maxf(t, t);\n```",
+                         "a")
+    rec = {"model": "m", "hash": "0" * 64, "stmts": stmts, "expr": "ct.abs(t)", "attempts": 1,
+           "loc": (str(KERNEL), 12, 9)}
+    with fallback.installed({rec["loc"]: rec}):
+        rs = translate.translate_source(KERNEL)["kernel.rs"]
+    assert "let t_1: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ negf(t);" in rs
+    assert "let a: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ maxf(t_1, t_1);" in rs
+    assert "store_view_tko_mut(&mut py, a," in rs
+    assert fallback.count_llm_lines(rs) == 2
+    from transpiler import frontend_cutile
+
+    assert frontend_cutile.LLM_SPLICES == {}  # uninstalled again
+
+
+def test_malformed_response_body_reported(tmp_path):
+    with Server([("raw", b"{not json"), ("raw", b'{"choices": []}')]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", attempts=1))
+        assert len(srv.requests) == 1
+    assert ei.value.code == errors.NO_RULE and "LLM fallback" in ei.value.hint
+    assert not (tmp_path / "port").exists()
