@@ -544,6 +544,7 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
         "launch_sites": sites.get("launches", []),
         "config_lists": sites.get("configs", []),
         "source_map": source_map(mod, kernel_rs),
+        **({"triton": sites["triton"]} if sites.get("triton") else {}),  # Triton param -> spec map (gpu_host)
     }
 
 

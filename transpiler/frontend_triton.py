@@ -238,6 +238,7 @@ class KernelRewrite:
         self.floats: set[str] = set(prior.floats) if prior else set()
         self.extents: dict[str, tuple[str, int, tuple[str, ...]]] = dict(prior.extents) if prior else {}
         self.pointers: set[str] = set(prior.pointers) if prior else set()
+        self.strides: dict[str, tuple[str, int]] = dict(prior.strides) if prior else {}  # param -> (array, dim)
         self.params: list[tuple[str, str, cst.Param]] = []  # (name, kind constexpr|scalar|pointer, node)
         self.origins: dict[str, str] = {}
         self._noted: set[str] = set()
@@ -571,8 +572,9 @@ class KernelRewrite:
             else:
                 raise self.problem(sh, errors.TRITON_ACCESS, f"block pointer extent '{_code(sh)}' is not a parameter",
                                    "pass the extent as a kernel parameter (it becomes the tensor's shape)")
-        for st in tup["strides"]:
+        for k, st in enumerate(tup["strides"]):
             if isinstance(st, cst.Name) and st.value in self._scalar_params():
+                self.strides.setdefault(st.value, (base.value, k))
                 self._drop(st.value, "a block-pointer stride: the tensor view carries its strides", st)
             elif _lit(st) != 1:
                 raise self.problem(st, errors.TRITON_ACCESS, f"block pointer stride '{_code(st)}'",
@@ -642,6 +644,7 @@ class KernelRewrite:
                                "x + row * stride + tl.arange(0, N), or use tl.make_block_ptr")
         idx = p.rng.base or "0"
         if p.row is not None:
+            self.strides.setdefault(p.row[1], (p.base, 0))
             self._drop(p.row[1], f"the row stride of {p.base}: the tensor view carries its strides", ptr_node)
             index, shape, lifted, axis = [p.row[0], idx], ["1", p.rng.size], True, 1
         else:
@@ -1194,4 +1197,51 @@ def mine_sites(path: Path) -> dict:
                               "complete": not missing, "missing": missing, "grid": "",
                               "name": "site_" + "_".join(f"{k}{v}" for k, v in sorted(cs.items())),
                               "hints": hints[i]})
-    return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels}
+    return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels,
+            "triton": {fn.name.value: launch_map(tf, fn) for fn in tf.kernels}}
+
+
+# ---------------------------------------------------------------------------------------------- launch map
+
+
+_SHAPE_RE = re.compile(r"^(\w+)\.shape\[(\d+)\]$")
+
+
+def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
+    """How each Triton parameter is fed from a spec of the cuTile counterpart (analysis.json "triton"):
+    ``array`` (the tensor), ``shape``/``stride`` (``X.shape[k]`` / ``X.stride(k)``), ``constexpr`` (a
+    constant), ``scalar`` (a runtime scalar), in the Triton signature's order. ``grid`` "spec": the
+    spec's grid is the Triton launch grid too (program ids cover the same tiles as the counterpart's
+    block ids). ``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision)."""
+    kr = _rewrite(tf, fn)
+    params = []
+    for name, kind, _p in kr.params:
+        m = _SHAPE_RE.match(kr.subst.get(name, ""))
+        if kind == "constexpr":
+            params.append({"name": name, "kind": "constexpr", "const": name})
+        elif m:
+            params.append({"name": name, "kind": "shape", "array": m.group(1), "dim": int(m.group(2))})
+        elif name in kr.strides:
+            arr, dim = kr.strides[name]
+            params.append({"name": name, "kind": "stride", "array": arr, "dim": dim})
+        elif name in kr.subst or name in kr.dropped:
+            params.append({"name": name, "kind": "unmapped", "why": kr.dropped.get(name) or kr.subst[name]})
+        elif name in kr.pointers:
+            params.append({"name": name, "kind": "array", "array": name})
+        else:
+            params.append({"name": name, "kind": "scalar", "arg": name})
+    tf32 = False
+    autotuned = any(isinstance(d.decorator, cst.Call) and tf.dotted(d.decorator.func) == "triton.autotune"
+                    for d in fn.decorators)
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            nonlocal tf32
+            if tf.dotted(node.func) != "tl.dot":
+                return
+            kw = {a.keyword.value: _lit(a.value) for a in node.args if a.keyword}
+            if kw.get("allow_tf32") is not False and kw.get("input_precision") not in ("ieee",):
+                tf32 = True
+
+    fn.body.visit(V())
+    return {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned}

@@ -26,8 +26,15 @@ DEFAULT_TOLERANCES = {"float32": (1e-5, 1e-5), "float16": (1e-3, 1e-3), "bfloat1
 EXACT = ("int8", "int16", "int32", "int64", "uint8", "bool_")
 
 
-def tolerance(dtype: str, analysis: dict | None = None) -> tuple[float, float] | None:
-    """(rtol, atol), or None for a bitwise comparison."""
+# f32 data of a Triton kernel with tl.dot: Triton rounds f32 dot inputs to tf32 by default (input_precision
+# "tf32"), the port through its own tf32 mma with another accumulation order -> compare at tf32 precision.
+TF32_TOLERANCE = (5e-2, 5e-2)  # tf32 products (10-bit mantissa) rounded differently by Triton and cuTile
+
+
+def tolerance(dtype: str, analysis: dict | None = None, kernel: str | None = None) -> tuple[float, float] | None:
+    """(rtol, atol), or None for a bitwise comparison. Order: analysis.json "tolerances" (explicit
+    override), then the tf32 rule for a Triton reference with tl.dot (analysis "triton"[kernel].tf32),
+    then DEFAULT_TOLERANCES."""
     if dtype in EXACT:
         return None
     tol = ((analysis or {}).get("tolerances") or {}).get(dtype)
@@ -35,7 +42,60 @@ def tolerance(dtype: str, analysis: dict | None = None) -> tuple[float, float] |
         return float(tol["rtol"]), float(tol["atol"])
     if isinstance(tol, (list, tuple)) and len(tol) == 2:
         return float(tol[0]), float(tol[1])
+    tri = (analysis or {}).get("triton") or {}
+    if dtype == "float32" and any(m.get("tf32") for k, m in tri.items() if kernel is None or k == kernel):
+        return TF32_TOLERANCE
     return DEFAULT_TOLERANCES.get(dtype, (1e-3, 1e-3))
+
+
+# ---------------------------------------------------------------------------------------------- Triton reference
+
+
+def triton_map(analysis: dict | None, kernel: str) -> dict | None:
+    """analysis.json "triton" entry of ``kernel`` (None: the reference is a cuTile Python kernel)."""
+    return ((analysis or {}).get("triton") or {}).get(kernel)
+
+
+def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any]) -> list:
+    """Positional arguments of ``kernel[grid](*args)`` for the Triton reference, from the spec and tensors
+    (anything with ``.shape`` and ``.stride()``): arrays, extents, strides, scalars and constexprs."""
+    out = []
+    for p in tmap["params"]:
+        k = p["kind"]
+        if k == "array":
+            out.append(tensors[p["array"]])
+        elif k == "shape":
+            out.append(int(tensors[p["array"]].shape[p["dim"]]))
+        elif k == "stride":
+            out.append(int(tensors[p["array"]].stride(p["dim"])))
+        elif k == "scalar":
+            out.append(spec.args[p["arg"]].value)
+        elif k == "constexpr":
+            out.append(spec.args[p["const"]].value)
+        else:
+            raise ValueError(f"Triton parameter '{p['name']}' has no spec source ({p.get('why', k)})")
+    return out
+
+
+def triton_port_inputs(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any]) -> tuple[list, dict]:
+    """(positional inputs, constants) of the port wrapper function: the Triton parameters the cuTile
+    rewrite keeps (arrays and runtime scalars, in signature order; constexprs by name)."""
+    inputs = [tensors[p["array"]] if p["kind"] == "array" else spec.args[p["arg"]].value
+              for p in tmap["params"] if p["kind"] in ("array", "scalar")]
+    consts = {p["const"]: spec.args[p["const"]].value for p in tmap["params"] if p["kind"] == "constexpr"}
+    return inputs, consts
+
+
+def triton_launch_options(analysis: dict | None, kernel: str, spec: specmod.Spec) -> dict:
+    """num_warps / num_stages of the @triton.autotune config the spec's constants select ({} if none)."""
+    consts = {n: a.value for n, a in spec.args.items() if isinstance(a, specmod.ConstArg)}
+    for cl in (analysis or {}).get("config_lists", []):
+        if cl.get("name") != f"{kernel}.autotune":
+            continue
+        for item, hints in zip(cl.get("items", []), cl.get("hints", [])):
+            if all(consts.get(k) == v for k, v in item.items()):
+                return {k: v for k, v in (hints or {}).items() if k in ("num_warps", "num_stages")}
+    return {}
 
 
 # ---------------------------------------------------------------------------------------------- fuzzing
@@ -262,7 +322,7 @@ def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> 
         all_bitwise &= same
         if same:
             continue
-        tol = tolerance(spec.args[n].dtype, analysis)
+        tol = tolerance(spec.args[n].dtype, analysis, spec.kernel)
         if tol is None:
             details.append(f"{n}: integer data differs")
             continue
