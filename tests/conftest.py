@@ -53,3 +53,38 @@ def port_ir(fixture: str, spec: str, port: Path | None = None):
 
 def ir_pair(fixture: str, spec: str):
     return ref_ir(fixture, spec), port_ir(fixture, spec)
+
+
+# --- translator tests over small kernels under tests/data (kernel.py + specs .json side by side) ------
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def data_cases(kernels: list[str]):
+    """pytest params (kernel name, spec) for every spec of every tests/data/<kernel>.json."""
+    import pytest  # noqa: PLC0415
+
+    for name in kernels:
+        for s in load_specs(str(DATA / f"{name}.json")):
+            yield pytest.param(name, s, id=f"{name}-{s.name}")
+
+
+def translate_data(base: Path, kernels: list[str]) -> dict[str, Path]:
+    """Translate each tests/data/<kernel>.py into base/<kernel>/; returns the kernel.rs paths."""
+    from transpiler import translate  # noqa: PLC0415
+
+    out = {}
+    for name in kernels:
+        files = translate.translate(DATA / f"{name}.py", base / name)
+        out[name] = next(p for p in files if p.name == "kernel.rs")
+    return out
+
+
+def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec) -> None:
+    """ir-ref of the Python kernel vs ir-rs of the generated port: diff-ir must say EQUIVALENT."""
+    from transpiler import irdiff  # noqa: PLC0415
+
+    ref = ir_ref.compile_reference(kernel_py, spec)
+    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, spec.rust.get("entry") or spec.kernel)])
+    report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+    assert report.exit_code() == 0, report.render()

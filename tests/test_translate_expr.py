@@ -11,34 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, ir_ref, ir_rs, irdiff, spec as specmod, translate
+from transpiler import errors, translate
 
-DATA = Path(__file__).resolve().parent / "data"
+from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["expr_const_mod", "expr_approx", "expr_tuples", "expr_misc", "expr_intarr", "expr_bits"]
-
-
-def _cases():
-    for name in KERNELS:
-        for s in specmod.load_specs(str(DATA / f"{name}.json")):
-            yield pytest.param(name, s, id=f"{name}-{s.name}")
 
 
 @pytest.fixture(scope="module")
 def translated(tmp_path_factory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("expr")
-    out = {}
-    for name in KERNELS:
-        files = translate.translate(DATA / f"{name}.py", base / name)
-        out[name] = next(p for p in files if p.name == "kernel.rs")
-    return out
+    return translate_data(tmp_path_factory.mktemp("expr"), KERNELS)
 
 
-@pytest.mark.parametrize(("kernel", "spec"), list(_cases()))
+@pytest.mark.parametrize(("kernel", "spec"), list(data_cases(KERNELS)))
 def test_expr_ir_equivalent(translated, kernel, spec):
-    ref = ir_ref.compile_reference(DATA / f"{kernel}.py", spec)
-    (gen,) = ir_rs.compile_ports(translated[kernel], [(spec, spec.rust.get("entry") or spec.kernel)])
-    report = irdiff.diff(ref.text, gen.text, "ref", "gen")
-    assert report.exit_code() == 0, report.render()
+    assert_port_equivalent(DATA / f"{kernel}.py", translated[kernel], spec)
 
 
 def test_expr_generated_forms(translated):
