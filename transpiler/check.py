@@ -135,24 +135,18 @@ def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[t
 
 def _port_build_error(stdout: str, port: Path) -> errors.CtrsError | None:
     """The first rustc error of a port crate build, at its primary span in the port's own file."""
-    for line in stdout.splitlines():
-        try:
-            msg = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if msg.get("reason") != "compiler-message" or msg["message"].get("level") != "error":
-            continue
-        m = msg["message"]
-        spans = [sp for sp in m.get("spans", []) if sp.get("is_primary")] or m.get("spans", [])
-        loc = errors.Loc(str(port))
-        if spans:
-            f = Path(spans[0]["file_name"])
-            loc = errors.Loc(str(f if f.is_absolute() else port / f), spans[0]["line_start"], spans[0]["column_start"])
-        code = (m.get("code") or {}).get("code")
-        return errors.CtrsError(errors.RS_BUILD, f"the port crate does not compile: {m['message']}"
-                                + (f" [{code}]" if code else ""),
-                                f"fix the Rust source; 'cargo build' in {port} shows the full report", loc)
-    return None
+    from .ir_rs import first_rustc_error, rustc_code_suffix  # noqa: PLC0415
+
+    m = first_rustc_error(stdout)
+    if m is None:
+        return None
+    spans = [sp for sp in m.get("spans", []) if sp.get("is_primary")] or m.get("spans", [])
+    loc = errors.Loc(str(port))
+    if spans:
+        f = Path(spans[0]["file_name"])
+        loc = errors.Loc(str(f if f.is_absolute() else port / f), spans[0]["line_start"], spans[0]["column_start"])
+    return errors.CtrsError(errors.RS_BUILD, f"the port crate does not compile: {m['message']}" + rustc_code_suffix(m),
+                            f"fix the Rust source; 'cargo build' in {port} shows the full report", loc)
 
 
 def build_crate(port: Path) -> Path:

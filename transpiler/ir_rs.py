@@ -110,27 +110,37 @@ def _render(name: str, **ctx) -> str:
     return env.get_template(name).render(**ctx)
 
 
-def _cargo_error(stdout: str, kernel_rs: Path) -> errors.CtrsError:
-    """The first rustc error, located in the user's kernel.rs where possible."""
+def first_rustc_error(stdout: str) -> dict | None:
+    """The first ``level == error`` compiler message of ``cargo build --message-format=json`` output."""
     for line in stdout.splitlines():
         try:
             msg = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if msg.get("reason") != "compiler-message" or msg["message"].get("level") != "error":
-            continue
-        m = msg["message"]
-        spans = [s for s in m.get("spans", []) if s.get("file_name", "").endswith("kernel.rs")] or m.get("spans", [])
-        loc = errors.Loc(str(kernel_rs))
-        if spans:
-            s = spans[0]
-            loc = errors.Loc(str(kernel_rs) if s["file_name"].endswith("kernel.rs") else s["file_name"],
-                             s["line_start"], s["column_start"])
-        code = (m.get("code") or {}).get("code")
-        return errors.CtrsError(errors.RS_BUILD, f"kernel.rs does not compile: {m['message']}" + (f" [{code}]" if code else ""),
-                                "fix the Rust source; 'cargo build' in the port directory shows the full report", loc)
-    return errors.CtrsError(errors.RS_BUILD, "cargo build of the compile harness failed (no rustc error found)",
-                            "run 'ctrs doctor' and check that crates.io is reachable", errors.Loc(str(kernel_rs)))
+        if msg.get("reason") == "compiler-message" and msg["message"].get("level") == "error":
+            return msg["message"]
+    return None
+
+
+def rustc_code_suffix(m: dict) -> str:
+    code = (m.get("code") or {}).get("code")
+    return f" [{code}]" if code else ""
+
+
+def _cargo_error(stdout: str, kernel_rs: Path) -> errors.CtrsError:
+    """The first rustc error, located in the user's kernel.rs where possible."""
+    m = first_rustc_error(stdout)
+    if m is None:
+        return errors.CtrsError(errors.RS_BUILD, "cargo build of the compile harness failed (no rustc error found)",
+                                "run 'ctrs doctor' and check that crates.io is reachable", errors.Loc(str(kernel_rs)))
+    spans = [s for s in m.get("spans", []) if s.get("file_name", "").endswith("kernel.rs")] or m.get("spans", [])
+    loc = errors.Loc(str(kernel_rs))
+    if spans:
+        s = spans[0]
+        loc = errors.Loc(str(kernel_rs) if s["file_name"].endswith("kernel.rs") else s["file_name"],
+                         s["line_start"], s["column_start"])
+    return errors.CtrsError(errors.RS_BUILD, f"kernel.rs does not compile: {m['message']}" + rustc_code_suffix(m),
+                            "fix the Rust source; 'cargo build' in the port directory shows the full report", loc)
 
 
 def harness_binary(kernel_rs: Path) -> Path:
