@@ -71,9 +71,12 @@ def literal_text(v: object, dtype: str) -> str:
 # ---------------------------------------------------------------------------------------------- module scan
 
 
-class ModuleInfo:
+class SourceFile:
+    """A Python file parsed by libcst with source positions (shared by the cuTile and Triton front ends)."""
+
     def __init__(self, path: Path, source: str):
-        self.path = path
+        self.path = Path(path)
+        self.source = source
         try:
             self.wrapper = MetadataWrapper(cst.parse_module(source))
         except cst.ParserSyntaxError as e:
@@ -81,6 +84,23 @@ class ModuleInfo:
                                    errors.Loc(str(path), e.raw_line, e.raw_column + 1)) from e
         self.positions = self.wrapper.resolve(PositionProvider)
         self.module = self.wrapper.module
+
+
+def attr_chain(node: cst.BaseExpression) -> tuple[str, list[str]] | None:
+    """``a.b.c`` -> ("a", ["b", "c"]); None unless the expression is a plain dotted name."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.reverse()
+    return node.value, parts
+
+
+class ModuleInfo(SourceFile):
+    def __init__(self, path: Path, source: str):
+        super().__init__(path, source)
         self.ct_names: set[str] = set()
         self.host_names: dict[str, str] = {}  # `import torch as th` / `import numpy as np`: alias -> module
         self.from_ct: dict[str, str] = {}  # `from cuda.tile import RoundingMode as RMd`: RMd -> ct.RoundingMode
@@ -106,14 +126,10 @@ class ModuleInfo:
 
     def dotted(self, node: cst.BaseExpression) -> str | None:
         """``ct.X.Y`` with the module alias normalised to ``ct``; None for anything else."""
-        parts = []
-        while isinstance(node, cst.Attribute):
-            parts.append(node.attr.value)
-            node = node.value
-        if not isinstance(node, cst.Name):
+        chain = attr_chain(node)
+        if chain is None:
             return None
-        head = node.value
-        parts.reverse()
+        head, parts = chain
         if head in self.host_names:
             head = self.host_names[head]
         if head in self.from_ct:

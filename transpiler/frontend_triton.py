@@ -36,9 +36,8 @@ from functools import cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import errors
+from . import errors, frontend_cutile
 
 RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "triton.toml"
 _JIT_RE = re.compile(r"^\s*@\s*(?:triton\.)?jit\b", re.M)
@@ -114,17 +113,9 @@ _CMP = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.Gr
 # ---------------------------------------------------------------------------------------------- module
 
 
-class TritonFile:
+class TritonFile(frontend_cutile.SourceFile):
     def __init__(self, path: Path, source: str):
-        self.path = Path(path)
-        self.source = source
-        try:
-            self.wrapper = MetadataWrapper(cst.parse_module(source))
-        except cst.ParserSyntaxError as e:
-            raise errors.CtrsError(errors.TRANSLATE_INPUT, f"not valid Python: {e.message}", "fix the syntax",
-                                   errors.Loc(str(path), e.raw_line, e.raw_column + 1)) from e
-        self.positions = self.wrapper.resolve(PositionProvider)
-        self.module = self.wrapper.module
+        super().__init__(path, source)
         self.tl_names: set[str] = set()
         self.triton_names: set[str] = set()
         self.kernels: list[cst.FunctionDef] = []
@@ -152,14 +143,10 @@ class TritonFile:
 
     def dotted(self, node) -> str | None:
         """``tl.X.Y`` / ``triton.X`` with the module aliases normalised; None for anything else."""
-        parts = []
-        while isinstance(node, cst.Attribute):
-            parts.append(node.attr.value)
-            node = node.value
-        if not isinstance(node, cst.Name):
+        chain = frontend_cutile.attr_chain(node)
+        if chain is None:
             return None
-        parts.reverse()
-        head = node.value
+        head, parts = chain
         if head in self.tl_names:
             head = "tl"
         elif head in self.triton_names:
