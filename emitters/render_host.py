@@ -377,14 +377,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
 # ---------------------------------------------------------------------------------------------- analysis
 
 
-def _walk(stmts: list):
-    for s in stmts:
-        yield s
-        if isinstance(s, model.For):
-            yield from _walk(s.body)
-        elif isinstance(s, model.IfConst):
-            yield from _walk(s.then)
-            yield from _walk(s.otherwise)
+_walk = model.walk
 
 
 def op_stats(k: model.Kernel) -> dict[str, int]:

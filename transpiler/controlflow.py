@@ -511,14 +511,7 @@ def _has_return(st) -> bool:
     return bool(found)
 
 
-def _walk(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, model.For):
-            yield from _walk(s.body)
-        elif isinstance(s, model.IfConst):
-            yield from _walk(s.then)
-            yield from _walk(s.otherwise)
+_walk = model.walk
 
 
 def _assigned(stmts) -> list[str]:

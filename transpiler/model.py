@@ -160,3 +160,14 @@ class Module:
     source: str  # path of the Python file, for the header comment
     kernels: list[Kernel]
     decisions: list[Decision] = field(default_factory=list)
+
+
+def walk(stmts: list):
+    """Every statement of a body, nested loop and constant-if bodies included, in source order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, For):
+            yield from walk(s.body)
+        elif isinstance(s, IfConst):
+            yield from walk(s.then)
+            yield from walk(s.otherwise)

@@ -387,14 +387,7 @@ def _binary_fn(op: model.Op) -> str | None:
     return None
 
 
-def _all_stmts(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, model.For):
-            yield from _all_stmts(s.body)
-        elif isinstance(s, model.IfConst):
-            yield from _all_stmts(s.then)
-            yield from _all_stmts(s.otherwise)
+_all_stmts = model.walk
 
 
 def _use_counts(body: list) -> dict[str, int]:
