@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 # Triton fixture -> its specs.json names the cuTile Python counterpart ("reference")
 EQUIVALENT = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
-              "triton_autotune_add"]
+              "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
+              "triton_strided_gather"]
 UNSUPPORTED = FIXTURES / "triton_unsupported" / "kernel.py"
 
 
@@ -84,7 +85,7 @@ def test_explain_notes():
     lines = translate.explain_lines(FIXTURES / "triton_row_softmax" / "kernel.py")
     text = "\n".join(lines)
     assert "param: 'n_cols' is the extent x.shape[1]: parameter dropped" in text
-    assert "'stride_x' is the row stride of x" in text
+    assert "'stride_x' is the axis-0 stride of x" in text
     at = "\n".join(translate.explain_lines(FIXTURES / "triton_autotune_add" / "kernel.py"))
     assert "num_warps dropped" in at
 
@@ -143,8 +144,11 @@ def test_dry_run_cli():
 
 
 @pytest.mark.parametrize(("body", "code", "where", "needle"), [
-    ("    v = tl.load(x + offs * 2, mask=mask)\n", "CTRS-E111", "19:21", "is not a tile at a block offset"),
-    ("    v = tl.load(x + offs, mask=offs < n + 1)\n", "CTRS-E111", "19:32", "does not compare with a parameter"),
+    ("    v = tl.load(x + (offs[:, None] * 2 + offs[None, :]))\n", "CTRS-E111", "19:17",
+     "2-D element-wise loads have no rule"),
+    ("    v = tl.load(tl.advance(x, (T,)), mask=mask)\n", "CTRS-E111", "19:17", "tl.advance of something other"),
+    ("    p = x + offs\n    for k in range(4):\n        p += T\n    v = tl.load(p, mask=mask)\n", "CTRS-E111",
+     "22:17", "pointer 'p' used after the loop that advances it"),
     ("    v = tl.histogram(tl.load(x + offs, mask=mask), 8)\n", "CTRS-E110", "19:9", "'tl.histogram'"),
     ("    v = tl.load(x + offs, mask=mask) + tl.randn(1, offs)\n", "CTRS-E110", "19:40", "'tl.randn'"),
     ("    v = tl.fancy(tl.load(x + offs, mask=mask))\n", "CTRS-E100", "19:9", "no rule for 'tl.fancy'"),
@@ -169,3 +173,94 @@ def test_deterministic(tmp_path):
         for pa, pb in zip(a, b):
             if pa.name != "Cargo.toml":
                 assert pa.read_bytes() == pb.read_bytes(), pa.name
+
+
+def test_loop_layer_norm_only_token_carry_differs(tmp_path):
+    """triton_layer_norm_loop (three column loops, 0-d stores): every op matches the cuTile reference except the
+    memory token that cuTile Python threads through the loop holding the store (a known gap of the translator:
+    cutile 0.3.1 keeps the view's token inside the mutable partition view). Asserted exactly, so a fix shows."""
+    port = translate.translate(FIXTURES / "triton_layer_norm_loop" / "kernel.py", tmp_path / "p")[0]
+    for spec in specmod.load_specs(str(FIXTURES / "triton_layer_norm_loop" / "specs.json")):
+        ref = _ref("triton_layer_norm_loop", spec.name)
+        (gen,) = ir_rs.compile_ports(port, [(spec, spec.kernel)])
+        report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+        crit = [(f.code, f.op, f.message) for f in report.findings if f.severity == "critical"]
+        assert crit == [("IRD-DATAFLOW", "for", "operand count differs: ref 6 vs port 4")], report.render()
+
+
+def test_fallback_gather_and_gather_text():
+    src = frontend_triton.rewrite_source(FIXTURES / "triton_strided_gather" / "kernel.py")
+    assert "ct.gather(X, (idx), mask=((pid * BLOCK + ct.arange(BLOCK, dtype=ct.int32)) < IDX.shape[0]), " \
+           "padding_value=0.0)" in src
+    assert "ct.load(IDX, index=(pid,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)" in src
+    notes = "\n".join(translate.explain_lines(FIXTURES / "triton_strided_gather" / "kernel.py"))
+    assert "'X + idx' is not a tile at a block offset (offset 'idx' is a computed tile): X is read element-wise" in notes
+
+
+def test_advance_and_pointer_steps_use_the_loop_index():
+    for name, loop in [("triton_matmul_advance", "for _k in range(ct.num_tiles(A, axis=1, shape=(TM, TK))):"),
+                       ("triton_matmul_ptr2d", "for k in range(0, ct.num_tiles(A, axis=1, shape=(TM, TK))):")]:
+        src = frontend_triton.rewrite_source(FIXTURES / name / "kernel.py")
+        k = loop.split()[1]
+        assert loop in src, src
+        assert f"ct.load(A, index=(pid_m, {k}), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)" in src
+        assert f"ct.load(B, index=({k}, pid_n), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)" in src
+
+
+def test_descriptor_block_shapes_from_launch_code(tmp_path):
+    an = json.loads((translate.translate(FIXTURES / "triton_desc_scale" / "kernel.py", tmp_path / "d")[0].parent
+                     / "analysis.json").read_text())
+    params = {p["name"]: p for p in an["triton"]["scale_rows"]["params"]}
+    assert params["x_desc"] == {"name": "x_desc", "kind": "descriptor", "array": "x_desc", "block": ["BM", "BN"]}
+    assert params["w_desc"] == {"name": "w_desc", "kind": "descriptor", "array": "w_desc", "block": ["BN"]}
+    assert params["stride_ym"] == {"name": "stride_ym", "kind": "stride", "array": "Y", "dim": 0}
+
+
+def _kernel(tmp_path, body: str, sig: str = "x, y, n, T: tl.constexpr", extra: str = "") -> Path:
+    f = tmp_path / "k.py"
+    f.write_text("import triton\nimport triton.language as tl\n" + extra + "\n\n@triton.jit\ndef k(" + sig + "):\n"
+                 + body)
+    return f
+
+
+def test_descriptor_without_block_shape(tmp_path):
+    f = _kernel(tmp_path, "    t = x.load([0, 0])\n    y.store([0, 0], t)\n", "x, y")
+    with pytest.raises(errors.CtrsError) as ei:
+        translate.translate_module(f)
+    assert ei.value.one_line().startswith(f"{f}:6:7: error[CTRS-E111]: tensor descriptor parameter 'x': block shape "
+                                          "unknown (hint: add a comment `# ctrs: x.block_shape = (BLOCK_M, BLOCK_N)`")
+
+
+def test_descriptor_pragma(tmp_path):
+    f = _kernel(tmp_path, "    t = x.load([tl.program_id(0) * T, 0])\n    y.store([tl.program_id(0) * T, 0], t)\n",
+                "x, y, T: tl.constexpr", "# ctrs: x.block_shape = (T, 64)\n# ctrs: y.block_shape = (T, 64)\n")
+    src = frontend_triton.rewrite_source(f)
+    assert "t = ct.load(x, index=(ct.bid(0), 0), shape=(T, 64), padding_mode=ct.PaddingMode.ZERO)" in src
+    assert "ct.store(y, index=(ct.bid(0), 0), tile=t)" in src
+
+
+def test_num_stages_latency_early_return_elif(tmp_path):
+    body = ("    pid = tl.program_id(0)\n    if pid >= n:\n        return\n"
+            "    acc = tl.zeros([T], dtype=tl.float32)\n"
+            "    for j in tl.range(0, 4, num_stages=3):\n"
+            "        acc += tl.load(x + (pid * 4 + j) * T + tl.arange(0, T)).to(tl.float32)\n"
+            "    if n > 8:\n        acc = acc * 2.0\n    elif n > 4:\n        acc = acc * 3.0\n"
+            "    else:\n        acc = acc * 4.0\n"
+            "    tl.store(y + pid * T + tl.arange(0, T), acc)\n")
+    f = _kernel(tmp_path, body)
+    src = frontend_triton.rewrite_source(f)
+    assert "    if not (pid >= n):" in src
+    assert "latency=3)" in src
+    assert "        elif n > 4:" in src
+    port = translate.translate(f, tmp_path / "p")[0].read_text()
+    assert "load_view_tko(&px, [idx], ordering::Weak, scope::TileBlock, Some(3i32), tma::Enabled)" in port
+
+
+def test_scalar_store_and_int64_pid(tmp_path):
+    body = ("    row = tl.program_id(0).to(tl.int64)\n    t = tl.load(x + row * T + tl.arange(0, T))\n"
+            "    tl.store(y + row, tl.sum(t, axis=0))\n")
+    f = _kernel(tmp_path, body)
+    src = frontend_triton.rewrite_source(f)
+    assert "t = ct.load(x, index=(row,), shape=(T,))" in src
+    assert "ct.scatter(y, row, ct.sum(t, axis=0, keepdims=False))" in src
+    assert "row = ct.bid(0)" in src

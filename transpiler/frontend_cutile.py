@@ -997,7 +997,12 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _lower_astype(self, node, rule, fname, hint) -> Val:
         args = self._args(node, ["x", "dtype"])
-        x = self._as_tile(args["x"], f"{hint}_in")
+        x = self._expr(args["x"], f"{hint}_in")
+        if x.kind == "scalar" and x.dtype in ("i32", "f32"):  # a runtime scalar is a 0-d tile in cuTile Python
+            x = self.tile(f"{hint}_t", x.dtype, (), self.op("scalar_to_tile", self.ops("scalar_to_tile"), node,
+                                                           x=x.name), node)
+        elif x.kind != "tile":
+            x = self._as_tile(args["x"], f"{hint}_in")
         dt = self._expr(args["dtype"], hint)
         if dt.kind != "dtype":
             raise self._err(args["dtype"], "ct.astype needs a dtype", "ct.float32 / A.dtype", errors.TRANSLATE_TYPE)

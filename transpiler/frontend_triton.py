@@ -64,9 +64,18 @@ def is_triton_file(path: Path) -> bool:
 
 @dataclass(frozen=True)
 class Rng:
-    """``base * size + tl.arange(0, size)`` (base "" = 0): a contiguous tile at tile index ``base``."""
+    """``base * size + tl.arange(0, size)`` (base "" = 0): a contiguous tile at tile index ``base``, placed
+    on ``axis`` of an ``ndim``-d Triton tile (``offs[:, None]`` -> axis 0 of 2, ``offs[None, :]`` -> 1 of 2)."""
     size: str
     base: str = ""
+    axis: int = 0
+    ndim: int = 1
+
+    def placed(self, axis: int, ndim: int) -> "Rng":
+        return Rng(self.size, self.base, axis, ndim)
+
+    def shifted(self, by: str) -> "Rng":
+        return Rng(self.size, _add(self.base, by), self.axis, self.ndim)
 
 
 @dataclass(frozen=True)
@@ -77,17 +86,40 @@ class Scaled:
 
 
 @dataclass(frozen=True)
-class Mask:
+class MaskPart:
+    """``offs < bound``: ``kind`` "param" (a runtime extent), "const" (a constexpr) or "expr" (anything else);
+    ``shift`` a tile shift folded out of the bound (``offs < K - k * BLOCK`` is ``offs + k * BLOCK < K``)."""
     rng: Rng
-    bound: str  # parameter name (or expression text) the range is compared with
-    bound_param: bool
+    bound: str
+    kind: str
+    shift: str = ""
+
+
+@dataclass(frozen=True)
+class Mask:
+    parts: tuple  # MaskPart, ... (``m0 & m1``)
+
+    def placed(self, axis: int, ndim: int) -> "Mask":
+        return Mask(tuple(MaskPart(p.rng.placed(axis, ndim), p.bound, p.kind, p.shift) for p in self.parts))
+
+
+@dataclass(frozen=True)
+class Term:
+    """One summand of a pointer offset: a tile ``rng`` or a scalar ``idx`` (text), times ``stride`` (a stride
+    parameter; "" = unit stride)."""
+    rng: Rng | None
+    idx: str
+    stride: str
+    tile: bool = False  # idx is a tile expression (not a view offset: the gather/scatter fallback)
+    tiles: str = ""  # idx is also ``tiles`` whole blocks of this size (idx * block, a stepped loop variable)
+    block: str = ""
 
 
 @dataclass(frozen=True)
 class Ptr:
+    """``base + sum(terms)`` (base "" = an offset not yet added to a pointer)."""
     base: str
-    rng: Rng | None = None
-    row: tuple[str, str] | None = None  # (row index text, stride parameter)
+    terms: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +127,47 @@ class BlockPtr:
     base: str
     index: tuple[str, ...]
     block: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Desc:
+    """A tensor descriptor (``tl.make_tensor_descriptor`` or a descriptor parameter) over array ``base``."""
+    base: str
+    block: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A pointer after the loop that advances it (its value there is not a tile at a block offset)."""
+    name: str
+
+
+def _add(a: str, b: str) -> str:
+    if a in ("", "0"):
+        return b
+    if b in ("", "0"):
+        return a
+    return f"{a} + {b}"
+
+
+def _times(it: str, n: str) -> str:
+    if n in ("", "0") or it in ("", "0"):
+        return "0"
+    if n == "1":
+        return it
+    return f"({it}) * {n}"
+
+
+class _NotView(Exception):
+    """A pointer access that is not a tile at a block offset (why)."""
+
+    def __init__(self, ptr, why: str):
+        super().__init__(why)
+        self.ptr, self.why = ptr, why
+
+
+def _same_axis(a: Rng, b: Rng) -> bool:
+    return (a.size, a.axis, a.ndim) == (b.size, b.axis, b.ndim)
 
 
 class _Problem(Exception):
@@ -177,6 +250,34 @@ class TritonFile(frontend_cutile.SourceFile):
         return self.positions[node].end.line
 
 
+def _is_method(node, name: str) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == name
+
+
+def _builds_rank1(tf: TritonFile, fn: cst.FunctionDef) -> bool:
+    """The kernel makes a 1-D tile with tl.zeros / tl.full (shape [N] or (N,))."""
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            if tf.dotted(node.func) in ("tl.zeros", "tl.full") and node.args:
+                sh = node.args[0].value
+                if isinstance(sh, (cst.List, cst.Tuple)) and len(sh.elements) == 1:
+                    found.append(node)
+
+    fn.body.visit(V())
+    return bool(found)
+
+
+def _is_guard_return(st) -> bool:
+    """``if cond: return`` (no else)."""
+    if not isinstance(st, cst.If) or st.orelse is not None:
+        return False
+    body = st.body.body
+    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
+            and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is None)
+
+
 def _small_statements(stmt):
     if isinstance(stmt, cst.SimpleStatementLine):
         return list(stmt.body)
@@ -232,6 +333,15 @@ class KernelRewrite:
         self._in_loop = 0
         self.stepped: dict[str, str] = {}  # loop variable -> its constexpr step (range(0, N, BLOCK))
         self.lifted_loads: set[str] = set()  # load texts of one row of a 2-D array seen as a 1-D Triton tile
+        self.flat: set[str] = set(prior.flat) if prior else set()  # arrays accessed by gather/scatter (1-D, flat)
+        self.descs: dict[str, tuple[str, ...]] = dict(prior.descs) if prior else {}  # descriptor param -> block
+        self._latency = ""  # tl.range(num_stages=S): latency of the loads in that loop
+        self.dtypes: dict[str, str] = {}  # local name -> the cuTile dtype it holds (dtype = X.dtype.element_ty)
+        self.f32_vars: set[str] = set()  # locals that hold f32 values (Triton promotion; tl.store casts them back)
+        self._carried: dict[str, tuple] = {}  # pointers advanced by the enclosing loops -> (value, one step)
+        # a row of a 2-D array stays a (1, N) tile (the cuTile idiom) unless the kernel builds 1-D tiles of its own
+        # (tl.zeros([N]) accumulators), which the row then meets: then it is reshaped to (N,)
+        self.lift_rows = not _builds_rank1(tf, fn)
 
     # -- diagnostics --------------------------------------------------------------------------
 
@@ -281,7 +391,16 @@ class KernelRewrite:
 
     def _block(self, stmts, indent: int, owner) -> None:
         before = sum(len(v) for v in self.lines.values())
-        for st in stmts:
+        stmts = list(stmts)
+        for i, st in enumerate(stmts):
+            if owner is self.fn and _is_guard_return(st):  # `if c: return` -> the rest of the kernel under `if not c:`
+                try:
+                    self.put(st, indent, f"if not {self._paren(st.test)}:")
+                    self.note(st, "control", "early return -> the rest of the kernel runs under the negated condition")
+                except _Problem as p:
+                    self._report(p)
+                self._block(stmts[i + 1:], indent + 1, st)
+                break
             try:
                 self._stmt(st, indent)
             except _Problem as p:
@@ -312,32 +431,112 @@ class KernelRewrite:
         if fname not in ("range", "tl.range", "tl.static_range"):
             raise self.problem(st.iter, errors.TRITON_UNSUPPORTED, f"for loop over '{fname}'",
                                "write `for k in range(..)` or `tl.range(..)`")
-        args = []
+        args, latency = [], ""
         for a in st.iter.args:
             if a.keyword is None:
                 args.append(self.ex(a.value))
             elif a.keyword.value == "num_stages":
-                self.note(st, "hint", f"tl.range(num_stages={_code(a.value)}): a latency hint; cutile 0.3.1 port "
-                          "emits latency only where the reference IR has it (porting-rules §3)")
+                n = _lit(a.value)
+                if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                    raise self.problem(a.value, errors.TRITON_UNSUPPORTED, f"tl.range(num_stages={_code(a.value)})",
+                                       "give num_stages as an int literal")
+                latency = str(n)
+                self.note(st, "hint", f"tl.range(num_stages={n}) -> latency={n} on the loads of this loop "
+                          "(Triton-TileIR maps num_stages 1:1 to load latency)")
             else:
                 self.note(st, "hint", f"tl.range({a.keyword.value}=..) dropped (no cuTile counterpart)")
         if st.orelse is not None:
             raise self.problem(st.orelse, errors.TRITON_UNSUPPORTED, "for-else", "drop the else clause")
         raw = [a.value for a in st.iter.args if a.keyword is None]
+        var = st.target.value
         if len(raw) == 3 and _lit(raw[0]) == 0:  # for j in range(0, N, BLOCK): j is a whole number of blocks
-            self.stepped[st.target.value] = _code(raw[2]).strip()
-        self.put(st, indent, f"for {st.target.value} in range({', '.join(args)}):")
+            self.stepped[var] = _code(raw[2]).strip()
+        start = _code(raw[0]).strip() if len(raw) >= 2 else "0"
+        step = _code(raw[2]).strip() if len(raw) == 3 else "1"
+        it = var if start == "0" and step == "1" else f"({var} // {step})" if start == "0" else \
+            f"(({var} - {self._paren(raw[0])}) // {step})"
+        carried = self._carried_pointers(st.body.body, it)
+        self.put(st, indent, f"for {var} in range({', '.join(args)}):")
         self._in_loop += 1
+        outer_latency, self._latency = self._latency, latency or self._latency
+        outer_carried, self._carried = self._carried, {**self._carried, **carried}
+        for name, (at_start, _step) in carried.items():
+            self.env[name] = at_start
         self._block(st.body.body, indent + 1, st)
+        self._latency, self._carried = outer_latency, outer_carried
         self._in_loop -= 1
+        for name in carried:
+            self.env[name] = Moved(name)
 
-    def _if(self, st: cst.If, indent: int) -> None:
-        self.put(st, indent, f"if {self.ex(st.test)}:")
+    def _carried_pointers(self, body, it: str) -> dict:
+        """Pointers advanced once per iteration at the top level of a loop body (``p += BLOCK * stride``,
+        ``bp = tl.advance(bp, ..)``): name -> (pointer at iteration ``it``, one step). The loop index becomes
+        the tile index (porting-rules §3 "tl.advance in a loop"): no loop-carried pointer in the port."""
+        out = {}
+        for st in body:
+            for s in _small_statements(st):
+                name = step = None
+                if isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and isinstance(s.operator, cst.AddAssign):
+                    name = s.target.value
+                    cur = self.env.get(name)
+                    if isinstance(cur, Ptr) and cur.base:
+                        step = self._ptr_step(cur, s.value)
+                elif (isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name)
+                      and isinstance(s.value, cst.Call) and self.tf.dotted(s.value.func) == "tl.advance"):
+                    name = s.targets[0].target.value
+                    cur = self.env.get(name)
+                    if isinstance(cur, BlockPtr):
+                        step = tuple(self._tile_index(o.value, b) for o, b in zip(s.value.args[1].value.elements, cur.block)) \
+                            if len(s.value.args) == 2 and isinstance(s.value.args[1].value, (cst.Tuple, cst.List)) else None
+                if name is None or step is None:
+                    continue
+                if name in out:
+                    raise self.problem(s, errors.TRITON_ACCESS, f"pointer '{name}' advanced twice in one loop body",
+                                       "advance it once per iteration")
+                out[name] = (self._shift(cur, step, it), step)
+        return out
+
+    def _ptr_step(self, ptr: Ptr, inc) -> dict:
+        """``p += BLOCK_K * stride_k`` (+ ..): stride -> tiles per step (the axis of that stride moves by whole blocks)."""
+        steps: dict[str, str] = {}
+        for t in self._terms(inc):
+            stride, amount = "", _code(t).strip()
+            if isinstance(t, cst.BinaryOperation) and isinstance(t.operator, cst.Multiply):
+                for x, y in ((t.left, t.right), (t.right, t.left)):
+                    if isinstance(y, cst.Name) and y.value in self._scalar_params():
+                        stride, amount = y.value, _code(x).strip()
+                        break
+            rng = next((tm.rng for tm in ptr.terms if tm.stride == stride and tm.rng is not None), None)
+            if rng is None:
+                raise self.problem(t, errors.TRITON_ACCESS, f"pointer step '{_code(t)}' moves an axis without tile offsets",
+                                   "step along an axis that has tl.arange offsets")
+            if amount == rng.size:
+                n = "1"
+            else:
+                sc = self.abstract(cst.parse_expression(amount)) if amount else None
+                if not (isinstance(sc, Scaled) and sc.block == rng.size):
+                    raise self.problem(t, errors.TRITON_ACCESS, f"pointer step '{_code(t)}' is not a whole number of "
+                                       f"{rng.size}-blocks", f"step by {rng.size} * stride")
+                n = sc.idx
+            steps[stride] = _add(steps.get(stride, ""), n)
+        return steps
+
+    def _shift(self, cur, step, times: str):
+        """``cur`` moved by ``times`` steps."""
+        if isinstance(cur, BlockPtr):
+            return BlockPtr(cur.base, tuple(_add(i, _times(times, d)) for i, d in zip(cur.index, step)), cur.block)
+        terms = tuple(Term(t.rng.shifted(_times(times, step[t.stride])), t.idx, t.stride, t.tile)
+                      if t.rng is not None and t.stride in step else t for t in cur.terms)
+        return Ptr(cur.base, terms)
+
+    def _if(self, st: cst.If, indent: int, kw: str = "if") -> None:
+        self.put(st, indent, f"{kw} {self.ex(st.test)}:")
         self._block(st.body.body, indent + 1, st)
         orelse = st.orelse
         if orelse is not None:
             if isinstance(orelse, cst.If):
-                raise self.problem(orelse, errors.TRITON_UNSUPPORTED, "elif chain", "nest an if in the else arm")
+                self._if(orelse, indent, "elif")
+                return
             self.put(orelse, indent, "else:")
             self._block(orelse.body.body, indent + 1, orelse)
 
@@ -348,6 +547,10 @@ class KernelRewrite:
                 return
             if isinstance(v, cst.Call) and self.tf.dotted(v.func) == "tl.store":
                 self.put(s, indent, self._store(v))
+                return
+            desc = self._desc_call(v, "store")
+            if desc is not None:
+                self.put(s, indent, self._desc_access(v, desc, store=True))
                 return
             if isinstance(v, cst.Call):
                 self.ex(v)  # diagnoses unsupported calls (tl.device_print, ...)
@@ -371,6 +574,18 @@ class KernelRewrite:
                            "assign one name per statement")
 
     def _assign(self, name: str, value, s, indent: int) -> None:
+        if isinstance(value, cst.Name) and (isinstance(self.env.get(value.value), Desc) or value.value in self.descs
+                                            and value.value not in self.env):
+            self.env[name] = self.env.get(value.value) or Desc(value.value, self.descs[value.value])  # alias
+            return
+        if isinstance(value, cst.Attribute) and (value.attr.value in ("element_ty", "dtype")
+                                                 or self.tf.dotted(value) in self.rules["dtypes"]):
+            try:
+                self.dtypes[name] = self._dtype(value)
+                return
+            except _Problem:
+                pass
+        self.dtypes.pop(name, None)
         absval = self.abstract(value)
         if absval is not None:
             self.env[name] = absval
@@ -381,9 +596,17 @@ class KernelRewrite:
         else:
             text = self.ex(value)
         self._track(name, value, text)
+        m = re.search(r"\bct\.(?:load|gather)\((\w+),", text)
+        if m and isinstance(value, cst.Call) and (self.tf.dotted(value.func) == "tl.load" or _is_method(value, "to")
+                                                  or _is_method(value, "load")):
+            self.origins[name] = m.group(1)  # the array a tile was loaded from (tl.dot's tf32 choice)
         self.put(s, indent, f"{name} = {text}")
 
     def _track(self, name: str, value, text: str) -> None:
+        if self._f32_text(text):
+            self.f32_vars.add(name)
+        else:
+            self.f32_vars.discard(name)
         if self._is_tile_expr(value):
             self.tile_vars.add(name)
         else:
@@ -395,8 +618,11 @@ class KernelRewrite:
 
     def _augassign(self, s: cst.AugAssign, indent: int) -> None:
         name = s.target.value
-        if (name in self.pointers and isinstance(s.operator, cst.AddAssign) and not isinstance(self.env.get(name), BlockPtr)
-                and not self._in_loop):
+        if name in self._carried and isinstance(self.env.get(name), Ptr) and isinstance(s.operator, cst.AddAssign):
+            self.env[name] = self._shift(self.env[name], self._carried[name][1], "1")  # the next iteration's tile
+            return
+        if ((name in self.pointers or isinstance(self.env.get(name), Ptr)) and isinstance(s.operator, cst.AddAssign)
+                and not isinstance(self.env.get(name), BlockPtr) and not self._in_loop):
             # X += row * stride (a pointer parameter moved to its row once, before any loop): a Ptr rebinding
             moved = self.abstract(cst.BinaryOperation(left=cst.Name(name), operator=cst.Add(), right=s.value))
             if isinstance(moved, Ptr):
@@ -422,7 +648,11 @@ class KernelRewrite:
     def abstract(self, node):
         """The offset / mask / pointer this expression denotes, or None for an ordinary value."""
         if isinstance(node, cst.Name):
-            return self.env.get(node.value)
+            v = self.env.get(node.value)
+            if isinstance(v, Moved):
+                raise self.problem(node, errors.TRITON_ACCESS, f"pointer '{v.name}' used after the loop that advances it",
+                                   "recompute the pointer after the loop from the base and the loop count")
+            return v
         if isinstance(node, cst.Call):
             f = self.tf.dotted(node.func)
             if f == "tl.arange":
@@ -432,11 +662,30 @@ class KernelRewrite:
                 return None
             if f == "tl.make_block_ptr":
                 return self._block_ptr(node)
+            if f == "tl.advance":
+                return self._advance(node)
+            if f == "tl.make_tensor_descriptor":
+                return self._make_desc(node)
+            return None
+        if isinstance(node, cst.Subscript):
+            v = self.abstract(node.value)
+            if isinstance(v, (Rng, Mask)):
+                placed = self._placement(node)
+                if placed is None:
+                    raise self.problem(node, errors.TRITON_ACCESS, f"subscript '{_code(node)}' of offsets",
+                                       "broadcast offsets with x[:, None] / x[None, :]")
+                if isinstance(v, Rng) and v.ndim != 1 or isinstance(v, Mask) and any(p.rng.ndim != 1 for p in v.parts):
+                    raise self.problem(node, errors.TRITON_ACCESS, f"subscript '{_code(node)}' of 2-D offsets",
+                                       "broadcast 1-D offsets")
+                return v.placed(*placed)
             return None
         if isinstance(node, cst.BinaryOperation):
             op = type(node.operator)
             if op is cst.Multiply:
                 left, right = self.abstract(node.left), self.abstract(node.right)
+                for rng, other in ((left, node.right), (right, node.left)):
+                    if isinstance(rng, Rng) and isinstance(other, cst.Name) and other.value in self._scalar_params():
+                        return Ptr("", (Term(rng, "", other.value),))  # offs * stride
                 if left is None and right is None and not self._is_tile_expr(node):
                     # idx * BLOCK with BLOCK a constexpr: keep it symbolic (rendered back when used as a value)
                     r = _code(node.right).strip()
@@ -444,44 +693,69 @@ class KernelRewrite:
                         return Scaled(self.ex(node.left), r)
                     st = self._stride_of(node)  # row * stride_x: a row offset (rendered back when used as a value)
                     if st is not None:
-                        return Ptr("", None, st)
+                        return Ptr("", (Term(None, st[0], st[1]),))
                 return None
             if op is cst.Add:
                 terms = self._terms(node)
                 vals = [self.abstract(t) for t in terms]
-                real = any(isinstance(v, Ptr) and v.base for v in vals) or any(self._is_pointer(t) for t in terms)
-                partial = any(isinstance(v, Ptr) for v in vals) and any(isinstance(v, Rng) for v in vals)
-                if real or partial:
-                    return self._ptr(node, terms, vals)
+                ptrish = any(isinstance(v, Ptr) for v in vals) or any(self._is_pointer(t) for t in terms)
                 rngs = [v for v in vals if isinstance(v, Rng)]
-                if len(rngs) == 1 and len(terms) == 2 and not rngs[0].base:
+                if not ptrish and len(rngs) == 1 and len(terms) == 2:
                     other = terms[0] if vals[1] is rngs[0] else terms[1]
                     ov = self.abstract(other)
                     if isinstance(ov, Scaled) and ov.block == rngs[0].size:
-                        return Rng(rngs[0].size, ov.idx)
+                        return rngs[0].shifted(ov.idx)
                     if isinstance(other, cst.Name) and self.stepped.get(other.value) == rngs[0].size:
-                        return Rng(rngs[0].size, f"({other.value} // {rngs[0].size})")
-                    if isinstance(ov, Rng) or ov is not None:
-                        return None
+                        return rngs[0].shifted(f"({other.value} // {rngs[0].size})")
                     return None
+                if ptrish or rngs and len(rngs) > 1:
+                    return self._ptr(node, terms, vals)
                 return None
             if op is cst.BitAnd:
                 left, right = self.abstract(node.left), self.abstract(node.right)
+                if isinstance(left, Mask) and isinstance(right, Mask):
+                    return Mask(left.parts + right.parts)
                 if isinstance(left, Mask) or isinstance(right, Mask):
-                    raise self.problem(node, errors.TRITON_ACCESS, "combined mask",
-                                       "use one `offs < n` mask per access, or tl.make_block_ptr with boundary_check")
+                    raise self.problem(node, errors.TRITON_ACCESS, "mask combined with a non-offset condition",
+                                       "combine `offs < n` masks only (or use tl.where on the loaded value)")
             return None
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
             c = node.comparisons[0]
             left = self.abstract(node.left)
             if isinstance(left, Rng) and isinstance(c.operator, cst.LessThan):
-                b = c.comparator
-                is_param = isinstance(b, cst.Name) and b.value in self._scalar_params()
-                return Mask(left, b.value if is_param else self.ex(b), is_param)
+                return Mask((self._mask_part(left, c.comparator),))
             if isinstance(left, Rng):
                 raise self.problem(node, errors.TRITON_ACCESS, "mask other than `offs < n`",
                                    "write the bound check as `offs < n`")
         return None
+
+    def _placement(self, node: cst.Subscript):
+        """``[:, None]`` -> (0, 2); ``[None, :]`` -> (1, 2); ``[:]`` -> (0, 1); else None."""
+        kinds = []
+        for el in node.slice:
+            sl = el.slice
+            if isinstance(sl, cst.Slice) and sl.lower is None and sl.upper is None and sl.step is None:
+                kinds.append(":")
+            elif isinstance(sl, cst.Index) and isinstance(sl.value, cst.Name) and sl.value.value == "None":
+                kinds.append("None")
+            else:
+                return None
+        if kinds.count(":") != 1:
+            return None
+        return kinds.index(":"), len(kinds)
+
+    def _mask_part(self, rng: Rng, b) -> MaskPart:
+        if isinstance(b, cst.Name) and b.value in self._scalar_params():
+            return MaskPart(rng, b.value, "param")
+        if isinstance(b, cst.Name) and b.value in self._constexprs():
+            return MaskPart(rng, b.value, "const")
+        if (isinstance(b, cst.BinaryOperation) and isinstance(b.operator, cst.Subtract) and isinstance(b.left, cst.Name)
+                and b.left.value in self._scalar_params() | self._constexprs()):
+            sh = self.abstract(b.right)
+            if isinstance(sh, Scaled) and sh.block == rng.size:  # offs < K - k * BLOCK  ==  offs + k * BLOCK < K
+                kind = "param" if b.left.value in self._scalar_params() else "const"
+                return MaskPart(rng, b.left.value, kind, sh.idx)
+        return MaskPart(rng, self.ex(b), "expr")
 
     def _terms(self, node) -> list:
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
@@ -489,33 +763,36 @@ class KernelRewrite:
         return [node]
 
     def _is_pointer(self, node) -> bool:
-        return isinstance(node, cst.Name) and node.value in self.pointers
+        return isinstance(node, cst.Name) and node.value in self.pointers and node.value not in self.env
 
     def _ptr(self, node, terms, vals) -> Ptr:
-        base, rng, row = "", None, None
+        """A pointer (or offset) expression: its base parameter and its summands."""
+        base, out = "", []
         for t, v in zip(terms, vals):
-            if self._is_pointer(t) and not isinstance(v, Ptr):
+            if self._is_pointer(t):
                 if base:
                     raise self.problem(node, errors.TRITON_ACCESS, "two pointers added", "add offsets to one pointer")
                 base = t.value
             elif isinstance(v, Ptr):
-                if base and v.base or (row and v.row) or (rng and v.rng):
+                if base and v.base:
                     raise self.problem(node, errors.TRITON_ACCESS, "two pointers added", "add offsets to one pointer")
-                base, rng, row = base or v.base, v.rng or rng, v.row or row
+                base = base or v.base
+                out.extend(v.terms)
             elif isinstance(v, Rng):
-                if rng is not None:
-                    raise self.problem(t, errors.TRITON_ACCESS, "two tl.arange offsets in one pointer",
-                                       "use tl.make_block_ptr for 2-D tiles")
-                rng = v
-            elif (isinstance(t, cst.BinaryOperation) and isinstance(t.operator, cst.Multiply)
-                  and self._stride_of(t) is not None and row is None):
-                row = self._stride_of(t)
+                out.append(Term(v, "", ""))
+            elif isinstance(v, (Mask, BlockPtr, Desc)):
+                raise self.problem(t, errors.TRITON_ACCESS, f"'{_code(t)}' added to a pointer",
+                                   "add integer offsets to a pointer")
+            elif isinstance(v, Scaled):
+                out.append(Term(None, f"({v.idx} * {v.block})", "", tiles=v.idx, block=v.block))
+            elif isinstance(t, cst.Name) and t.value in self.stepped:
+                st = self.stepped[t.value]
+                out.append(Term(None, t.value, "", tiles=f"({t.value} // {st})", block=st))
             else:
-                raise self.problem(t, errors.TRITON_ACCESS, f"pointer offset '{_code(t)}' is not a tile at a block "
-                                   "offset", "write the offset as pid * BLOCK + tl.arange(0, BLOCK) (+ row * stride)")
+                out.append(Term(None, self.ex(t), "", self._is_tile_expr(t)))
         if base:
             self.pointers.add(base)
-        return Ptr(base, rng, row)
+        return Ptr(base, tuple(out))
 
     def _stride_of(self, t: cst.BinaryOperation):
         scal = self._scalar_params()
@@ -524,54 +801,80 @@ class KernelRewrite:
                 return (self.ex(idx), st.value)
         return None
 
-    def _block_ptr(self, call: cst.Call) -> BlockPtr:
-        names = ["base", "shape", "strides", "offsets", "block_shape", "order"]
+    def _view_args(self, call: cst.Call, names: list[str], what: str) -> tuple[str, dict]:
+        """Base parameter and literal-tuple arguments of tl.make_block_ptr / tl.make_tensor_descriptor; the
+        extents become ``A.shape[k]`` and the stride parameters are dropped (the tensor view carries them)."""
         args = {}
         for i, a in enumerate(call.args):
             args[a.keyword.value if a.keyword else names[i]] = a.value
         if set(names) - set(args):
-            raise self.problem(call, errors.TRITON_ACCESS, "tl.make_block_ptr without "
-                               + ", ".join(sorted(set(names) - set(args))), "pass every block pointer argument")
+            raise self.problem(call, errors.TRITON_ACCESS, f"{what} without "
+                               + ", ".join(sorted(set(names) - set(args))), f"pass every {what} argument")
         base = args["base"]
         if not isinstance(base, cst.Name):
-            raise self.problem(base, errors.TRITON_ACCESS, "block pointer base is not a kernel parameter",
+            raise self.problem(base, errors.TRITON_ACCESS, f"{what} base is not a kernel parameter",
                                "pass the tensor itself as the base")
         self.pointers.add(base.value)
         tup = {}
-        for k in ("shape", "strides", "offsets", "block_shape", "order"):
+        for k in names[1:]:
             if not isinstance(args[k], (cst.Tuple, cst.List)):
-                raise self.problem(args[k], errors.TRITON_ACCESS, f"block pointer {k} is not a tuple",
+                raise self.problem(args[k], errors.TRITON_ACCESS, f"{what} {k} is not a tuple",
                                    "write it as a literal tuple")
             tup[k] = [e.value for e in args[k].elements]
-        nd = len(tup["shape"])
-        order = [_lit(e) for e in tup["order"]]
-        if order != list(range(nd - 1, -1, -1)):
-            raise self.problem(args["order"], errors.TRITON_ACCESS, f"block pointer order {order} is not row-major",
-                               f"use order={tuple(range(nd - 1, -1, -1))} and tl.trans the loaded tile")
         block = tuple(_code(e).strip() for e in tup["block_shape"])
-        index = []
-        for k, (off, b) in enumerate(zip(tup["offsets"], block)):
-            index.append(self._tile_index(off, b))
         for k, sh in enumerate(tup["shape"]):
             if isinstance(sh, cst.Name) and sh.value in self._scalar_params():
                 self.extents.setdefault(sh.value, (base.value, k, block))
                 self._bind(sh.value, f"{base.value}.shape[{k}]", sh)
             else:
-                raise self.problem(sh, errors.TRITON_ACCESS, f"block pointer extent '{_code(sh)}' is not a parameter",
+                raise self.problem(sh, errors.TRITON_ACCESS, f"{what} extent '{_code(sh)}' is not a parameter",
                                    "pass the extent as a kernel parameter (it becomes the tensor's shape)")
         for k, st in enumerate(tup["strides"]):
             if isinstance(st, cst.Name) and st.value in self._scalar_params():
                 self.strides.setdefault(st.value, (base.value, k))
-                self._drop(st.value, "a block-pointer stride: the tensor view carries its strides", st)
+                self._drop(st.value, f"a {what} stride: the tensor view carries its strides", st)
             elif _lit(st) != 1:
-                raise self.problem(st, errors.TRITON_ACCESS, f"block pointer stride '{_code(st)}'",
+                raise self.problem(st, errors.TRITON_ACCESS, f"{what} stride '{_code(st)}'",
                                    "pass strides as kernel parameters (or 1)")
-        return BlockPtr(base.value, tuple(index), block)
+        return base.value, {**tup, "block": block, "args": args}
+
+    def _block_ptr(self, call: cst.Call) -> BlockPtr:
+        base, t = self._view_args(call, ["base", "shape", "strides", "offsets", "block_shape", "order"],
+                                  "block pointer")
+        nd = len(t["shape"])
+        order = [_lit(e) for e in t["order"]]
+        if order != list(range(nd - 1, -1, -1)):
+            raise self.problem(t["args"]["order"], errors.TRITON_ACCESS, f"block pointer order {order} is not row-major",
+                               f"use order={tuple(range(nd - 1, -1, -1))} and tl.trans the loaded tile")
+        index = tuple(self._tile_index(off, b) for off, b in zip(t["offsets"], t["block"]))
+        return BlockPtr(base, index, t["block"])
+
+    def _make_desc(self, call: cst.Call) -> Desc:
+        base, t = self._view_args(call, ["base", "shape", "strides", "block_shape"], "tensor descriptor")
+        self.note(call, "view", f"tl.make_tensor_descriptor({base}) -> a partition view of {base} with tile "
+                  f"{_tup(list(t['block']))}, zero padding")
+        return Desc(base, t["block"])
+
+    def _advance(self, call: cst.Call) -> BlockPtr:
+        """``tl.advance(bp, (o0, o1))``: each offset a whole number of blocks -> the tile index moves by it."""
+        a = [x.value for x in call.args]
+        bp = self.abstract(a[0]) if a else None
+        if not isinstance(bp, BlockPtr) or len(a) != 2 or not isinstance(a[1], (cst.Tuple, cst.List)):
+            raise self.problem(call, errors.TRITON_ACCESS, "tl.advance of something other than a block pointer",
+                               "advance a tl.make_block_ptr by a literal tuple of offsets")
+        offs = [e.value for e in a[1].elements]
+        if len(offs) != len(bp.index):
+            raise self.problem(a[1], errors.TRITON_ACCESS, "tl.advance offsets do not match the block pointer rank",
+                               "give one offset per dimension")
+        steps = tuple(self._tile_index(o, b) for o, b in zip(offs, bp.block))
+        return BlockPtr(bp.base, tuple(_add(i, d) for i, d in zip(bp.index, steps)), bp.block)
 
     def _tile_index(self, off, block: str) -> str:
         """Element offset -> tile index (porting-rules §5): ``e * block`` -> e, ``0`` -> 0, block 1 -> e."""
         if _lit(off) == 0:
             return "0"
+        if _code(off).strip() == block:
+            return "1"
         if block == "1":
             return self.ex(off)
         v = self.abstract(off)
@@ -621,31 +924,99 @@ class KernelRewrite:
         return self.rules["padding"][key]
 
     def _view(self, call: cst.Call, ptr_node, mask_node, store: bool):
-        """(array, index texts, shape texts, lifted, axis bound) of a pointer/block-pointer access."""
+        """(array, tile index texts, view shape texts, Triton tile shape texts) of a pointer / block-pointer access
+        converted to a partition view (porting-rules §5). Raises :class:`_NotView` when the pointer is not a
+        tile at a block offset (the caller falls back to gather/scatter)."""
         p = self.abstract(ptr_node)
         if isinstance(p, BlockPtr):
-            return p.base, list(p.index), list(p.block), False
-        if not isinstance(p, Ptr) or p.rng is None:
-            raise self.problem(ptr_node, errors.TRITON_ACCESS, f"'{_code(ptr_node)}' is not a tile at a block offset",
-                               "write the pointer as x + pid * BLOCK + tl.arange(0, BLOCK), "
-                               "x + row * stride + tl.arange(0, N), or use tl.make_block_ptr")
-        idx = p.rng.base or "0"
-        if p.row is not None:
-            self.strides.setdefault(p.row[1], (p.base, 0))
-            self._drop(p.row[1], f"the row stride of {p.base}: the tensor view carries its strides", ptr_node)
-            index, shape, lifted, axis = [p.row[0], idx], ["1", p.rng.size], True, 1
-        else:
-            index, shape, lifted, axis = [idx], [p.rng.size], False, 0
-        if mask_node is not None:
-            m = self.abstract(mask_node)
-            if not isinstance(m, Mask) or m.rng != p.rng:
-                raise self.problem(mask_node, errors.TRITON_ACCESS, "mask is not `offs < n` on this access's offsets",
-                                   "mask with the same offsets the pointer uses")
-            if not m.bound_param:
-                raise self.problem(mask_node, errors.TRITON_ACCESS, f"mask '{_code(mask_node)}' does not compare with a parameter",
-                                   "compare the offsets with a kernel parameter (the tensor extent)")
-            self._bind(m.bound, f"{p.base}.shape[{axis}]", mask_node)
-        return p.base, index, shape, lifted
+            return p.base, list(p.index), list(p.block), list(p.block)
+        if not isinstance(p, Ptr) or not p.base:
+            raise self.problem(ptr_node, errors.TRITON_ACCESS, f"'{_code(ptr_node)}' is not a pointer into a kernel "
+                               "parameter", "add offsets to a pointer parameter")
+        dims = self._dims(p, ptr_node)
+        masks = self.abstract(mask_node) if mask_node is not None else None
+        if mask_node is not None and not isinstance(masks, Mask):
+            raise _NotView(p, f"mask '{_code(mask_node)}' is not `offs < n`")
+        binds = []
+        for part in (masks.parts if masks else ()):
+            hit = [k for k, d in enumerate(dims) if d[1] is not None and _same_axis(d[1], part.rng)]
+            if not hit or dims[hit[0]][1].base != _add(part.rng.base, part.shift):
+                raise _NotView(p, f"mask '{_code(mask_node)}' is not on this access's offsets")
+            if part.kind == "expr":
+                raise _NotView(p, f"mask bound '{part.bound}' is not a tensor extent")
+            binds.append((part, hit[0]))
+        if p.base in self.flat:
+            raise _NotView(p, f"'{p.base}' is accessed element-wise elsewhere in the kernel")
+        for part, k in binds:
+            if part.kind == "param":
+                self._bind(part.bound, f"{p.base}.shape[{k}]", mask_node)
+                self.extents.setdefault(part.bound, (p.base, k, tuple(d[1].size if d[1] is not None else "1"
+                                                                      for d in dims)))
+            else:
+                self.note(mask_node, "param", f"mask bound '{part.bound}' (a constexpr) is the extent {p.base}."
+                          f"shape[{k}]: the tensor passed must have that extent")
+        for k, (stride, _rng, _idx) in enumerate(dims):
+            if stride:
+                self.strides.setdefault(stride, (p.base, k))
+                self._drop(stride, f"the axis-{k} stride of {p.base}: the tensor view carries its strides", ptr_node)
+        index = [(d[1].base or "0") if d[1] is not None else d[2] for d in dims]
+        shape = [d[1].size if d[1] is not None else "1" for d in dims]
+        rngs = sorted((d[1] for d in dims if d[1] is not None), key=lambda r: r.axis)
+        return p.base, index, shape, [r.size for r in rngs]
+
+    def _dims(self, p: Ptr, node) -> list:
+        """Array dimensions of a pointer: [(stride, Rng | None, scalar index text)], stride-parameter dims first
+        (scalar ones, then tiles in Triton axis order), the unit-stride dim last."""
+        groups: dict[str, list[Term]] = {}
+        for t in p.terms:
+            if t.tile:
+                raise _NotView(p, f"offset '{t.idx}' is a computed tile")
+            groups.setdefault(t.stride, []).append(t)
+        dims = []
+        for stride, ts in groups.items():
+            rng = [t.rng for t in ts if t.rng is not None]
+            if len(rng) == 1:  # whole blocks of the tile's size fold into its tile index
+                for t in ts:
+                    if t.rng is None and t.tiles and t.block == rng[0].size:
+                        rng = [rng[0].shifted(t.tiles)]
+                ts = [t for t in ts if t.rng is not None or not (t.tiles and t.block == rng[0].size)]
+            scal = [t.idx for t in ts if t.rng is None]
+            if len(rng) > 1:
+                raise _NotView(p, f"two tile offsets on one axis (stride '{stride or 1}')")
+            if rng and scal:
+                raise _NotView(p, f"offset '{' + '.join(scal)}' is not a whole number of {rng[0].size}-blocks")
+            dims.append((stride, rng[0] if rng else None, " + ".join(scal) if scal else ""))
+        nd = {d[1].ndim for d in dims if d[1] is not None}
+        if len(nd) > 1:
+            raise _NotView(p, "offsets of different ranks")
+        if nd and sorted(d[1].axis for d in dims if d[1] is not None) != list(range(nd.pop())):
+            raise _NotView(p, "a tile axis without offsets")
+        unit = [d for d in dims if not d[0]]
+        rest = [d for d in dims if d[0]]
+        rest.sort(key=lambda d: (d[1] is not None, d[1].axis if d[1] is not None else 0))
+        return rest + unit
+
+    def _flat_offsets(self, p: Ptr) -> str:
+        """The element offset of every lane (gather/scatter fallback), as a cuTile Python int32 tile text."""
+        parts = []
+        for t in p.terms:
+            v = self._render(t.rng, None) if t.rng is not None else t.idx
+            parts.append(f"({v}) * {t.stride}" if t.stride else f"({v})")
+        return " + ".join(parts) if parts else "0"
+
+    def _padding(self, call, a) -> str:
+        if "mask" in a and "other" in a:
+            return self._padding_from_other(a["other"])
+        if "padding_option" in a:
+            opt = _lit(a["padding_option"])
+            if opt == "zero":
+                return self.rules["padding"]["zero"]
+            if opt == "nan":
+                return self.rules["padding"]["nan"]
+            if opt not in ("", None):
+                raise self.problem(a["padding_option"], errors.TRITON_ACCESS, f"padding_option={opt!r}",
+                                   "use 'zero' or 'nan'")
+        return ""
 
     def _load(self, call: cst.Call) -> str:
         a = self._kw(call, ["pointer", "mask", "other", "boundary_check", "padding_option"])
@@ -657,26 +1028,30 @@ class KernelRewrite:
                 self.note(call, "hint", f"tl.load({k}=..) dropped (no cuTile counterpart)")
             elif k not in ("pointer", "mask", "other", "boundary_check", "padding_option"):
                 raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.load({k}=..)", "drop the argument")
-        arr, index, shape, lifted = self._view(call, ptr, a.get("mask"), store=False)
-        pad = ""
-        if "mask" in a and "other" in a:
-            pad = self._padding_from_other(a["other"])
-        elif "padding_option" in a:
-            opt = _lit(a["padding_option"])
-            if opt == "zero":
-                pad = self.rules["padding"]["zero"]
-            elif opt == "nan":
-                pad = self.rules["padding"]["nan"]
-            elif opt not in ("", None):
-                raise self.problem(a["padding_option"], errors.TRITON_ACCESS, f"padding_option={opt!r}",
-                                   "use 'zero' or 'nan'")
+        try:
+            arr, index, shape, tshape = self._view(call, ptr, a.get("mask"), store=False)
+        except _NotView as nv:
+            return self._gather(call, nv, a)
+        if not tshape:  # one element: a 0-d gather (cuTile Python's element access)
+            return f"ct.gather({arr}, {index[0] if len(index) == 1 else _tup(index)})"
+        pad = self._padding(call, a)
         text = f"ct.load({arr}, index={_tup(index)}, shape={_tup(shape)}"
         if pad:
             text += f", padding_mode={pad}"
+        if self._latency:
+            text += f", latency={self._latency}"
         text += ")"
-        if lifted:
+        return self._to_triton_shape(text, shape, tshape)
+
+    def _to_triton_shape(self, text: str, shape: list, tshape: list) -> str:
+        """A view tile -> the Triton tile: a single row of a 2-D array stays a (1, N) tile (reductions over it
+        keep the row axis); other unit view dims are reshaped away."""
+        if shape == tshape:
+            return text
+        if len(tshape) == 1 and len(shape) == 2 and shape[0] == "1" and self.lift_rows:
             self.lifted_loads.add(text)
-        return text
+            return text
+        return f"ct.reshape({text}, {_tup(tshape)})"
 
     def _store(self, call: cst.Call) -> str:
         a = self._kw(call, ["pointer", "value", "mask", "boundary_check"])
@@ -688,11 +1063,102 @@ class KernelRewrite:
                 self.note(call, "hint", f"tl.store({k}=..) dropped (no cuTile counterpart)")
             elif k not in ("pointer", "value", "mask", "boundary_check"):
                 raise self.problem(a[k], errors.TRITON_UNSUPPORTED, f"tl.store({k}=..)", "drop the argument")
-        arr, index, shape, lifted = self._view(call, a["pointer"], a.get("mask"), store=True)
-        val = self.ex(a["value"])
-        if lifted and not self._lifted_text(val):
-            val = f"ct.reshape({val}, ({', '.join(shape)}))"
+        try:
+            arr, index, shape, tshape = self._view(call, a["pointer"], a.get("mask"), store=True)
+        except _NotView as nv:
+            return self._scatter(call, nv, a)
+        val = self._stored(a["value"], arr)
+        if not tshape:  # one element: a 0-d scatter
+            return f"ct.scatter({arr}, {index[0] if len(index) == 1 else _tup(index)}, {val})"
+        if shape != tshape:
+            lifted_row = len(tshape) == 1 and len(shape) == 2 and shape[0] == "1" and self.lift_rows
+            if not (lifted_row and self._lifted_text(val)):
+                val = f"ct.reshape({val}, {_tup(shape)})"
         return f"ct.store({arr}, index={_tup(index)}, tile={val})"
+
+    def _fallback(self, call: cst.Call, nv: "_NotView", a: dict, store: bool) -> tuple[str, str]:
+        """(array, flat offsets) of a pointer access that is not a tile at a block offset: the array is read
+        element-wise (ct.gather / ct.scatter on the flat 1-D tensor; porting-rules §3 "tl.load(p + offs, mask)")."""
+        p = nv.ptr
+        if not isinstance(p, Ptr) or not p.base:
+            raise self.problem(a["pointer"], errors.TRITON_ACCESS, f"'{_code(a['pointer'])}' is not a pointer",
+                               "add offsets to a pointer parameter")
+        if any(t.rng is not None and t.rng.ndim > 1 for t in p.terms) and not store:
+            raise self.problem(a["pointer"], errors.TRITON_ACCESS, f"'{_code(a['pointer'])}' is not a tile at a block "
+                               f"offset ({nv.why}) and 2-D element-wise loads have no rule (cutile 0.3.1)",
+                               "write the pointer as x + pid * BLOCK + tl.arange(0, BLOCK), "
+                               "x + row * stride + tl.arange(0, N), or use tl.make_block_ptr / a tensor descriptor")
+        if p.base in self.descs:
+            raise self.problem(a["pointer"], errors.TRITON_ACCESS, f"descriptor '{p.base}' used as a pointer",
+                               "use desc.load / desc.store")
+        if p.base not in self.flat:
+            self.flat.add(p.base)
+        self.note(call, "view", f"'{_code(a['pointer'])}' is not a tile at a block offset ({nv.why}): "
+                  f"{p.base} is read element-wise as a flat 1-D tensor ({'ct.scatter' if store else 'ct.gather'})")
+        return p.base, self._flat_offsets(p)
+
+    def _stored(self, node, arr: str) -> str:
+        """A stored value: tl.store converts it to the pointer's element type (an explicit cast unless the value
+        already is one to that type)."""
+        text = self.ex(node)
+        if self._is_tile_expr(node) and self._f32_text(text) and not text.endswith(f", {arr}.dtype)"):
+            return f"ct.astype({text}, {arr}.dtype)"
+        return text
+
+    def _f32_text(self, text: str) -> bool:
+        """The value is (or may be) f32 by Triton's promotion: a cast to f32, an f32 variable, an f32 argument."""
+        return "ct.float32" in text or any(re.search(rf"\b{re.escape(v)}\b", text) for v in self.f32_vars | self.floats)
+
+    def _gather(self, call: cst.Call, nv: "_NotView", a: dict) -> str:
+        arr, offs = self._fallback(call, nv, a, store=False)
+        text = f"ct.gather({arr}, {offs}"
+        if "mask" in a:
+            text += f", mask={self.ex(a['mask'])}"
+            if "other" in a:
+                text += f", padding_value={self.ex(a['other'])}"
+        if self._latency:
+            text += f", latency={self._latency}"
+        return text + ")"
+
+    def _scatter(self, call: cst.Call, nv: "_NotView", a: dict) -> str:
+        arr, offs = self._fallback(call, nv, a, store=True)
+        text = f"ct.scatter({arr}, {offs}, {self._stored(a['value'], arr)}"
+        if "mask" in a:
+            text += f", mask={self.ex(a['mask'])}"
+        return text + ")"
+
+    def _desc_call(self, node, meth: str) -> Desc | None:
+        """The descriptor of ``d.<meth>(..)`` (a tl.make_tensor_descriptor value or a descriptor parameter)."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == meth
+                and isinstance(node.func.value, cst.Name)):
+            return None
+        name = node.func.value.value
+        v = self.env.get(name)
+        if isinstance(v, Desc):
+            return v
+        if name in self.descs and v is None:
+            return Desc(name, self.descs[name])
+        return None
+
+    def _desc_access(self, node: cst.Call, desc: Desc, store: bool) -> str:
+        """``desc.load([o0, ..])`` / ``desc.store([o0, ..], v)``: element offsets -> tile indices (porting-rules
+        §5); out-of-bounds lanes read zero (TMA)."""
+        a = [x.value for x in node.args]
+        if not a or not isinstance(a[0], (cst.List, cst.Tuple)) or len(a) != (2 if store else 1):
+            raise self.problem(node, errors.TRITON_ACCESS, f"descriptor {'store' if store else 'load'} arguments",
+                               "write desc.load([o0, o1]) / desc.store([o0, o1], value)")
+        offs = [e.value for e in a[0].elements]
+        if len(offs) != len(desc.block):
+            raise self.problem(a[0], errors.TRITON_ACCESS, "descriptor offsets do not match its block rank",
+                               "give one offset per dimension")
+        index = [self._tile_index(o, b) for o, b in zip(offs, desc.block)]
+        if store:
+            return f"ct.store({desc.base}, index={_tup(index)}, tile={self.ex(a[1])})"
+        text = f"ct.load({desc.base}, index={_tup(index)}, shape={_tup(list(desc.block))}, " \
+               f"padding_mode={self.rules['padding']['zero']}"
+        if self._latency:
+            text += f", latency={self._latency}"
+        return text + ")"
 
     def _dot(self, call: cst.Call, s, acc: str | None = None) -> str:
         a = self._kw(call, ["input", "other", "acc"])
@@ -753,7 +1219,11 @@ class KernelRewrite:
                 if f and f.startswith("tl.") and f not in ("tl.program_id", "tl.num_programs", "tl.cdiv"):
                     found.append(f)
                 if isinstance(n.func, cst.Attribute) and n.func.attr.value == "to":
-                    found.append("to")
+                    r = n.func.value  # pid.to(tl.int64) / n.to(tl.float32): a scalar stays a scalar
+                    scalar = (isinstance(r, cst.Name) and r.value not in tiles or isinstance(r, cst.Call)
+                              and tf.dotted(r.func) in ("tl.program_id", "tl.num_programs"))
+                    if not scalar:
+                        found.append("to")
 
             def visit_Name(self, n):
                 if n.value in tiles:
@@ -794,7 +1264,13 @@ class KernelRewrite:
             if sym is None:
                 raise self.problem(node, errors.TRITON_UNSUPPORTED, f"operator '{_code(node.operator)}'", "rewrite it")
             self._float_scalars(node)
-            return f"{self._paren(node.left)} {sym} {self._paren(node.right)}"
+            left, right = self._paren(node.left), self._paren(node.right)
+            if sym in "+-*/" and len(sym) == 1:  # Triton promotes a tile meeting an f32 scalar argument to f32
+                if self._is_float_param(node.right) and self._is_tile_expr(node.left):
+                    left = f"ct.astype({left}, ct.float32)"
+                elif self._is_float_param(node.left) and self._is_tile_expr(node.right):
+                    right = f"ct.astype({right}, ct.float32)"
+            return f"{left} {sym} {right}"
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
             c = node.comparisons[0]
             sym = _CMP.get(type(c.operator))
@@ -813,9 +1289,20 @@ class KernelRewrite:
         if isinstance(node, cst.Call):
             return self._call(node)
         if isinstance(node, cst.Subscript):
-            raise self.problem(node, errors.TRITON_UNSUPPORTED, f"subscript '{_code(node)}'",
-                               "use tl.make_block_ptr for 2-D tiles instead of offs[:, None] broadcasting")
+            v = self.abstract(node)
+            if v is not None:
+                return self._render(v, node)
+            if self._placement(node) is None:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, f"subscript '{_code(node)}'",
+                                   "only x[:, None] / x[None, :] broadcasting is supported")
+            sl = ", ".join(":" if isinstance(e.slice, cst.Slice) else "None" for e in node.slice)
+            return f"{self._paren(node.value)}[{sl}]"
+        if isinstance(node, cst.IfExp):
+            return f"({self.ex(node.body)} if {self.ex(node.test)} else {self.ex(node.orelse)})"
         raise self.problem(node, errors.TRITON_UNSUPPORTED, f"expression '{_code(node)}'", "rewrite it")
+
+    def _is_float_param(self, node) -> bool:
+        return isinstance(node, cst.Name) and node.value in self.floats and node.value not in self.subst
 
     def _float_scalars(self, node: cst.BinaryOperation) -> None:
         """A scalar parameter meeting a tile (or a float literal) in arithmetic is a runtime float."""
@@ -829,22 +1316,44 @@ class KernelRewrite:
             return f"({v.idx} * {v.block})"
         if isinstance(v, Rng):
             r = f"ct.arange({v.size}, dtype=ct.int32)"
-            return f"({v.base} * {v.size} + {r})" if v.base else r
-        if isinstance(v, Ptr) and not v.base and v.row and v.rng is None:  # row * stride used as a value
-            return f"({v.row[0]} * {v.row[1]})"
-        if isinstance(v, Mask):  # a mask used as a value (tl.where(mask, ..)): the bound check as a tile
-            bound = self.subst.get(v.bound, v.bound) if v.bound_param else v.bound
-            return f"({self._render(v.rng, node)} < {bound})"
-        raise self.problem(node, errors.TRITON_ACCESS, f"'{_code(node)}' ({type(v).__name__.lower()}) used as a value",
-                           "use masks and pointers only in tl.load / tl.store")
+            if v.base:
+                b = v.base if re.fullmatch(r"\w+", v.base) else f"({v.base})"
+                r = f"({b} * {v.size} + {r})"
+            if v.ndim == 2:
+                r = f"{r}[:, None]" if v.axis == 0 else f"{r}[None, :]"
+            return r
+        if isinstance(v, Ptr) and not v.base:  # an offset used as a value
+            return f"({self._flat_offsets(v)})"
+        if isinstance(v, Mask):  # a mask used as a value (tl.where(mask, ..)): the bound checks as a tile
+            out = []
+            for part in v.parts:
+                bound = self.subst.get(part.bound, part.bound) if part.kind != "expr" else part.bound
+                out.append(f"({self._render(part.rng.shifted(part.shift), node)} < {bound})")
+            return " & ".join(out) if len(out) == 1 else "(" + " & ".join(out) + ")"
+        what = node if node is not None else v
+        raise self.problem(node, errors.TRITON_ACCESS, f"'{_code(what) if node is not None else v}' "
+                           f"({type(v).__name__.lower()}) used as a value",
+                           "use pointers and descriptors only in tl.load / tl.store / .load / .store")
 
     def _dtype(self, node) -> str:
         d = self.tf.dotted(node)
         if d in self.rules["dtypes"]:
             return self.rules["dtypes"][d]
+        if isinstance(node, cst.Name) and node.value in self.dtypes:
+            return self.dtypes[node.value]
+        if isinstance(node, cst.Attribute) and node.attr.value == "dtype" and isinstance(node.value, cst.Name):
+            d = self.env.get(node.value.value)
+            if isinstance(d, Desc) or node.value.value in self.descs and d is None:
+                return f"{d.base if d else node.value.value}.dtype"  # a descriptor's element type: its tensor's
+        if (isinstance(node, cst.Attribute) and node.attr.value == "dtype" and isinstance(node.value, cst.Name)
+                and (node.value.value in self.tile_vars or node.value.value in self.pointers)):
+            return f"{self.ex(node.value)}.dtype"  # the dtype of a tile (or of the tensor a pointer points into)
         if (isinstance(node, cst.Attribute) and node.attr.value == "element_ty" and isinstance(node.value, cst.Attribute)
                 and node.value.attr.value == "dtype" and isinstance(node.value.value, cst.Name)):
             return f"{node.value.value.value}.dtype"  # y.dtype.element_ty -> y.dtype
+        chain = frontend_cutile.attr_chain(node)
+        if chain and len(chain[1]) == 3 and chain[1] == ["type", "block_type", "element_ty"] and chain[0] in self.descs:
+            return f"{chain[0]}.dtype"  # a descriptor's element type: the tensor's dtype
         raise self.problem(node, errors.TRITON_UNSUPPORTED, f"dtype '{_code(node)}'",
                            "use a tl.<dtype> name or <pointer>.dtype.element_ty")
 
@@ -852,6 +1361,8 @@ class KernelRewrite:
         d = self.tf.dotted(node)
         if d in self.rules["dtypes"] or node.attr.value == "element_ty":
             return self._dtype(node)
+        if node.attr.value == "dtype" and isinstance(node.value, cst.Name) and node.value.value in self.descs:
+            return f"{node.value.value}.dtype"
         raise self.problem(node, errors.TRITON_UNSUPPORTED, f"attribute '{_code(node)}'", "rewrite it")
 
     def _call(self, node: cst.Call) -> str:
@@ -860,7 +1371,25 @@ class KernelRewrite:
             if len(node.args) != 1:
                 raise self.problem(node, errors.TRITON_UNSUPPORTED, ".to() with extra arguments",
                                    "write x.to(dtype)")
-            return f"ct.astype({self.ex(node.func.value)}, {self._dtype(node.args[0].value)})"
+            dt = self._dtype(node.args[0].value)
+            if dt in ("ct.int64", "ct.int32") and not self._is_tile_expr(node.func.value):
+                self.note(node, "hint", f"scalar .to({dt.replace('ct.', 'tl.')}) dropped: index arithmetic stays i32 "
+                          "(views address by tile index)")
+                return self.ex(node.func.value)
+            return f"ct.astype({self.ex(node.func.value)}, {dt})"
+        desc = self._desc_call(node, "load")
+        if desc is not None:
+            return self._desc_access(node, desc, store=False)
+        if self._desc_call(node, "store") is not None:
+            raise self.problem(node, errors.TRITON_UNSUPPORTED, "descriptor store inside an expression",
+                               "call desc.store(..) as a statement")
+        if isinstance(node.func, cst.Attribute) and (f is None or not f.startswith("tl.")):
+            meth = node.func.attr.value
+            if meth == "reshape":
+                shape = node.args[0].value if len(node.args) == 1 else cst.Tuple([cst.Element(a.value) for a in node.args])
+                return f"ct.reshape({self.ex(node.func.value)}, {self.ex(shape)})"
+            if meth in ("trans", "T"):
+                return f"ct.transpose({self.ex(node.func.value)})"
         unsupported = self.rules.get("unsupported", {})
         if f in unsupported:
             raise self.problem(node, errors.TRITON_UNSUPPORTED, f"'{f}' is outside the supported Triton subset",
@@ -883,7 +1412,7 @@ class KernelRewrite:
                 arr, axis, block = self.extents[a[0].value]
                 if block[axis] == _code(a[1]).strip():
                     self.note(node, "loop", f"tl.cdiv({a[0].value}, {block[axis]}) -> ct.num_tiles({arr}, axis={axis})")
-                    return f"ct.num_tiles({arr}, axis={axis}, shape=({', '.join(block)}))"
+                    return f"ct.num_tiles({arr}, axis={axis}, shape={_tup(list(block))})"
         if f in self.rules["reductions"]:
             a = self._kw(node, ["input", "axis"])
             x = a["input"]
@@ -939,14 +1468,26 @@ def _code(node) -> str:
 def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> KernelRewrite:
     """Two passes: the first learns pointer parameters, extents and dropped parameters; the second emits."""
     prior = None
-    pointers = _pointer_params(tf, fn)
-    for _ in range(3):
+    descs = _descriptor_params(tf, fn)
+    pointers = _pointer_params(tf, fn) | set(descs)
+    unknown = sorted(n for n, b in descs.items() if b is None)
+    for _ in range(4):
         kr = KernelRewrite(tf, fn, prior, collect=True)
         kr.pointers |= pointers
+        kr.descs = {n: b for n, b in descs.items() if b is not None}
+        for n in unknown:
+            p = next(p for p in fn.params.params if p.name.value == n)
+            kr._report(kr.problem(p, errors.TRITON_ACCESS, f"tensor descriptor parameter '{n}': block shape unknown",
+                                  f"add a comment `# ctrs: {n}.block_shape = (BLOCK_M, BLOCK_N)` (constexpr names) "
+                                  "to the kernel file"))
         kr.origins = _origins(tf, fn)
         kr.run()
-        if prior is not None and (kr.subst, kr.dropped, kr.pointers, kr.floats) == \
-                (prior.subst, prior.dropped, prior.pointers, prior.floats):
+        if prior is not None and kr.flat != prior.flat:  # arrays now accessed element-wise: relearn their facts
+            prior = KernelRewrite(tf, fn, None, collect=True)
+            prior.flat, prior.pointers, prior.floats = set(kr.flat), set(kr.pointers), set(kr.floats)
+            continue
+        if prior is not None and (kr.subst, kr.dropped, kr.pointers, kr.floats, kr.flat) == \
+                (prior.subst, prior.dropped, prior.pointers, prior.floats, prior.flat):
             break
         prior = kr
     if not collect and kr.problems:
@@ -996,6 +1537,102 @@ def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
     for h in heads:
         out |= roots(h)
     return out
+
+
+_PRAGMA_RE = re.compile(r"#\s*ctrs:\s*(\w+)\.block_shape\s*=\s*[\[(]([^\])]*)[\])]")
+
+
+def _descriptor_params(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, tuple[str, ...] | None]:
+    """Parameters used as tensor descriptors (``P.load([..])`` / ``P.store([..], v)``) -> their block shape, from
+    (1) a ``# ctrs: P.block_shape = (A, B)`` comment, (2) an autotune pre_hook ``nargs["P"].block_shape = [..]``,
+    (3) the ``TensorDescriptor(.., block_shape=[..])`` / ``TensorDescriptor.from_tensor(t, [..])`` passed as P
+    at a launch ``kernel[grid](..)`` in the same file. Entries must be int literals or the kernel's constexpr
+    names (None: not found)."""
+    names = [p.name.value for p in fn.params.params]
+    consts = {p.name.value for p in fn.params.params
+              if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"}
+    used: set[str] = set()
+    alias: dict[str, str] = {}
+
+    class Use(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            if (len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Name)
+                    and node.value.value in names):
+                alias[node.targets[0].target.value] = node.value.value
+
+        def visit_Call(self, node):
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value in ("load", "store") and isinstance(f.value, cst.Name):
+                r = alias.get(f.value.value, f.value.value)
+                if r in names:
+                    used.add(r)
+
+    fn.body.visit(Use())
+    if not used:
+        return {}
+
+    def shape_of(node) -> tuple[str, ...] | None:
+        if not isinstance(node, (cst.List, cst.Tuple)):
+            return None
+        out = []
+        for e in node.elements:
+            v = e.value
+            if isinstance(v, cst.Integer) or isinstance(v, cst.Name) and v.value in consts:
+                out.append(v.value)
+            else:
+                return None
+        return tuple(out)
+
+    found: dict[str, tuple[str, ...]] = {}
+    for m in _PRAGMA_RE.finditer(tf.source):
+        if m.group(1) in used:
+            found.setdefault(m.group(1), tuple(x.strip() for x in m.group(2).split(",") if x.strip()))
+    hooks: dict[str, tuple[str, ...]] = {}
+    descs: dict[str, tuple[str, ...]] = {}  # host variable -> block shape of its TensorDescriptor
+    launches: list[cst.Call] = []
+    kname = fn.name.value
+
+    class Host(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            t = node.targets[0].target if len(node.targets) == 1 else None
+            if (isinstance(t, cst.Attribute) and t.attr.value == "block_shape" and isinstance(t.value, cst.Subscript)
+                    and len(t.value.slice) == 1 and isinstance(t.value.slice[0].slice, cst.Index)):
+                key = _lit(t.value.slice[0].slice.value)
+                sh = shape_of(node.value)
+                if isinstance(key, str) and sh is not None:
+                    hooks.setdefault(key, sh)
+            v = node.value
+            if isinstance(t, cst.Name) and isinstance(v, cst.Call):
+                f = _attr(v.func)
+                if f.endswith("TensorDescriptor") or f.endswith("TensorDescriptor.from_tensor"):
+                    kw = {a.keyword.value: a.value for a in v.args if a.keyword}
+                    pos = [a.value for a in v.args if a.keyword is None]
+                    node_sh = kw.get("block_shape") or (pos[3] if f.endswith("TensorDescriptor") and len(pos) > 3
+                                                        else pos[1] if len(pos) > 1 else None)
+                    sh = shape_of(node_sh) if node_sh is not None else None
+                    if sh is not None:
+                        descs.setdefault(t.value, sh)
+
+        def visit_Call(self, node):
+            if isinstance(node.func, cst.Subscript) and _attr(node.func.value) == kname:
+                launches.append(node)
+
+    tf.module.visit(Host())
+    for name in sorted(used):
+        if name in found:
+            continue
+        if name in hooks:
+            found[name] = hooks[name]
+            continue
+        for call in launches:
+            pos = [a.value for a in call.args if a.keyword is None]
+            kw = {a.keyword.value: a.value for a in call.args if a.keyword}
+            i = names.index(name)
+            arg = kw.get(name, pos[i] if i < len(pos) else None)
+            if isinstance(arg, cst.Name) and arg.value in descs:
+                found[name] = descs[arg.value]
+                break
+    return {n: found.get(n) for n in sorted(used)}
 
 
 def _origins(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, str]:
@@ -1213,6 +1850,8 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
             params.append({"name": name, "kind": "stride", "array": arr, "dim": dim})
         elif name in kr.subst or name in kr.dropped:
             params.append({"name": name, "kind": "unmapped", "why": kr.dropped.get(name) or kr.subst[name]})
+        elif name in kr.descs:
+            params.append({"name": name, "kind": "descriptor", "array": name, "block": list(kr.descs[name])})
         elif name in kr.pointers:
             params.append({"name": name, "kind": "array", "array": name})
         else:

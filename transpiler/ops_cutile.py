@@ -12,7 +12,9 @@ reads every Rust form from rules/cutile.toml ([functions], [comparisons], [predi
   ``get_tensor_base`` + u64 offsets (``exti``) + an unsigned ``cmpi`` bounds mask against the array's
   runtime length; the gather's zero padding is a scalar of the element type, which cutile 0.3.1 can
   only make for a concrete type (``tile_to_scalar`` rejects ``Tile<E, {[]}>``): such a kernel is
-  emitted once per element type (transpiler/mono.py);
+  emitted once per element type (transpiler/mono.py); ``mask=`` (a bool tile / scalar) is broadcast to the
+  index shape and combined as ``andi(bounds, mask)`` (the mask alone with check_bounds=False), like cuTile
+  Python's ``_process_custom_mask`` (:meth:`Ops._custom_mask`; 1-D, 0-d and raw N-d arrays alike);
 * ``ct.reshape`` / ``ct.expand_dims`` / ``x[:, None]`` -> ``.reshape``; ``ct.broadcast_to`` ->
   ``.broadcast``; ``ct.transpose`` / ``ct.permute`` -> ``permute(x, const_array![..])``;
 * ``a * b + c`` on floats -> ``fma`` where cuTile Python contracts it (:func:`fuse_fma`).
@@ -408,6 +410,8 @@ class Ops:
         idx = self._expr(idx_node, f"{hint}_idx")
         if idx.kind in ("scalar", "literal"):  # one element: a 0-d gather/scatter (mem_cutile.py)
             return self._ptr_index_scalar(arr, idx, idx_node, node, hint, check)
+        if idx.kind == "tile" and idx.dtype == specialise.ELEMENT_GENERIC:
+            self._retype_mixed([idx, Val_i32()])  # indices loaded from an E array: that array holds int32
         if idx.kind != "tile" or idx.dtype != "i32" or len(idx.type.shape) != 1:
             raise self._err(idx_node, "a gather/scatter index must be a 1-D int32 tile", "build it with ct.arange",
                             errors.TRANSLATE_TYPE)
@@ -441,6 +445,39 @@ class Ops:
                         self.op("ptr_offset", self.ops("ptr_offset"), node, ptr=bb, off=off), node)
         return ptrs, mask, shape
 
+    def _custom_mask(self, args, bounds, shape: tuple, arr, node, hint: str):
+        """``mask=`` of ct.gather / ct.scatter combined with the bounds mask ``bounds`` (None: check_bounds=False)
+        the way cuTile Python's ``_process_custom_mask`` does: a bool tile (or bool scalar, a 0-d tile there)
+        broadcast to the index shape ``shape`` (no-op when equal; reshape + broadcast otherwise), then
+        ``andi(bounds, mask)``; without bounds checks the user mask alone. ``mask=None`` is no mask."""
+        if "mask" not in args:
+            return bounds
+        mnode = args["mask"]
+        if isinstance(mnode, cst.Name) and mnode.value == "None":
+            return bounds
+        fname = self.info.dotted(node.func) or "ct.gather"
+        m = self._expr(mnode, f"{arr.name}_cmask")
+        if m.kind == "literal" and m.value is None:
+            return bounds
+        if m.kind in ("tile", "scalar") and m.dtype != "bool":
+            raise self._err(mnode, f"{fname} mask must be bool, got a {m.kind} of type {m.dtype}",
+                            "compare to make a mask (e.g. offs < n)", errors.TRANSLATE_TYPE)
+        if m.kind not in ("tile", "scalar"):
+            what = f"the constant {m.value!r}" if m.kind == "literal" else f"a {m.kind}"
+            raise self._err(mnode, f"no rule for {fname}(mask=..) given {what}",
+                            "pass a bool tile broadcastable to the index shape (e.g. offs < n) or a bool scalar; "
+                            "drop a constant True mask", errors.NO_RULE)
+        ms = m.type.shape if m.kind == "tile" else ()
+        if len(ms) > len(shape) or any(d not in ("1", s) for d, s in zip(ms[::-1], shape[::-1])):
+            raise self._err(mnode, f"{fname} mask of shape ({', '.join(ms)}) does not broadcast to the index shape "
+                                   f"({', '.join(shape)})", "build the mask from the index tile (e.g. offs < n)",
+                            errors.TRANSLATE_TYPE)
+        user = self._to_tile(m, "bool", tuple(shape), f"{arr.name}_umask", mnode)
+        if bounds is None:
+            return user
+        return self.let(f"{arr.name}_mask", model.TileT("bool", tuple(shape)),
+                        self.op("andi", self.ops("andi"), node, a=bounds, b=user), node)
+
     def _latency(self, args) -> str:
         if "latency" not in args:
             return "0"
@@ -452,7 +489,7 @@ class Ops:
     def _lower_gather(self, node, rule, fname, hint):
         args = self._args(node, ["array", "indices"])
         for k in args:
-            if k not in ("array", "indices", "check_bounds", "padding_value", "latency"):
+            if k not in ("array", "indices", "mask", "check_bounds", "padding_value", "latency"):
                 raise self._err(args[k], f"no rule for ct.gather({k}=..)", "see porting-rules §2")
         arr = self._array(args["array"])
         check = self._kw_bool(args, "check_bounds", True)
@@ -468,6 +505,7 @@ class Ops:
                             "pad with 0 or +-inf (the literals cutile 0.3.1 can spell for every element type), "
                             "then ct.where")
         ptrs, mask, shape = self._ptr_index(arr, args["indices"], node, hint, check)
+        mask = self._custom_mask(args, mask, shape, arr, node, hint)
         zt = self.let(f"{arr.name}_zero_t" if pad == 0 else f"{arr.name}_pad_t", model.TileT(e, ()),
                       self.op("constant", self.ops("elem_zero"), node, zero=text), node)
         zero = self.let(f"{arr.name}_zero" if pad == 0 else f"{arr.name}_pad", model.ScalarT(e),
@@ -485,12 +523,13 @@ class Ops:
     def _lower_scatter(self, node, rule, fname, hint):
         args = self._args(node, ["array", "indices", "value"])
         for k in args:
-            if k not in ("array", "indices", "value", "check_bounds", "latency"):
+            if k not in ("array", "indices", "value", "mask", "check_bounds", "latency"):
                 raise self._err(args[k], f"no rule for ct.scatter({k}=..)", "see porting-rules §2")
         arr = self._array(args["array"])
         check = self._kw_bool(args, "check_bounds", True)
         t = self._expr(args["value"], f"{hint}_val")
         ptrs, mask, shape = self._ptr_index(arr, args["indices"], node, hint, check)
+        mask = self._custom_mask(args, mask, shape, arr, node, hint)
         self._retype_check(arr, t, args["value"])
         if t.kind == "tile" and t.dtype != arr.dtype:
             raise self._err(args["value"], f"scattered tile has dtype {t.dtype}, array '{arr.name}' has {arr.dtype}",
@@ -502,6 +541,12 @@ class Ops:
         self.let("_done", model.OpaqueT("Token"), op, node)
         from .frontend_cutile import Val  # noqa: PLC0415
         return Val("literal", value=None)
+
+
+def Val_i32():
+    """A stand-in int32 tile (for _retype_mixed: an E index tile meets int32)."""
+    from .frontend_cutile import Val  # noqa: PLC0415
+    return Val("tile", "_i32", model.TileT("i32", ()), "i32")
 
 
 def _pad_text(value, dtype: str) -> str | None:
