@@ -63,8 +63,8 @@ def test_size_strategy_reaches_tile_boundaries():
 
 def test_tolerances():
     assert gpu.tolerance("int32") is None and gpu.tolerance("bool_") is None
-    assert gpu.tolerance("float16") == (1e-3, 1e-3)
-    assert gpu.tolerance("float32", {"tolerances": {"float32": {"rtol": 0.1, "atol": 0.2}}}) == (0.1, 0.2)
+    assert gpu.tolerance("float16") == (1e-3, 1e-3, 0.0)
+    assert gpu.tolerance("float32", {"tolerances": {"float32": {"rtol": 0.1, "atol": 0.2}}}) == (0.1, 0.2, 0.0)
 
 
 RECORDED = {

@@ -19,7 +19,8 @@ from transpiler.spec import load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
-            "triton_autotune_add"]
+            "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
+            "triton_strided_gather", "triton_layer_norm_loop"]
 
 
 def A(name, array=None):
@@ -42,6 +43,10 @@ def S(name):
     return {"name": name, "kind": "scalar", "arg": name}
 
 
+def D(name, block):
+    return {"name": name, "kind": "descriptor", "array": name, "block": block}
+
+
 VADD = [A("x"), A("y"), A("z"), SH("n", "x", 0), C("TILE")]
 EXPECTED = {
     "triton_vector_add": ("vector_add", VADD, False, False),
@@ -57,7 +62,16 @@ EXPECTED = {
                                  ST("stride_am", "A", 0), ST("stride_ak", "A", 1), ST("stride_bk", "B", 0),
                                  ST("stride_bn", "B", 1), ST("stride_cm", "C", 0), ST("stride_cn", "C", 1),
                                  C("TM"), C("TN"), C("TK")], True, False),
+    "triton_desc_scale": ("scale_rows", [D("x_desc", ["BM", "BN"]), D("w_desc", ["BN"]), A("Y"), SH("M", "Y", 0),
+                                         SH("N", "Y", 1), ST("stride_ym", "Y", 0), C("BM"), C("BN")], False, False),
+    "triton_strided_gather": ("gather_scale", [A("X"), A("IDX"), A("Y"), SH("n", "IDX", 0), S("scale"), C("BLOCK")],
+                              False, False),
+    "triton_layer_norm_loop": ("layer_norm_loop", [A("X"), A("Y"), A("W"), A("B"), A("Mean"), A("Rstd"),
+                                                   ST("stride_x", "X", 0), ST("stride_y", "Y", 0), SH("N", "X", 1),
+                                                   S("eps"), C("BLOCK")], False, False),
 }
+EXPECTED["triton_matmul_advance"] = ("matmul", EXPECTED["triton_matmul"][1], True, False)
+EXPECTED["triton_matmul_ptr2d"] = ("matmul", EXPECTED["triton_matmul"][1], True, False)
 
 
 def cdiv(a, b):
@@ -73,7 +87,16 @@ TRITON_GRID = {
     "triton_rms_norm": lambda a: (a["n_rows"], 1, 1),
     "triton_layer_norm": lambda a: (a["x"].shape[0], 1, 1),
     "triton_matmul": lambda a: (cdiv(a["M"], a["TM"]), cdiv(a["N"], a["TN"]), 1),
+    "triton_matmul_advance": lambda a: (cdiv(a["M"], a["TM"]), cdiv(a["N"], a["TN"]), 1),
+    "triton_matmul_ptr2d": lambda a: (cdiv(a["M"], a["TM"]), cdiv(a["N"], a["TN"]), 1),
+    "triton_desc_scale": lambda a: (cdiv(a["M"], a["BM"]), cdiv(a["N"], a["BN"]), 1),
+    "triton_strided_gather": lambda a: (cdiv(a["n"], a["BLOCK"]), 1, 1),
+    "triton_layer_norm_loop": lambda a: (a["X"].shape[0], 1, 1),
 }
+
+
+def fake_desc(t, shape, strides, block):
+    return ("desc", t.name, tuple(shape), tuple(strides), tuple(block))
 
 
 class FakeTensor:
@@ -114,13 +137,17 @@ def test_reference_args_and_port_inputs_for_every_spec(fixture, analyses):
     for spec in load_specs(str(ROOT / "fixtures" / fixture / "specs.json")):
         assert spec.kernel == kernel
         t = fake_tensors(spec)
-        args = gpu.triton_args(tmap, spec, t)
+        args = gpu.triton_args(tmap, spec, t, make_desc=fake_desc)
         assert len(args) == len(params)
         named = dict(zip([p["name"] for p in params], args))
         for p in params:
             v = named[p["name"]]
             if p["kind"] == "array":
                 assert v is t[p["array"]]
+            elif p["kind"] == "descriptor":
+                a = spec.args[p["array"]]
+                assert v == ("desc", p["array"], tuple(a.shape), tuple(a.strides),
+                             tuple(spec.args[b].value for b in p["block"]))
             elif p["kind"] == "shape":
                 assert v == spec.args[p["array"]].shape[p["dim"]]
             elif p["kind"] == "stride":
@@ -129,7 +156,7 @@ def test_reference_args_and_port_inputs_for_every_spec(fixture, analyses):
                 assert v == spec.args[p.get("const") or p["arg"]].value
         assert TRITON_GRID[fixture](named) == spec.grid_for()
         inputs, consts = gpu.triton_port_inputs(tmap, spec, t)
-        kept = [p["name"] for p in params if p["kind"] in ("array", "scalar")]
+        kept = [p["name"] for p in params if p["kind"] in ("array", "descriptor", "scalar")]
         assert [getattr(v, "name", None) or k for k, v in zip(kept, inputs)] == kept
         # the generated wrapper takes exactly these positional inputs and keyword constants
         sig = f"def {kernel}({', '.join(kept)}, *, {', '.join(consts)}, grid):"
@@ -157,11 +184,11 @@ def test_unmapped_param_is_an_error():
 
 def test_tf32_tolerance_rule(analyses):
     mm, va = analyses["triton_matmul"], analyses["triton_vector_add"]
-    assert gpu.tolerance("float32", mm, "matmul") == gpu.TF32_TOLERANCE == (5e-2, 5e-2)
-    assert gpu.tolerance("float32", mm) == (5e-2, 5e-2)
-    assert gpu.tolerance("float16", mm, "matmul") == gpu.DEFAULT_TOLERANCES["float16"]
-    assert gpu.tolerance("float32", va, "vector_add") == gpu.DEFAULT_TOLERANCES["float32"]
-    assert gpu.tolerance("float32", {**mm, "tolerances": {"float32": [0.5, 0.5]}}, "matmul") == (0.5, 0.5)
+    assert gpu.tolerance("float32", mm, "matmul") == (0.0, 0.0, gpu.TF32_SCALE) == (0.0, 0.0, 8 / 1024)
+    assert gpu.tolerance("float32", mm) == (0.0, 0.0, 8 / 1024)
+    assert gpu.tolerance("float16", mm, "matmul") == (*gpu.DEFAULT_TOLERANCES["float16"], 0.0)
+    assert gpu.tolerance("float32", va, "vector_add") == (*gpu.DEFAULT_TOLERANCES["float32"], 0.0)
+    assert gpu.tolerance("float32", {**mm, "tolerances": {"float32": [0.5, 0.5]}}, "matmul") == (0.5, 0.5, 0.0)
 
 
 def test_autotune_launch_options_follow_the_spec_constants(analyses):

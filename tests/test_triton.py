@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -264,3 +265,24 @@ def test_scalar_store_and_int64_pid(tmp_path):
     assert "t = ct.load(x, index=(row,), shape=(T,))" in src
     assert "ct.scatter(y, row, ct.sum(t, axis=0, keepdims=False))" in src
     assert "row = ct.bid(0)" in src
+
+
+def test_directory_mode_picks_up_triton_files(tmp_path):
+    src = tmp_path / "src"
+    for name in ("triton_vector_add", "triton_unsupported", "vector_add"):
+        shutil.copytree(FIXTURES / name, src / name, ignore=shutil.ignore_patterns("*.json", "wrong", "port.rs"))
+    rows = {r["file"]: r for r in translate.translate_dir(src, tmp_path / "out")}
+    assert sorted(rows) == ["triton_unsupported/kernel.py", "triton_vector_add/kernel.py", "vector_add/kernel.py"]
+    assert (rows["triton_vector_add/kernel.py"]["status"], rows["triton_vector_add/kernel.py"]["kernels"]) == ("ok", 1)
+    assert rows["triton_unsupported/kernel.py"]["code"] == "CTRS-E110"
+    assert (tmp_path / "out" / "triton_vector_add" / "kernel_rs" / "kernel.rs").exists()
+
+
+def test_float_constexpr_becomes_constant_float(tmp_path):
+    body = ("    row = tl.program_id(0)\n    acc = tl.zeros([T], dtype=tl.float32)\n"
+            "    for j in range(0, N, T):\n        acc += tl.load(x + row * N + j + tl.arange(0, T)).to(tl.float32)\n"
+            "    tl.store(y + row, tl.sum(acc, axis=0) / N * scale + eps)\n")
+    f = _kernel(tmp_path, body, "x, y, N: tl.constexpr, scale: tl.constexpr, eps: tl.constexpr, T: tl.constexpr")
+    src = frontend_triton.rewrite_source(f)
+    assert ("def k(x, y, N: ct.Constant[int], scale: ct.Constant[float], eps: ct.Constant[float], "
+            "T: ct.Constant[int]):") in src

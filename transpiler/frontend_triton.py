@@ -250,6 +250,49 @@ class TritonFile(frontend_cutile.SourceFile):
         return self.positions[node].end.line
 
 
+def _int_constexprs(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
+    """Constexpr parameters used where only an int fits: range / tl.arange / shapes / tl.cdiv / block pointers /
+    descriptors / reshape arguments, ``//`` and ``%`` operands, comparisons (masks, flags)."""
+    consts = {p.name.value for p in fn.params.params
+              if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"}
+    out: set[str] = set()
+
+    def names(node) -> None:
+        class N(cst.CSTVisitor):
+            def visit_Name(self, n):
+                if n.value in consts:
+                    out.add(n.value)
+        node.visit(N())
+
+    int_calls = ("range", "tl.range", "tl.static_range", "tl.arange", "tl.cdiv", "tl.zeros", "tl.full",
+                 "tl.make_block_ptr", "tl.make_tensor_descriptor", "tl.advance", "tl.reshape", "tl.program_id")
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            f = tf.dotted(node.func) or (node.func.attr.value if isinstance(node.func, cst.Attribute) else "")
+            if f in int_calls or f in ("reshape", "load", "store"):
+                for a in node.args:
+                    if f in ("tl.full",) and a.keyword is None and a is not node.args[0]:
+                        continue  # the fill value
+                    if f == "store" and a is not node.args[0]:
+                        continue  # the stored value
+                    names(a.value)
+
+        def visit_BinaryOperation(self, node):
+            if isinstance(node.operator, (cst.FloorDivide, cst.Modulo)):
+                names(node)
+
+        def visit_Comparison(self, node):
+            names(node)
+
+        def visit_Subscript(self, node):
+            for el in node.slice:
+                names(el)
+
+    fn.body.visit(V())
+    return out
+
+
 def _is_method(node, name: str) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == name
 
@@ -338,6 +381,8 @@ class KernelRewrite:
         self._latency = ""  # tl.range(num_stages=S): latency of the loads in that loop
         self.dtypes: dict[str, str] = {}  # local name -> the cuTile dtype it holds (dtype = X.dtype.element_ty)
         self.f32_vars: set[str] = set()  # locals that hold f32 values (Triton promotion; tl.store casts them back)
+        self.float_consts: set[str] = set(prior.float_consts) if prior else set()  # constexprs used as floats
+        self.int_consts: set[str] = _int_constexprs(tf, fn)  # constexprs in index / shape / loop positions
         self._carried: dict[str, tuple] = {}  # pointers advanced by the enclosing loops -> (value, one step)
         # a row of a 2-D array stays a (1, N) tile (the cuTile idiom) unless the kernel builds 1-D tiles of its own
         # (tl.zeros([N]) accumulators), which the row then meets: then it is reshaped to (N,)
@@ -1310,6 +1355,10 @@ class KernelRewrite:
             if isinstance(side, cst.Name) and side.value in self._scalar_params() and side.value not in self.subst:
                 if isinstance(other, cst.Float) or self._is_tile_expr(other):
                     self.floats.add(side.value)
+            elif isinstance(side, cst.Name) and side.value in self._constexprs() and side.value not in self.int_consts:
+                if (isinstance(other, cst.Float) or self._is_tile_expr(other) and self._f32_text(self.ex(other))
+                        or self._is_float_param(other)):
+                    self.float_consts.add(side.value)  # a float constexpr (eps, scales): Constant[float]
 
     def _render(self, v, node) -> str:
         if isinstance(v, Scaled):
@@ -1486,8 +1535,8 @@ def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> Kern
             prior = KernelRewrite(tf, fn, None, collect=True)
             prior.flat, prior.pointers, prior.floats = set(kr.flat), set(kr.pointers), set(kr.floats)
             continue
-        if prior is not None and (kr.subst, kr.dropped, kr.pointers, kr.floats, kr.flat) == \
-                (prior.subst, prior.dropped, prior.pointers, prior.floats, prior.flat):
+        if prior is not None and (kr.subst, kr.dropped, kr.pointers, kr.floats, kr.flat, kr.float_consts) == \
+                (prior.subst, prior.dropped, prior.pointers, prior.floats, prior.flat, prior.float_consts):
             break
         prior = kr
     if not collect and kr.problems:
@@ -1674,7 +1723,7 @@ def _kernel_text(kr: KernelRewrite) -> tuple[int, dict[int, str]]:
         if name in kr.subst or name in kr.dropped:
             continue
         if kind == "constexpr":
-            params.append(f"{name}: ct.Constant[int]")
+            params.append(f"{name}: ct.Constant[{'float' if name in kr.float_consts else 'int'}]")
         elif name in kr.pointers:
             params.append(name)
         else:
@@ -1793,7 +1842,8 @@ def mine_sites(path: Path) -> dict:
         kname = fn.name.value
         consts = [p.name.value for p in fn.params.params
                   if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"]
-        kernels[kname] = [[p.name.value, p.name.value in consts] for p in fn.params.params]
+        kr = _rewrite(tf, fn)  # the port's parameters: what the cuTile rewrite keeps, in signature order
+        kernels[kname] = [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
         for d in fn.decorators:
             dd = d.decorator
             if not (isinstance(dd, cst.Call) and tf.dotted(dd.func) == "triton.autotune"):

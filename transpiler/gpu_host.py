@@ -97,7 +97,13 @@ class PortRunner:
         JITFunction (``.fn``): the spec's constants pick the config, passed explicitly (the Autotuner itself
         refuses re-defined tuned symbols and would benchmark every config), with that config's num_warps /
         num_stages. The grid is the spec's (the same tiles as the cuTile counterpart's block ids)."""
+        import triton  # noqa: PLC0415
         from triton.runtime.jit import JITFunction  # noqa: PLC0415
+
+        if hasattr(triton, "set_allocator"):  # in-kernel tl.make_tensor_descriptor needs scratch for TMA descriptors
+            import torch  # noqa: PLC0415
+
+            triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
 
         kernel = getattr(self.refmod, spec.kernel)
         for _ in range(4):
