@@ -348,6 +348,28 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
     return out
 
 
+def extent_checks(tmap: dict | None, fk: FfiKernel) -> list[dict]:
+    """Wrapper checks for a Triton port: arrays the Triton kernel masks with one bound must have that extent
+    (the port bounds every view by its own tensor's shape, the Triton kernel by the one bound)."""
+    out = []
+    names = {a.name for a in fk.arrays}
+    consts = {c.name for c in fk.consts}
+    for bound, kind, axes in (tmap or {}).get("ties", []):
+        axes = [(a, k) for a, k in axes if a in names]
+        if kind == "const" and bound in consts:
+            for a, k in axes:
+                out.append({"cond": f"{a}.shape[{k}] != {bound}",
+                            "msg": f"'{a}' axis {k} must have extent {bound}={{{bound}}} (the kernel masks it with "
+                                   f"the constexpr {bound})"})
+        elif len(axes) > 1:
+            (a0, k0), rest = axes[0], axes[1:]
+            for a, k in rest:
+                out.append({"cond": f"{a}.shape[{k}] != {a0}.shape[{k0}]",
+                            "msg": f"'{a}' axis {k} and '{a0}' axis {k0} must have one extent (the kernel masks "
+                                   f"both with '{bound}')"})
+    return out
+
+
 def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict | None = None) -> str:
     ctx = []
     for fk in fks:
@@ -364,6 +386,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
             "groups": {g: n for g, n in groups.items() if len(n) > 1 and g not in TORCH_NAME},
             "inputs": [a for a in fk.args if a.kind in ("array", "scalar")],
             "consts": fk.consts,
+            "ties": extent_checks(((sites or {}).get("triton") or {}).get(fk.python_name), fk),
         })
     pks = python_kernels(mod, fks, sites or {})
     entries = [{**fk.selector(), "args": [a.name for a in fk.args if a.kind in ("array", "scalar", "const")]}

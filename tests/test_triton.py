@@ -147,6 +147,8 @@ def test_dry_run_cli():
 @pytest.mark.parametrize(("body", "code", "where", "needle"), [
     ("    v = tl.load(x + (offs[:, None] * 2 + offs[None, :]))\n", "CTRS-E111", "19:17",
      "2-D element-wise loads have no rule"),
+    ("    v = tl.load(x + offs[:, None] + offs[None, :] * n)\n", "CTRS-E111", "19:17",
+     "(the contiguous axis is not the tile's last axis (a transposed access"),
     ("    v = tl.load(tl.advance(x, (T,)), mask=mask)\n", "CTRS-E111", "19:17", "tl.advance of something other"),
     ("    p = x + offs\n    for k in range(4):\n        p += T\n    v = tl.load(p, mask=mask)\n", "CTRS-E111",
      "22:17", "pointer 'p' used after the loop that advances it"),
@@ -286,3 +288,22 @@ def test_float_constexpr_becomes_constant_float(tmp_path):
     src = frontend_triton.rewrite_source(f)
     assert ("def k(x, y, N: ct.Constant[int], scale: ct.Constant[float], eps: ct.Constant[float], "
             "T: ct.Constant[int]):") in src
+
+
+def test_wrapper_checks_extents_the_kernel_masks_with_one_bound():
+    out = translate.translate_source(FIXTURES / "triton_layer_norm_loop" / "kernel.py")
+    ties = json.loads(out["analysis.json"])["triton"]["layer_norm_loop"]["ties"]
+    assert ties == [["N", "param", [["X", 1], ["W", 0], ["B", 0], ["Y", 1]]]]
+    assert ("    if Y.shape[1] != X.shape[1]:\n        raise ValueError(f\"{_where}: 'Y' axis 1 and 'X' axis 1 must have "
+            "one extent (the kernel masks both with 'N')\")") in out["wrapper.py"]
+
+
+
+def test_wrapper_checks_constexpr_mask_bounds(tmp_path):
+    body = ("    pid = tl.program_id(0)\n    offs = pid * T + tl.arange(0, T)\n"
+            "    tl.store(y + offs, tl.load(x + offs, mask=offs < N), mask=offs < N)\n")
+    f = _kernel(tmp_path, body, "x, y, N: tl.constexpr, T: tl.constexpr")
+    w = translate.translate_source(f)["wrapper.py"]
+    assert ("    if x.shape[0] != N:\n        raise ValueError(f\"{_where}: 'x' axis 0 must have extent N={N} (the kernel "
+            "masks it with the constexpr N)\")") in w
+    assert "    if y.shape[0] != N:" in w

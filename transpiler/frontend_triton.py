@@ -6,24 +6,22 @@ and the result goes through the cuTile Python front end (frontend_cutile.KernelF
 the specialisation pass, the emitters and every check are shared. Diagnostics keep the Triton file's
 path and line numbers.
 
-What is converted (porting-rules.md sections 3 and 5):
+What is converted (porting-rules.md sections 3 and 5; README "Triton front end"):
 
-* ``tl.program_id/num_programs`` -> ``ct.bid/num_blocks``; ``tl.constexpr`` -> ``ct.Constant[int]``
-  (a const generic); other scalars -> runtime ``int``/``float`` (float when they meet a tile value);
-* pointer arithmetic ``P + pid * B + tl.arange(0, B)`` (1-D) and ``P + row * stride + tl.arange(0, N)``
-  (one row of a 2-D array, lifted to a ``(1, N)`` tile) with ``mask = offs < n`` -> a partition-view
-  load/store at tile index ``pid`` / ``(row, 0)``; ``other=`` picks the padding mode; the mask bound
-  ``n`` becomes the array extent (``x.shape[k]``) and the stride parameter is dropped;
-* ``tl.make_block_ptr`` with offsets ``e * block`` (or ``0``) -> a partition view at tile index ``e``;
-  its ``shape`` parameters become ``A.shape[k]``; ``tl.cdiv(K, BK)`` over a block-pointer extent ->
-  ``ct.num_tiles``;
-* ``tl.dot(a, b, acc)`` / ``acc += tl.dot(a, b)`` -> ``ct.mma`` (f32 inputs through tf32: Triton's default
-  ``input_precision``); reductions, ``tl.where``, math, ``.to(dtype)``, ``tl.zeros/full``;
-* ``@triton.autotune`` configs -> analysis.json specialisations; ``num_warps`` dropped, ``num_stages``
-  noted (``--explain``).
+* ``tl.program_id/num_programs`` -> ``ct.bid/num_blocks``; ``tl.constexpr`` -> ``ct.Constant[int]`` (a const
+  generic; ``Constant[float]`` when only used as a float); other scalars -> runtime ``int``/``float``;
+* pointers are abstract values (:class:`Ptr`: a base parameter + summands, each a tile :class:`Rng` placed on
+  a Triton axis or a scalar, times a stride parameter); an access whose summands group into one tile or
+  scalar per stride is a partition-view load/store (stride-parameter dims first, the unit-stride dim last,
+  scalar dims of size 1 reshaped away); masks ``offs < n`` bind ``n`` to the extent ``A.shape[k]``;
+* ``tl.make_block_ptr`` / ``tl.make_tensor_descriptor`` / descriptor parameters -> partition views at tile
+  index ``offset / block``; ``tl.advance`` and ``p += BLOCK * stride`` in a loop -> the loop index;
+* everything else -> ``ct.gather`` / ``ct.scatter`` of the flat tensor (:meth:`KernelRewrite._fallback`);
+* ``tl.dot`` -> ``ct.mma`` (tf32 for f32 inputs), reductions, ``tl.where``, math, casts, promotion;
+* ``@triton.autotune`` configs -> analysis.json; ``num_warps`` dropped, ``tl.range(num_stages=S)`` -> latency.
 
 Everything else is reported with a coded one-line diagnostic (CTRS-E110 construct outside the subset,
-CTRS-E111 access that is not a tile at a block offset); ``check_subset`` lists all of them at once.
+CTRS-E111 access that cannot be converted); ``check_subset`` lists all of them at once.
 """
 
 from __future__ import annotations
@@ -376,6 +374,7 @@ class KernelRewrite:
         self._in_loop = 0
         self.stepped: dict[str, str] = {}  # loop variable -> its constexpr step (range(0, N, BLOCK))
         self.lifted_loads: set[str] = set()  # load texts of one row of a 2-D array seen as a 1-D Triton tile
+        self.ties: dict[tuple[str, str], dict] = {}  # (mask bound, kind) -> {(array, axis)}: one extent
         self.flat: set[str] = set(prior.flat) if prior else set()  # arrays accessed by gather/scatter (1-D, flat)
         self.descs: dict[str, tuple[str, ...]] = dict(prior.descs) if prior else {}  # descriptor param -> block
         self._latency = ""  # tl.range(num_stages=S): latency of the loads in that loop
@@ -993,6 +992,7 @@ class KernelRewrite:
         if p.base in self.flat:
             raise _NotView(p, f"'{p.base}' is accessed element-wise elsewhere in the kernel")
         for part, k in binds:
+            self.ties.setdefault((part.bound, part.kind), {}).setdefault((p.base, k), None)
             if part.kind == "param":
                 self._bind(part.bound, f"{p.base}.shape[{k}]", mask_node)
                 self.extents.setdefault(part.bound, (p.base, k, tuple(d[1].size if d[1] is not None else "1"
@@ -1039,6 +1039,10 @@ class KernelRewrite:
         unit = [d for d in dims if not d[0]]
         rest = [d for d in dims if d[0]]
         rest.sort(key=lambda d: (d[1] is not None, d[1].axis if d[1] is not None else 0))
+        axes = [d[1].axis for d in rest + unit if d[1] is not None]
+        if axes != sorted(axes):  # the unit-stride axis is not the last tile axis: a transposed access
+            raise _NotView(p, "the contiguous axis is not the tile's last axis (a transposed access: load the "
+                              "row-major tile and tl.trans it)")
         return rest + unit
 
     def _flat_offsets(self, p: Ptr) -> str:
@@ -1462,6 +1466,9 @@ class KernelRewrite:
                 if block[axis] == _code(a[1]).strip():
                     self.note(node, "loop", f"tl.cdiv({a[0].value}, {block[axis]}) -> ct.num_tiles({arr}, axis={axis})")
                     return f"ct.num_tiles({arr}, axis={axis}, shape={_tup(list(block))})"
+        if f == "tl.where" and len(node.args) == 3 and not any(self._is_tile_expr(a.value) for a in node.args):
+            c, a, b = (self.ex(x.value) for x in node.args)  # all scalars: a scalar select
+            return f"({a} if {c} else {b})"
         if f in self.rules["reductions"]:
             a = self._kw(node, ["input", "axis"])
             x = a["input"]
@@ -1886,7 +1893,8 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
     ``array`` (the tensor), ``shape``/``stride`` (``X.shape[k]`` / ``X.stride(k)``), ``constexpr`` (a
     constant), ``scalar`` (a runtime scalar), in the Triton signature's order. ``grid`` "spec": the
     spec's grid is the Triton launch grid too (program ids cover the same tiles as the counterpart's
-    block ids). ``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision)."""
+    block ids). ``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision).
+    ``ties``: [bound, kind, [[array, axis], ..]] -- the axes a mask bound limits (the wrapper checks their extents)."""
     kr = _rewrite(tf, fn)
     params = []
     for name, kind, _p in kr.params:
@@ -1920,4 +1928,6 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
                 tf32 = True
 
     fn.body.visit(V())
-    return {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned}
+    ties = [[b, kind, [list(x) for x in axes]] for (b, kind), axes in sorted(kr.ties.items()) if kind in ("param", "const")]
+    return {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned,
+            "ties": ties}
