@@ -307,3 +307,22 @@ def test_wrapper_checks_constexpr_mask_bounds(tmp_path):
     assert ("    if x.shape[0] != N:\n        raise ValueError(f\"{_where}: 'x' axis 0 must have extent N={N} (the kernel "
             "masks it with the constexpr N)\")") in w
     assert "    if y.shape[0] != N:" in w
+
+
+def test_check_uses_the_counterpart_named_in_specs():
+    from transpiler import check  # noqa: PLC0415
+
+    rows = check.check(FIXTURES / "triton_matmul_advance" / "kernel.py")
+    assert [(r.spec, r.verdict) for r in rows] == [("f16_256x128x192", "EQUIVALENT"), ("f32_128x96x128", "EQUIVALENT")]
+
+
+def test_check_without_a_counterpart_is_one_coded_error(tmp_path):
+    k = tmp_path / "kernel.py"
+    shutil.copy(FIXTURES / "triton_vector_add" / "kernel.py", k)
+    r = subprocess.run([sys.executable, "-m", "transpiler.cli", "check", str(k)], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode != 0
+    assert r.stderr.strip().splitlines() == [
+        f"{k}: error[CTRS-E112]: no reference Tile IR for a Triton kernel on a CPU (Triton-TileIR is not installable) "
+        "(hint: name its cuTile Python counterpart in specs.json: {\"reference\": \"ref.py\", \"spec\": [..]}; or prove "
+        "the port on the GPU host against the Triton kernel)"]

@@ -172,6 +172,33 @@ def build_crate(port: Path) -> Path:
                            errors.Loc(str(port / "Cargo.toml")))
 
 
+def reference_source(kernel: Path) -> Path:
+    """The cuTile Python file whose Tile IR is the reference: the kernel itself, or for a Triton kernel (no
+    Tile IR without Triton-TileIR) the counterpart its specs.json names as "reference"."""
+    from . import frontend_triton  # noqa: PLC0415
+
+    if not frontend_triton.is_triton_file(kernel):
+        return kernel
+    side = Path(kernel).parent / "specs.json"
+    ref = None
+    if side.exists():
+        try:
+            doc = json.loads(side.read_text())
+        except ValueError:
+            doc = None
+        ref = doc.get("reference") if isinstance(doc, dict) else None
+    if not ref:
+        raise errors.CtrsError(errors.TRITON_NO_REFERENCE, "no reference Tile IR for a Triton kernel on a CPU "
+                               "(Triton-TileIR is not installable)",
+                               'name its cuTile Python counterpart in specs.json: {"reference": "ref.py", "spec": [..]}; '
+                               "or prove the port on the GPU host against the Triton kernel", errors.Loc(str(kernel)))
+    path = (Path(kernel).parent / ref).resolve()
+    if not path.exists():
+        raise errors.CtrsError(errors.TRITON_NO_REFERENCE, f"the reference {ref} named in {side} does not exist",
+                               "fix the \"reference\" path (relative to specs.json)", errors.Loc(str(side)))
+    return path
+
+
 def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None = None, keep: Path | None = None,
           progress=None) -> list[Row]:
     """Translate (unless ``port`` names an existing port dir), build, and verify every specialisation."""
@@ -194,6 +221,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             raise errors.CtrsError(errors.TRANSLATE_INPUT, f"{port} is not a port directory (no analysis.json)",
                                    "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
         analysis = json.loads((port / "analysis.json").read_text())
+        reference = reference_source(kernel)
         build_crate(port)
         fks = render_host.ffi_kernels(translate.translate_module(kernel))
         specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
@@ -218,7 +246,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
                 rows.append(row)
                 continue
             try:
-                ref = ir_ref.compile_reference(kernel, s)
+                ref = ir_ref.compile_reference(reference, s)
             except errors.CtrsError as e:
                 row.verdict, row.findings = "REF-ERROR", [e.one_line()]
                 rows.append(row)

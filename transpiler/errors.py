@@ -57,4 +57,5 @@ TRANSLATE_INPUT = "CTRS-E102"
 # cannot become a partition view.
 TRITON_UNSUPPORTED = "CTRS-E110"
 TRITON_ACCESS = "CTRS-E111"
+TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
 INTERNAL = "CTRS-E999"
