@@ -131,6 +131,18 @@ def test_ports_stage_is_deterministic(tmp_path):
     assert a == b
 
 
+def test_ports_stage_holds_only_the_named_ports(tmp_path):
+    import lzma  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    for name in ("old", "new"):  # a port left over from an earlier `ctrs bundle` must not travel again
+        (tmp_path / "ports" / name).mkdir(parents=True)
+        (tmp_path / "ports" / name / "bundle.json").write_text("{}")
+    packed = bundle.pack_ports(tmp_path / "ports", tmp_path / "s", ["new"])
+    with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
+        assert tar.getnames() == ["ports/new/bundle.json"]
+
+
 def test_gpu_numerics_on_a_bundle():
     """On the GPU host (CTRS_GPU_BUNDLE=<unpacked stage 2>): every base spec of every port verifies."""
     torch = pytest.importorskip("torch", reason="GPU numerics run on the H200 host (torch + CUDA), not in CI")

@@ -20,7 +20,7 @@ from transpiler.spec import load_specs
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
             "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
-            "triton_strided_gather", "triton_layer_norm_loop"]
+            "triton_strided_gather", "triton_layer_norm_loop", "triton_dropout"]
 
 
 def A(name, array=None):
@@ -70,6 +70,8 @@ EXPECTED = {
                                                    ST("stride_x", "X", 0), ST("stride_y", "Y", 0), SH("N", "X", 1),
                                                    S("eps"), C("BLOCK")], False, False),
 }
+EXPECTED["triton_dropout"] = ("dropout", [A("x_ptr"), A("y_ptr"), SH("n", "x_ptr", 0), S("p"), S("seed"), C("BLOCK")],
+                              False, False)
 EXPECTED["triton_matmul_advance"] = ("matmul", EXPECTED["triton_matmul"][1], True, False)
 EXPECTED["triton_matmul_ptr2d"] = ("matmul", EXPECTED["triton_matmul"][1], True, False)
 
@@ -84,6 +86,7 @@ TIES = {
                             ["N", "param", [["B", 1], ["C", 1]]]],
     "triton_strided_gather": [["n", "param", [["IDX", 0], ["Y", 0]]]],
     "triton_layer_norm_loop": [["N", "param", [["X", 1], ["W", 0], ["B", 0], ["Y", 1]]]],
+    "triton_dropout": [["n", "param", [["x_ptr", 0], ["y_ptr", 0]]]],
 }
 
 
@@ -105,6 +108,7 @@ TRITON_GRID = {
     "triton_desc_scale": lambda a: (cdiv(a["M"], a["BM"]), cdiv(a["N"], a["BN"]), 1),
     "triton_strided_gather": lambda a: (cdiv(a["n"], a["BLOCK"]), 1, 1),
     "triton_layer_norm_loop": lambda a: (a["X"].shape[0], 1, 1),
+    "triton_dropout": lambda a: (cdiv(a["n"], a["BLOCK"]), 1, 1),
 }
 
 
@@ -270,7 +274,8 @@ def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypa
     kit.write_bytes(b"k")
     monkeypatch.setattr(bundle, "build_kit", lambda out: kit)
     monkeypatch.setattr(bundle, "fetch_wheels", lambda out: [])
-    monkeypatch.setattr(bundle, "pack_ports", lambda ports, out: kit)
+    packed = []
+    monkeypatch.setattr(bundle, "pack_ports", lambda ports, out, names: packed.append(names) or kit)
 
     def fake_build(kernel, specs, out, profile):
         built.append((kernel.parent.name, len(load_specs(str(specs))), profile))
@@ -282,4 +287,5 @@ def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypa
     dirs = [str(ROOT / "fixtures" / f) for f in ("triton_vector_add", "triton_unsupported", "triton_matmul")]
     assert cli.main(["bundle", *dirs, "-o", str(tmp_path / "b"), "--profile", "debug"]) == 0
     assert built == [("triton_vector_add", 2, "debug"), ("triton_matmul", 2, "debug")]
+    assert packed == [["triton_vector_add", "triton_matmul"]]  # exactly the ports of this run
     assert "skip:" in capsys.readouterr().out

@@ -117,16 +117,18 @@ def test_unsupported_diagnosed_exactly(tmp_path):
     with pytest.raises(errors.CtrsError) as ei:
         translate.translate(UNSUPPORTED, out)
     assert ei.value.one_line() == (
-        f"{UNSUPPORTED}:17:12: error[CTRS-E110]: 'tl.rand' is outside the supported Triton subset "
-        "(hint: Philox random numbers have no cuTile counterpart: pass a precomputed random tensor and tl.load it)")
+        f"{UNSUPPORTED}:17:13: error[CTRS-E110]: 'tl.randn' is outside the supported Triton subset "
+        "(hint: no rule for tl.randn yet (tl.rand is mapped): transform tl.rand values, or pass precomputed noise and "
+        "tl.load it)")
     assert not out.exists()
 
 
 def test_dry_run_lists_everything():
     probs = [e.one_line() for e in frontend_triton.check_subset(UNSUPPORTED)]
     assert probs == [
-        f"{UNSUPPORTED}:17:12: error[CTRS-E110]: 'tl.rand' is outside the supported Triton subset "
-        "(hint: Philox random numbers have no cuTile counterpart: pass a precomputed random tensor and tl.load it)",
+        f"{UNSUPPORTED}:17:13: error[CTRS-E110]: 'tl.randn' is outside the supported Triton subset "
+        "(hint: no rule for tl.randn yet (tl.rand is mapped): transform tl.rand values, or pass precomputed noise and "
+        "tl.load it)",
         f"{UNSUPPORTED}:27:9: error[CTRS-E110]: 'tl.inline_asm_elementwise' is outside the supported Triton subset "
         "(hint: inline PTX has no Tile IR counterpart: express the operation with tl.* math or port it by hand)",
     ]
@@ -326,3 +328,20 @@ def test_check_without_a_counterpart_is_one_coded_error(tmp_path):
         f"{k}: error[CTRS-E112]: no reference Tile IR for a Triton kernel on a CPU (Triton-TileIR is not installable) "
         "(hint: name its cuTile Python counterpart in specs.json: {\"reference\": \"ref.py\", \"spec\": [..]}; or prove "
         "the port on the GPU host against the Triton kernel)"]
+
+
+def test_dropout_philox_differs_only_by_the_trunci_flag(tmp_path):
+    """tl.rand -> the Philox helper (rules/triton_helpers.py). Against the same algorithm compiled by cuTile
+    Python, the one difference is the flag cutile 0.3.1 must put on the 64 -> 32 narrowing (it cannot write a
+    flagless trunci; the value is a >> 32 so it cannot wrap) -- and the loop holding it. Asserted exactly."""
+    port = translate.translate(FIXTURES / "triton_dropout" / "kernel.py", tmp_path / "p")[0]
+    for spec in specmod.load_specs(str(FIXTURES / "triton_dropout" / "specs.json")):
+        ref = _ref("triton_dropout", spec.name)
+        (gen,) = ir_rs.compile_ports(port, [(spec, spec.kernel)])
+        report = irdiff.diff(ref.text, gen.text, "ref", "gen")
+        bad = sorted((f.severity, f.code, f.op) for f in report.findings if f.severity in ("critical", "warning"))
+        assert bad == [("critical", "IRD-DATAFLOW", "for"), ("warning", "IRD-DATAFLOW", "trunci")], report.render()
+        trunci = next(f for f in report.findings if f.op == "trunci")
+        assert "overflow < no_unsigned_wrap >" in trunci.message
+    notes = "\n".join(translate.explain_lines(FIXTURES / "triton_dropout" / "kernel.py"))
+    assert "tl.rand -> Philox-4x32-10 in cuTile ops" in notes

@@ -60,13 +60,15 @@ def kit_digest() -> str:
     return h.hexdigest()
 
 
-def pack_ports(ports: Path, out: Path) -> Path:
-    """All port directories as one tar.xz (release cdylibs compress ~4x): the second transfer stage."""
+def pack_ports(ports: Path, out: Path, names: list[str] | None = None) -> Path:
+    """The port directories (``names``; default all under ``ports``) as one tar.xz (release cdylibs compress
+    ~4x): the second transfer stage."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "ports.tar.xz"
     tmp = target.with_suffix(".tmp")
     with lzma.open(tmp, "wb", preset=6) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
-        for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()):
+        for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()
+                           and (names is None or p.name in names)):
             for f in sorted(port.iterdir()):
                 info = tar.gettarinfo(str(f), arcname=f"ports/{port.name}/{f.name}")
                 info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""

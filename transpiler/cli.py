@@ -203,6 +203,7 @@ def cmd_bundle(args) -> int:
     kit = bundle.build_kit(out / "kit")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
     print(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    built = []
     for k in args.kernels:
         kp = Path(k)
         kernel = kp / "kernel.py" if kp.is_dir() else kp
@@ -211,9 +212,10 @@ def cmd_bundle(args) -> int:
             print(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
             continue
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
+        built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
         print(f"port: {port} ({size / 2**20:.1f} MiB)")
-    stage2 = bundle.pack_ports(out / "ports", out / "stage2")
+    stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
     print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
     print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
     print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))

@@ -525,6 +525,11 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             if outer is not None and outer.kind in ("tile", "scalar") and outer.let is not None \
                     and self.env.get(target) is outer:
                 carried_from = outer
+        if carried_from is not None:  # `a0 = c0; c0 = f(c0); use(a0)`: a0 keeps the value from before the update
+            for name, other in list(self.env.items()):
+                if name != target and getattr(other, "name", None) == carried_from.name and other.kind in ("tile", "scalar"):
+                    snap = self.let(name, other.type, self.op("value", self.ops("value"), node, x=other.name), node)
+                    self.env[name] = Val(other.kind, snap, other.type, other.dtype, let=self._last_let)
         n_before = len(self.block.stmts)
         v = self._expr(value, target)
         if carried_from is None:
@@ -995,6 +1000,27 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                             errors.TRANSLATE_TYPE)
         return self.tile(hint, dt.dtype, dims, op, node)
 
+    def _lower_bitcast(self, node, rule, fname, hint) -> Val:
+        """``ct.bitcast(x, dtype)``: same-width reinterpretation (a runtime scalar is a 0-d tile)."""
+        args = self._args(node, ["x", "dtype"])
+        x = self._expr(args["x"], f"{hint}_in")
+        if x.kind == "scalar":
+            x = self.tile(f"{hint}_t", x.dtype, (), self.op("scalar_to_tile", self.ops("scalar_to_tile"), node,
+                                                           x=x.name), node)
+        elif x.kind != "tile":
+            x = self._as_tile(args["x"], f"{hint}_in")
+        dt = self._expr(args["dtype"], hint)
+        if dt.kind != "dtype":
+            raise self._err(args["dtype"], "ct.bitcast needs a dtype", "ct.uint32 / ct.int32", errors.TRANSLATE_TYPE)
+        width = {"i8": 8, "u8": 8, "i16": 16, "u16": 16, "f16": 16, "bf16": 16, "i32": 32, "u32": 32, "f32": 32,
+                 "i64": 64, "u64": 64, "f64": 64}
+        if x.dtype not in width or width[x.dtype] != width.get(dt.dtype):
+            raise self._err(node, f"no rule for ct.bitcast from {x.dtype} to {dt.dtype}",
+                            "bitcast between concrete types of one width", errors.TRANSLATE_TYPE)
+        if x.dtype == dt.dtype:  # cuTile Python folds a same-type bitcast
+            return x
+        return self.tile(hint, dt.dtype, x.type.shape, self.op("bitcast", self.ops("bitcast"), node, x=x.name), node)
+
     def _lower_astype(self, node, rule, fname, hint) -> Val:
         args = self._args(node, ["x", "dtype"])
         x = self._expr(args["x"], f"{hint}_in")
@@ -1013,6 +1039,15 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 return self.tile(hint, dt.dtype, x.type.shape, self.op(ops_cutile.CONVERT_ELEM_KIND, self.ops(
                     "convert_tile"), node, x=x.name, to=dt.name), node)
             return x
+        bits = {"i8": 8, "u8": 8, "i16": 16, "u16": 16, "i32": 32, "u32": 32, "i64": 64, "u64": 64}
+        if x.dtype in bits and dt.dtype in bits and bits[x.dtype] > bits[dt.dtype]:  # integer narrowing
+            if not _shifted_into_range(args["x"], bits[x.dtype] - bits[dt.dtype]) or not x.dtype.startswith("u"):
+                raise self._err(node, f"no rule for ct.astype from {x.dtype} to {dt.dtype} (a wrapping truncation)",
+                                "cutile 0.3.1 writes trunci only with an overflow flag; narrow `(x >> k)` with k >= "
+                                f"{bits[x.dtype] - bits[dt.dtype]} on an unsigned tile (it fits, no wrap)")
+            return self.tile(hint, dt.dtype, x.type.shape, self.op("trunci", self.ops("trunci"), node, x=x.name), node)
+        if x.dtype in bits and dt.dtype in bits and bits[x.dtype] < bits[dt.dtype]:  # widening: exti (signedness of x)
+            return self.tile(hint, dt.dtype, x.type.shape, self.op("exti", self.ops("exti"), node, x=x.name), node)
         return self.tile(hint, dt.dtype, x.type.shape, self.op("convert_tile", self.ops("convert_tile"), node, x=x.name), node)
 
     def _lower_mma(self, node, rule, fname, hint) -> Val:
@@ -1107,6 +1142,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             if text is None:
                 raise self._err(node, f"no rule for this literal operand of element type {dtype}",
                                 "cast the tile to a concrete dtype (f32) first", errors.TRANSLATE_TYPE)
+            if dtype in ("u32", "u64") and int(v.value) >= 2 ** (int(dtype[1:]) - 1):
+                # cutile 0.3.1 parses an integer literal as the signed type of its width (a larger u32 reads as 0):
+                # the same bits as a signed constant, bitcast (the identity in Tile IR, where ints are signless)
+                sdt, bits = "i" + dtype[1:], int(dtype[1:])
+                k = self.let(f"{hint}_s", model.TileT(sdt, shape), self.op(
+                    "constant", self.ops("constant"), node, value=f"{int(v.value) - 2 ** bits}{sdt}",
+                    shape=", ".join(shape)), node)
+                return self.let(hint, model.TileT(dtype, shape), self.op("bitcast", self.ops("bitcast"), node, x=k), node)
             if not ops_cutile.is_float(dtype) and dtype != specialise.ELEMENT_GENERIC:
                 # integer constants are materialised at the operand shape (cuTile's dataflow folds the splat)
                 return self.let(hint, model.TileT(dtype, shape), self.op("constant", self.ops("constant"), node,
@@ -1161,6 +1204,18 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
 
 _SHAPE_FNS = ("ct.reshape", "ct.expand_dims", "ct.broadcast_to", "ct.transpose", "ct.permute")
+
+
+def _shifted_into_range(node, k: int) -> bool:
+    """``(x >> n)`` / ``ct.bitwise_rshift(x, n)`` with a literal n >= k: the value fits k fewer bits."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.RightShift):
+        n = literal_value(node.right)
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "bitwise_rshift" \
+            and len(node.args) == 2:
+        n = literal_value(node.args[1].value)
+    else:
+        return False
+    return isinstance(n, int) and not isinstance(n, bool) and n >= k
 
 
 class _ArrayDtype(Exception):

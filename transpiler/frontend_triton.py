@@ -379,6 +379,7 @@ class KernelRewrite:
         self.descs: dict[str, tuple[str, ...]] = dict(prior.descs) if prior else {}  # descriptor param -> block
         self._latency = ""  # tl.range(num_stages=S): latency of the loads in that loop
         self.dtypes: dict[str, str] = {}  # local name -> the cuTile dtype it holds (dtype = X.dtype.element_ty)
+        self.helpers: set[str] = set()  # rules/triton_helpers.py functions this kernel calls
         self.f32_vars: set[str] = set()  # locals that hold f32 values (Triton promotion; tl.store casts them back)
         self.float_consts: set[str] = set(prior.float_consts) if prior else set()  # constexprs used as floats
         self.int_consts: set[str] = _int_constexprs(tf, fn)  # constexprs in index / shape / loop positions
@@ -1156,7 +1157,8 @@ class KernelRewrite:
 
     def _f32_text(self, text: str) -> bool:
         """The value is (or may be) f32 by Triton's promotion: a cast to f32, an f32 variable, an f32 argument."""
-        return "ct.float32" in text or any(re.search(rf"\b{re.escape(v)}\b", text) for v in self.f32_vars | self.floats)
+        return "ct.float32" in text or any(re.search(rf"\b{re.escape(v)}\b", text)
+                                           for v in self.f32_vars | self.floats | self.helpers)
 
     def _gather(self, call: cst.Call, nv: "_NotView", a: dict) -> str:
         arr, offs = self._fallback(call, nv, a, store=False)
@@ -1323,6 +1325,10 @@ class KernelRewrite:
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
             c = node.comparisons[0]
             sym = _CMP.get(type(c.operator))
+            for side, other in ((node.left, c.comparator), (c.comparator, node.left)):  # rand > p: p is a float
+                if (isinstance(side, cst.Name) and side.value in self._scalar_params() and side.value not in self.subst
+                        and self._is_tile_expr(other) and self._f32_text(self.ex(other))):
+                    self.floats.add(side.value)
             if sym is None:
                 raise self.problem(node, errors.TRITON_UNSUPPORTED, f"comparison '{_code(node)}'",
                                    "use < <= > >= == != (optional pointers: split the kernel per variant)")
@@ -1351,11 +1357,19 @@ class KernelRewrite:
         raise self.problem(node, errors.TRITON_UNSUPPORTED, f"expression '{_code(node)}'", "rewrite it")
 
     def _is_float_param(self, node) -> bool:
-        return isinstance(node, cst.Name) and node.value in self.floats and node.value not in self.subst
+        """An f32 scalar argument, or scalar arithmetic on one (``1 - p``)."""
+        if isinstance(node, cst.Name):
+            return node.value in self.floats and node.value not in self.subst
+        if isinstance(node, cst.BinaryOperation) and not self._is_tile_expr(node):
+            return self._is_float_param(node.left) or self._is_float_param(node.right)
+        return False
 
     def _float_scalars(self, node: cst.BinaryOperation) -> None:
         """A scalar parameter meeting a tile (or a float literal) in arithmetic is a runtime float."""
         for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, cst.BinaryOperation) and not self._is_tile_expr(side) and self._is_tile_expr(other):
+                self._float_scalars(cst.BinaryOperation(side.left, cst.Add(), other))  # x / (1 - p): p is a float
+                self._float_scalars(cst.BinaryOperation(side.right, cst.Add(), other))
             if isinstance(side, cst.Name) and side.value in self._scalar_params() and side.value not in self.subst:
                 if isinstance(other, cst.Float) or self._is_tile_expr(other):
                     self.floats.add(side.value)
@@ -1443,6 +1457,19 @@ class KernelRewrite:
                 return f"ct.reshape({self.ex(node.func.value)}, {self.ex(shape)})"
             if meth in ("trans", "T"):
                 return f"ct.transpose({self.ex(node.func.value)})"
+        helper = self.rules.get("helpers", {}).get(f)
+        if helper is not None:
+            a = self._kw(node, list(helper["args"]) + ["n_rounds"])
+            if "n_rounds" in a and _lit(a["n_rounds"]) != 10:
+                raise self.problem(a["n_rounds"], errors.TRITON_UNSUPPORTED, f"{f}(n_rounds={_code(a['n_rounds'])})",
+                                   "use the default 10 rounds")
+            missing = [k for k in helper["args"] if k not in a]
+            if missing:
+                raise self.problem(node, errors.TRITON_UNSUPPORTED, f"{f} without {', '.join(missing)}",
+                                   f"call {f}({', '.join(helper['args'])})")
+            self.helpers.add(helper["name"])
+            self.note(node, "helper", helper["note"])
+            return f"{helper['name']}({', '.join(self.ex(a[k]) for k in helper['args'])})"
         unsupported = self.rules.get("unsupported", {})
         if f in unsupported:
             raise self.problem(node, errors.TRITON_UNSUPPORTED, f"'{f}' is outside the supported Triton subset",
@@ -1761,7 +1788,22 @@ def cutile_source(tf: TritonFile, rewrites: list[KernelRewrite]) -> str:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, "no free line for the cuTile import", "add a blank line",
                                errors.Loc(str(tf.path), 1, 1))
     lines[free] = "import cuda.tile as ct; import math"
-    return "\n".join(lines[1:]) + "\n"
+    used = sorted(set().union(*[kr.helpers for kr in rewrites])) if rewrites else []
+    return "\n".join(lines[1:]) + "\n" + "".join("\n\n" + helper_source(h) for h in used)
+
+
+HELPERS_PATH = RULES_PATH.parent / "triton_helpers.py"
+
+
+@cache
+def helper_source(name: str) -> str:
+    """The source of one function of rules/triton_helpers.py."""
+    mod = cst.parse_module(HELPERS_PATH.read_text())
+    fn = next((st for st in mod.body if isinstance(st, cst.FunctionDef) and st.name.value == name), None)
+    if fn is None:
+        raise errors.CtrsError(errors.INTERNAL, f"rules/triton_helpers.py has no function '{name}'",
+                               "restore the helper named in rules/triton.toml", errors.Loc(str(HELPERS_PATH)))
+    return mod.code_for_node(fn.with_changes(leading_lines=[])).rstrip() + "\n"
 
 
 def _load(path: Path) -> TritonFile:

@@ -7,6 +7,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     an empty ``optimization_hints=<default = {}>`` are ignored;
   * ``assume``: an assumed value is the value itself; the facts are kept per entry argument and
     compared separately (they come from the specialisation, not from the kernel body);
+  * ``bitcast`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the source languages) is the
+    identity, so its result is its operand;
   * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
     between the ops of one region is kept by comparing stores in textual order);
   * constants: equal constants are one value (dedup); commutative ops sort their operands;
@@ -39,6 +41,7 @@ class CanonOp:
     key: str  # structural hash of the op (operands included)
     operand_keys: list[str]
     live: bool = False
+    alias: bool = False  # an identity (a same-type bitcast): its value is its operand's
 
 
 @dataclass
@@ -55,7 +58,7 @@ class Canon:
         """Distinct live computations (CSE: equal keys are one value), first occurrence kept."""
         out: dict[str, CanonOp] = {}
         for c in self.ops:
-            if c.live and c.op.name not in PLUMBING and c.key not in out:
+            if c.live and c.op.name not in PLUMBING and not c.alias and c.key not in out:
                 out[c.key] = c
         return out
 
@@ -69,6 +72,13 @@ def _entry_hints(sig: str) -> str:
         return ""
     body = m.group(1).replace(" ", "")
     return "" if body in ("default={}", "") else body
+
+
+def _identity_cast(sig: str) -> bool:
+    """``bitcast % : T -> T``."""
+    types = sig.split(" : ", 1)[1] if " : " in sig else ""
+    parts = [t.strip() for t in types.split("->")]
+    return len(parts) == 2 and parts[0] == parts[1] and bool(parts[0])
 
 
 def canonicalise(entry: Op) -> Canon:
@@ -122,6 +132,13 @@ def canonicalise(entry: Op) -> Canon:
                     root_of[r] = root_of[src]
                     facts.setdefault(root_of[src], []).append(_fact(op.sig))
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
+            all_ops.append(c)
+            return c
+        if op.name == "bitcast" and _identity_cast(op.sig):
+            src = op.uses[0]
+            for r in op.results:
+                env[r] = env.get(src, _h("free", src))
+            c = CanonOp(op, env.get(src, ""), [env.get(src, "")], alias=True)
             all_ops.append(c)
             return c
         if op.name == "make_token":
