@@ -18,7 +18,8 @@ What is converted (porting-rules.md sections 3 and 5; README "Triton front end")
   index ``offset / block``; ``tl.advance`` and ``p += BLOCK * stride`` in a loop -> the loop index;
 * everything else -> ``ct.gather`` / ``ct.scatter`` of the flat tensor (:meth:`KernelRewrite._fallback`);
 * ``tl.dot`` -> ``ct.mma`` (tf32 for f32 inputs), reductions, ``tl.where``, math, casts, promotion;
-* ``@triton.autotune`` configs -> analysis.json; ``num_warps`` dropped, ``tl.range(num_stages=S)`` -> latency.
+* ``@triton.autotune`` configs -> analysis.json; ``num_warps`` dropped, ``tl.range(num_stages=S)`` -> latency;
+* whole algorithms (``tl.rand``: Philox) -> cuTile Python helpers from rules/triton_helpers.py.
 
 Everything else is reported with a coded one-line diagnostic (CTRS-E110 construct outside the subset,
 CTRS-E111 access that cannot be converted); ``check_subset`` lists all of them at once.

@@ -1,0 +1,71 @@
+"""ctrs translate: unsigned integer tiles (the integer side of tl.rand's Philox port).
+
+tests/data/expr_uint.py (bitcasts int32 <-> uint32, uint32 constants above 2**31, exti to uint64, an unsigned
+shift, an alias of a loop-carried value) is IR-equivalent to cuTile Python; a wrapping integer narrowing, which
+cutile 0.3.1 cannot write, is one coded diagnostic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from transpiler import errors, translate
+
+from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
+
+KERNELS = ["expr_uint"]
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory) -> dict[str, Path]:
+    return translate_data(tmp_path_factory.mktemp("uint"), KERNELS)
+
+
+@pytest.mark.parametrize(("kernel", "spec"), list(data_cases(KERNELS)))
+def test_uint_ir_equivalent(translated, kernel, spec):
+    assert_port_equivalent(DATA / f"{kernel}.py", translated[kernel], spec)
+
+
+def test_uint_generated_forms(translated):
+    k = translated["expr_uint"].read_text()
+    # 0xCD9E8D57 does not fit i32: the same bits as an i32 constant, bitcast to u32
+    assert "constant(-845247145i32, const_shape![TILE]);" in k
+    assert "let prev: Tile<u32, { [TILE] }> = h;" in k  # taken before h is updated in place
+    assert "exti(h)" in k and "bitcast(offs)" in k
+
+
+_BAD = '''import cuda.tile as ct
+
+
+@ct.kernel
+def k(x, y, TILE: ct.Constant[int]):
+    w = ct.astype(ct.bitcast(ct.bid(0) * TILE + ct.arange(TILE, dtype=ct.int32), ct.uint32), ct.uint64)
+    {stmt}
+'''
+
+
+@pytest.mark.parametrize(("stmt", "words"), [
+    ("v = ct.astype(w * 3, ct.uint32)", "no rule for ct.astype from u64 to u32 (a wrapping truncation)"),
+    ("v = ct.astype(w >> 16, ct.uint32)", "no rule for ct.astype from u64 to u32 (a wrapping truncation)"),
+    ("v = ct.bitcast(w, ct.int32)", "no rule for ct.bitcast from u64 to i32"),
+])
+def test_narrowing_diagnostics(tmp_path, stmt, words):
+    src = tmp_path / "bad.py"
+    src.write_text(_BAD.replace("{stmt}", stmt))
+    with pytest.raises(errors.CtrsError) as ei:
+        translate.translate(src, tmp_path / "out")
+    e = ei.value
+    assert words in e.message and e.loc.line == 7 and e.hint, e.one_line()
+    assert not (tmp_path / "out").exists()
+
+
+def test_narrowing_a_shifted_value_is_translated(tmp_path):
+    src = tmp_path / "ok.py"
+    body = ("v = ct.astype(w >> 32, ct.uint32)\n"
+            "    t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), ct.float32)\n"
+            "    ct.store(y, index=(ct.bid(0),), tile=t + ct.astype(ct.bitcast(v, ct.int32), ct.float32))")
+    src.write_text(_BAD.replace("{stmt}", body))
+    k = next(p for p in translate.translate(src, tmp_path / "out") if p.name == "kernel.rs").read_text()
+    assert "trunci(" in k and "overflow::NoUnsignedWrap" in k
