@@ -289,3 +289,24 @@ def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypa
     assert built == [("triton_vector_add", 2, "debug"), ("triton_matmul", 2, "debug")]
     assert packed == [["triton_vector_add", "triton_matmul"]]  # exactly the ports of this run
     assert "skip:" in capsys.readouterr().out
+
+
+def test_float_constexpr_is_a_runtime_input_of_the_port(tmp_path):
+    """A float tl.constexpr (eps) is a Triton constexpr but a runtime f32 of the port (Constant[float] is not a
+    const generic): the reference gets it positionally, the port wrapper as an input, not a keyword constant."""
+    k = tmp_path / "kernel.py"
+    k.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                 "def norm(x, y, n, eps: tl.constexpr, T: tl.constexpr):\n"
+                 "    offs = tl.program_id(0) * T + tl.arange(0, T)\n"
+                 "    v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)\n"
+                 "    tl.store(y + offs, v / (tl.sum(v * v, axis=0) + eps), mask=offs < n)\n")
+    out = translate.translate_source(k)
+    tmap = gpu.triton_map(json.loads(out["analysis.json"]), "norm")
+    assert tmap["params"][3] == {"name": "eps", "kind": "constexpr", "const": "eps", "port": "scalar"}
+    assert "def norm(x, y, eps, *, T, grid):" in out["wrapper.py"]
+    spec = load_specs(json.dumps({"name": "s", "kernel": "norm", "args": {
+        "x": {"dtype": "float32", "shape": [100]}, "y": {"dtype": "float32", "shape": [100]},
+        "eps": {"scalar": "float32", "value": 0.5}, "T": 128}}))[0]
+    t = fake_tensors(spec)
+    assert gpu.triton_args(tmap, spec, t) == [t["x"], t["y"], 100, 0.5, 128]
+    assert gpu.triton_port_inputs(tmap, spec, t) == ([t["x"], t["y"], 0.5], {"T": 128})

@@ -1942,7 +1942,9 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
     params = []
     for name, kind, _p in kr.params:
         m = _SHAPE_RE.match(kr.subst.get(name, ""))
-        if kind == "constexpr":
+        if kind == "constexpr" and name in kr.float_consts:  # a float constexpr: a runtime f32 of the port
+            params.append({"name": name, "kind": "constexpr", "const": name, "port": "scalar"})
+        elif kind == "constexpr":
             params.append({"name": name, "kind": "constexpr", "const": name})
         elif m:
             params.append({"name": name, "kind": "shape", "array": m.group(1), "dim": int(m.group(2))})

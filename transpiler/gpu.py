@@ -92,9 +92,10 @@ def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_de
 def triton_port_inputs(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any]) -> tuple[list, dict]:
     """(positional inputs, constants) of the port wrapper function: the Triton parameters the cuTile
     rewrite keeps (arrays and runtime scalars, in signature order; constexprs by name)."""
-    inputs = [tensors[p["array"]] if p["kind"] in ("array", "descriptor") else spec.args[p["arg"]].value
-              for p in tmap["params"] if p["kind"] in ("array", "descriptor", "scalar")]
-    consts = {p["const"]: spec.args[p["const"]].value for p in tmap["params"] if p["kind"] == "constexpr"}
+    inputs = [tensors[p["array"]] if p["kind"] in ("array", "descriptor") else spec.args[p.get("arg") or p["const"]].value
+              for p in tmap["params"] if p["kind"] in ("array", "descriptor", "scalar") or p.get("port") == "scalar"]
+    consts = {p["const"]: spec.args[p["const"]].value for p in tmap["params"]
+              if p["kind"] == "constexpr" and p.get("port") != "scalar"}  # float constexprs: runtime f32 inputs
     return inputs, consts
 
 
