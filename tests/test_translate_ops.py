@@ -15,7 +15,7 @@ from transpiler import translate
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["ops_mix", "ops_mix3", "ops_divmod", "ops_scalar_minmax", "ops_scalar_neg", "ops_scalar_float",
            "ops_gather_pad", "ops_zeros_e", "ops_fma_const_if",
-           "ops_named_fns"]
+           "ops_named_fns", "ops_reduce_generic"]
 
 
 @pytest.fixture(scope="module")
@@ -65,3 +65,11 @@ def test_const_modulo_translates(tmp_path):
     files = translate.translate(DATA / "ops_const_mod.py", tmp_path / "out")
     text = next(p for p in files if p.name == "kernel.rs").read_text()
     assert "let idx_bneg_s: bool = false;" in text and "remi(" in text
+
+
+def test_reduce_over_a_constant_dim_is_retyped(translated):
+    """cutile 0.3.1 rejects `[4]` (a reduce result) against `[BM]` (a broadcast) in one op; the port re-types the
+    reduce result with a same-shape broadcast, which the IR diff treats as the identity (IR-equivalent above)."""
+    k = translated["ops_reduce_generic"].read_text()
+    assert "let m_lhs_raw: Tile<f32, { [BM] }> = reduce_sum(t, 1i32);" in k
+    assert "let m_lhs: Tile<f32, { [BM] }> = m_lhs_raw.broadcast(const_shape![BM]);" in k

@@ -1071,8 +1071,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         axis %= rank
         keep = self._kw_bool(args, "keepdims", False)
         red_shape = x.type.shape[:axis] + x.type.shape[axis + 1:]
-        r = self.tile(f"{hint}_red" if keep else hint, x.dtype, red_shape,
+        generic = any(not d.isdigit() for d in red_shape)
+        r = self.tile(f"{hint}_raw" if generic else f"{hint}_red" if keep else hint, x.dtype, red_shape,
                       self.op("reduce", rule["template"], node, x=x.name, axis=f"{axis}i32"), node)
+        if generic:
+            # cutile 0.3.1 types a reduce result with the instantiated shape (`[4]`) and every other tile with the
+            # declared one (`[BLOCK_N]`), then rejects mixing them in one op: a same-shape broadcast re-types it
+            r = self.tile(f"{hint}_red" if keep else hint, x.dtype, red_shape, self.op(
+                "broadcast", self.ops("broadcast"), node, x=r.name, shape=", ".join(red_shape)), node)
         if not keep:
             return r
         keep_shape = x.type.shape[:axis] + ("1",) + x.type.shape[axis + 1:]

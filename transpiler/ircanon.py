@@ -7,8 +7,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     an empty ``optimization_hints=<default = {}>`` are ignored;
   * ``assume``: an assumed value is the value itself; the facts are kept per entry argument and
     compared separately (they come from the specialisation, not from the kernel body);
-  * ``bitcast`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the source languages) is the
-    identity, so its result is its operand;
+  * ``bitcast`` / ``broadcast`` / ``reshape`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the
+    source languages; a same-shape broadcast) is the identity, so its result is its operand;
   * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
     between the ops of one region is kept by comparing stores in textual order);
   * constants: equal constants are one value (dedup); commutative ops sort their operands;
@@ -28,6 +28,7 @@ COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "
 SIDE_EFFECTS = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "print", "assert",
                 "return", "yield", "continue", "break", "atomic_red_view_tko"}
 PLUMBING = {"assume", "make_token"}
+IDENTITY_WHEN_SAME_TYPE = {"bitcast", "broadcast", "reshape"}
 ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print"}
 
 
@@ -134,7 +135,7 @@ def canonicalise(entry: Op) -> Canon:
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
             all_ops.append(c)
             return c
-        if op.name == "bitcast" and _identity_cast(op.sig):
+        if op.name in IDENTITY_WHEN_SAME_TYPE and _identity_cast(op.sig):
             src = op.uses[0]
             for r in op.results:
                 env[r] = env.get(src, _h("free", src))
