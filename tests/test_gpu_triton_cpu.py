@@ -206,7 +206,9 @@ def test_tf32_tolerance_rule(analyses):
     mm, va = analyses["triton_matmul"], analyses["triton_vector_add"]
     assert gpu.tolerance("float32", mm, "matmul") == (0.0, 0.0, gpu.TF32_SCALE) == (0.0, 0.0, 8 / 1024)
     assert gpu.tolerance("float32", mm) == (0.0, 0.0, 8 / 1024)
-    assert gpu.tolerance("float16", mm, "matmul") == (*gpu.DEFAULT_TOLERANCES["float16"], 0.0)
+    assert gpu.tolerance("float16", mm, "matmul") == (1e-3, 1e-3, 2.0 ** -10)  # one f16 ulp at max|ref|
+    assert gpu.tolerance("bfloat16", va, "vector_add") == (1e-2, 1e-2, 2.0 ** -7)
+    assert gpu.tolerance("float16", {}, "matmul") == (1e-3, 1e-3, 0.0)  # a cuTile reference: same compiler
     assert gpu.tolerance("float32", va, "vector_add") == (*gpu.DEFAULT_TOLERANCES["float32"], 0.0)
     assert gpu.tolerance("float32", {**mm, "tolerances": {"float32": [0.5, 0.5]}}, "matmul") == (0.5, 0.5, 0.0)
 
