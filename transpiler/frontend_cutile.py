@@ -1000,16 +1000,21 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                             errors.TRANSLATE_TYPE)
         return self.tile(hint, dt.dtype, dims, op, node)
 
-    def _lower_bitcast(self, node, rule, fname, hint) -> Val:
-        """``ct.bitcast(x, dtype)``: same-width reinterpretation (a runtime scalar is a 0-d tile)."""
-        args = self._args(node, ["x", "dtype"])
+    def _cast_operands(self, args, node, hint: str, what: str, scalar_dtypes) -> tuple[Val, Val]:
+        """(tile, dtype) operands of ct.astype / ct.bitcast: a runtime scalar (of ``scalar_dtypes``; None: any)
+        is a 0-d tile in cuTile Python."""
         x = self._expr(args["x"], f"{hint}_in")
-        if x.kind == "scalar":
+        if x.kind == "scalar" and (scalar_dtypes is None or x.dtype in scalar_dtypes):
             x = self.tile(f"{hint}_t", x.dtype, (), self.op("scalar_to_tile", self.ops("scalar_to_tile"), node,
                                                            x=x.name), node)
         elif x.kind != "tile":
             x = self._as_tile(args["x"], f"{hint}_in")
-        dt = self._expr(args["dtype"], hint)
+        return x, self._expr(args["dtype"], hint)
+
+    def _lower_bitcast(self, node, rule, fname, hint) -> Val:
+        """``ct.bitcast(x, dtype)``: same-width reinterpretation (a runtime scalar is a 0-d tile)."""
+        args = self._args(node, ["x", "dtype"])
+        x, dt = self._cast_operands(args, node, hint, "bitcast", None)
         if dt.kind != "dtype":
             raise self._err(args["dtype"], "ct.bitcast needs a dtype", "ct.uint32 / ct.int32", errors.TRANSLATE_TYPE)
         width = {"i8": 8, "u8": 8, "i16": 16, "u16": 16, "f16": 16, "bf16": 16, "i32": 32, "u32": 32, "f32": 32,
@@ -1023,13 +1028,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _lower_astype(self, node, rule, fname, hint) -> Val:
         args = self._args(node, ["x", "dtype"])
-        x = self._expr(args["x"], f"{hint}_in")
-        if x.kind == "scalar" and x.dtype in ("i32", "f32"):  # a runtime scalar is a 0-d tile in cuTile Python
-            x = self.tile(f"{hint}_t", x.dtype, (), self.op("scalar_to_tile", self.ops("scalar_to_tile"), node,
-                                                           x=x.name), node)
-        elif x.kind != "tile":
-            x = self._as_tile(args["x"], f"{hint}_in")
-        dt = self._expr(args["dtype"], hint)
+        x, dt = self._cast_operands(args, node, hint, "astype", ("i32", "f32"))
         if dt.kind != "dtype":
             raise self._err(args["dtype"], "ct.astype needs a dtype", "ct.float32 / A.dtype", errors.TRANSLATE_TYPE)
         if dt.dtype == x.dtype:
