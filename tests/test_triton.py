@@ -155,6 +155,10 @@ def test_dry_run_cli():
     ("    p = x + offs\n    for k in range(4):\n        p += T\n    v = tl.load(p, mask=mask)\n", "CTRS-E111",
      "22:17", "pointer 'p' used after the loop that advances it"),
     ("    v = tl.histogram(tl.load(x + offs, mask=mask), 8)\n", "CTRS-E110", "19:9", "'tl.histogram'"),
+    ("    v = tl.load(x + offs, mask=mask, other=1.0)\n", "CTRS-E111", "19:44", "other=1.0 has no padding mode"),
+    # an error of the shared lowering: the Triton line, the statement's column (not the rewrite's)
+    ("    v = tl.load(x + offs, mask=mask) * tl.load(y + offs, mask=mask) + 2.5\n", "CTRS-E101", "19:5",
+     "no rule for this literal operand of element type E"),
     ("    v = tl.load(x + offs, mask=mask) + tl.randn(1, offs)\n", "CTRS-E110", "19:40", "'tl.randn'"),
     ("    v = tl.fancy(tl.load(x + offs, mask=mask))\n", "CTRS-E100", "19:9", "no rule for 'tl.fancy'"),
 ])
@@ -345,3 +349,4 @@ def test_dropout_philox_differs_only_by_the_trunci_flag(tmp_path):
         assert "overflow < no_unsigned_wrap >" in trunci.message
     notes = "\n".join(translate.explain_lines(FIXTURES / "triton_dropout" / "kernel.py"))
     assert "tl.rand -> Philox-4x32-10 in cuTile ops" in notes
+

@@ -953,6 +953,13 @@ class KernelRewrite:
         return out
 
     def _padding_from_other(self, other) -> str:
+        key = self._padding_key(other)
+        if key is None:
+            raise self.problem(other, errors.TRITON_ACCESS, f"other={_code(other)} has no padding mode",
+                               "use other=0, -float('inf'), float('inf') or float('nan')")
+        return self.rules["padding"][key]
+
+    def _padding_key(self, other) -> str | None:
         v = _lit(other)
         text = _code(other).replace(" ", "").replace("'", '"')
         key = None
@@ -964,10 +971,7 @@ class KernelRewrite:
             key = "pos_inf"
         elif text in ('float("nan")', "math.nan"):
             key = "nan"
-        if key is None:
-            raise self.problem(other, errors.TRITON_ACCESS, f"other={_code(other)} has no padding mode",
-                               "use other=0, -float('inf'), float('inf') or float('nan')")
-        return self.rules["padding"][key]
+        return key
 
     def _view(self, call: cst.Call, ptr_node, mask_node, store: bool):
         """(array, tile index texts, view shape texts, Triton tile shape texts) of a pointer / block-pointer access
@@ -1855,6 +1859,20 @@ def parse_file(path: Path):
             book.setdefault(key, None)
         fronts.append(front)
     return info, fronts
+
+
+def to_source_columns(err: errors.CtrsError, path: Path) -> None:
+    """An error of the shared cuTile lowering has the line of the Triton source (the rewrite keeps lines) but a
+    column of the rewritten text: past the Triton line's end it becomes the line's first non-blank column."""
+    loc = err.loc
+    if loc is None or not loc.line or Path(loc.file) != Path(path):
+        return
+    lines = Path(path).read_text(errors="replace").splitlines()
+    if loc.line > len(lines):
+        return
+    text = lines[loc.line - 1]
+    if loc.col > len(text):
+        err.loc = errors.Loc(loc.file, loc.line, len(text) - len(text.lstrip()) + 1)
 
 
 def rewrite_source(path: Path) -> str:

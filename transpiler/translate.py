@@ -57,14 +57,19 @@ def translate_module(kernel: Path) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
     specialisation decisions (``--explain``)."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
-    info, fronts = (frontend_triton.parse_file(kernel) if frontend_triton.is_triton_file(kernel)
-                    else frontend_cutile.parse_file(kernel))
-    kernels: list[model.Kernel] = []
-    decisions: list[model.Decision] = []
-    for f in fronts:
-        ks, ds = specialise.specialise_variants(f)
-        kernels += mono.expand(mono.split_dtypes(ks, f), f.rules)  # own dtype generics; per-dtype entries
-        decisions += ds
+    triton = frontend_triton.is_triton_file(kernel)
+    try:
+        info, fronts = frontend_triton.parse_file(kernel) if triton else frontend_cutile.parse_file(kernel)
+        kernels: list[model.Kernel] = []
+        decisions: list[model.Decision] = []
+        for f in fronts:
+            ks, ds = specialise.specialise_variants(f)
+            kernels += mono.expand(mono.split_dtypes(ks, f), f.rules)  # own dtype generics; per-dtype entries
+            decisions += ds
+    except errors.CtrsError as e:
+        if triton:
+            frontend_triton.to_source_columns(e, kernel)
+        raise
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)
 
 
