@@ -70,7 +70,30 @@ def _declarations(mod: model.Module) -> list[str]:
     return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
 
 
+# cutile 0.3.1's JIT substitutes the shape generic of its variadic types by name, and that generic is `D`
+# (Tile<E, D>, Partition<E, D>, ..): a kernel const generic named D (a head dim) makes it panic ("Unexpected
+# const arg D for variadic type"). Such a const is renamed in kernel.rs only; everything outside (FFI, wrapper,
+# specs) passes generics by position and keeps the name. (Consts named N, R, .. were seen to work.)
+RESERVED_CONSTS = ("D",)
+
+
+def _renamed_consts(mod: model.Module) -> dict[str, str]:
+    taken = {g.name for k in mod.kernels for g in k.generics}
+    out = {}
+    for name in RESERVED_CONSTS:
+        if any(g.name == name and g.kind == "const" for k in mod.kernels for g in k.generics):
+            new = name + "_"
+            while new in taken:
+                new += "_"
+            out[name] = new
+    return out
+
+
 def render_kernel_rs(mod: model.Module) -> str:
+    import re  # noqa: PLC0415
+
     text = _env().get_template("kernel.rs.j2").render(
         stem=mod.stem, source=mod.source, kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
+    for old, new in _renamed_consts(mod).items():
+        text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
     return text if text.endswith("\n") else text + "\n"

@@ -20,7 +20,7 @@ from transpiler.spec import load_specs
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
             "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
-            "triton_strided_gather", "triton_layer_norm_loop", "triton_dropout"]
+            "triton_strided_gather", "triton_layer_norm_loop", "triton_dropout", "triton_attention"]
 
 
 def A(name, array=None):
@@ -70,6 +70,9 @@ EXPECTED = {
                                                    ST("stride_x", "X", 0), ST("stride_y", "Y", 0), SH("N", "X", 1),
                                                    S("eps"), C("BLOCK")], False, False),
 }
+EXPECTED["triton_attention"] = ("attention_fwd", [
+    A("q"), A("k"), A("v"), A("o"), S("qk_scale"), SH("L", "q", 0), SH("Lk", "k", 0), ST("stride_q", "q", 0),
+    ST("stride_k", "k", 0), ST("stride_v", "v", 0), ST("stride_o", "o", 0), C("D"), C("TM"), C("TN")], True, False)
 EXPECTED["triton_dropout"] = ("dropout", [A("x_ptr"), A("y_ptr"), SH("n", "x_ptr", 0), S("p"), S("seed"), C("BLOCK")],
                               False, False)
 EXPECTED["triton_matmul_advance"] = ("matmul", EXPECTED["triton_matmul"][1], True, False)
@@ -77,13 +80,22 @@ EXPECTED["triton_matmul_ptr2d"] = ("matmul", EXPECTED["triton_matmul"][1], True,
 
 
 # mask bounds shared by several array axes (the wrapper checks that their extents agree)
+_MM_TIES = [["K", "param", [["A", 1], ["B", 0]]], ["M", "param", [["A", 0], ["C", 0]]],
+            ["N", "param", [["B", 1], ["C", 1]]]]
 TIES = {
+    "triton_matmul": _MM_TIES,
+    "triton_matmul_advance": _MM_TIES,
     "triton_vector_add": [["n", "param", [["x", 0], ["y", 0], ["z", 0]]]],
     "triton_autotune_add": [["n", "param", [["x", 0], ["y", 0], ["z", 0]]]],
     "triton_row_softmax": [["n_cols", "param", [["x", 1], ["y", 1]]]],
     "triton_layer_norm": [["n_cols", "param", [["x", 1], ["w", 0], ["b", 0], ["y", 1]]]],
     "triton_matmul_ptr2d": [["K", "param", [["A", 1], ["B", 0]]], ["M", "param", [["A", 0], ["C", 0]]],
                             ["N", "param", [["B", 1], ["C", 1]]]],
+    "triton_rms_norm": [["n_cols", "param", [["x", 1], ["w", 0], ["y", 1]]],
+                        ["n_rows", "param", [["x", 0], ["y", 0]]]],
+    "triton_desc_scale": [["M", "param", [["Y", 0]]], ["N", "param", [["Y", 1]]]],
+    "triton_attention": [["D", "const", [["q", 1], ["k", 1], ["v", 1], ["o", 1]]],
+                         ["L", "param", [["q", 0], ["o", 0]]], ["Lk", "param", [["k", 0], ["v", 0]]]],
     "triton_strided_gather": [["n", "param", [["IDX", 0], ["Y", 0]]]],
     "triton_layer_norm_loop": [["N", "param", [["X", 1], ["W", 0], ["B", 0], ["Y", 1]]]],
     "triton_dropout": [["n", "param", [["x_ptr", 0], ["y_ptr", 0]]]],
@@ -109,6 +121,7 @@ TRITON_GRID = {
     "triton_strided_gather": lambda a: (cdiv(a["n"], a["BLOCK"]), 1, 1),
     "triton_layer_norm_loop": lambda a: (a["X"].shape[0], 1, 1),
     "triton_dropout": lambda a: (cdiv(a["n"], a["BLOCK"]), 1, 1),
+    "triton_attention": lambda a: (cdiv(a["L"], a["TM"]), 1, 1),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ FIXTURES = ROOT / "fixtures"
 # Triton fixture -> its specs.json names the cuTile Python counterpart ("reference")
 EQUIVALENT = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
               "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
-              "triton_strided_gather"]
+              "triton_strided_gather", "triton_attention"]
 UNSUPPORTED = FIXTURES / "triton_unsupported" / "kernel.py"
 
 
@@ -350,3 +351,18 @@ def test_dropout_philox_differs_only_by_the_trunci_flag(tmp_path):
     notes = "\n".join(translate.explain_lines(FIXTURES / "triton_dropout" / "kernel.py"))
     assert "tl.rand -> Philox-4x32-10 in cuTile ops" in notes
 
+
+
+def test_const_generic_named_like_a_cutile_shape_generic_is_renamed(translated):
+    """cutile 0.3.1's JIT substitutes its variadic types' shape generic `D` by name: a head-dim constant `D`
+    is `D_` in kernel.rs only (FFI, wrapper and specs pass generics by position and keep the name)."""
+    k = translated["triton_attention"].read_text()
+    assert "const D_: i32" in k and "[TM, D_]" in k and not re.search(r"\bD\b(?!::)", k.split("#[cutile::module]")[1])
+    w = (translated["triton_attention"].parent / "wrapper.py").read_text()
+    assert "def attention_fwd(q, k, v, o, qk_scale, *, D, TM, TN, grid):" in w
+
+
+def test_dot_without_accumulator_and_through_transposes():
+    src = frontend_triton.rewrite_source(FIXTURES / "triton_attention" / "kernel.py")
+    assert "ct.full((TM, TN), 0, dtype=ct.float32))" in src  # tl.dot(qt, tl.trans(kt)): a zero f32 accumulator
+    assert "ct.astype(ct.astype(p, vt.dtype), (ct.tfloat32 if v.dtype == ct.float32 else v.dtype))" in src

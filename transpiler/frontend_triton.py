@@ -381,6 +381,8 @@ class KernelRewrite:
         self._latency = ""  # tl.range(num_stages=S): latency of the loads in that loop
         self.dtypes: dict[str, str] = {}  # local name -> the cuTile dtype it holds (dtype = X.dtype.element_ty)
         self.helpers: set[str] = set()  # rules/triton_helpers.py functions this kernel calls
+        self.shapes: dict[str, tuple[str, ...]] = {}  # local tile -> its Triton shape (for tl.dot without acc)
+        self._load_shape: tuple[str, ...] | None = None
         self.f32_vars: set[str] = set()  # locals that hold f32 values (Triton promotion; tl.store casts them back)
         self.float_consts: set[str] = set(prior.float_consts) if prior else set()  # constexprs used as floats
         self.int_consts: set[str] = _int_constexprs(tf, fn)  # constexprs in index / shape / loop positions
@@ -642,6 +644,11 @@ class KernelRewrite:
         else:
             text = self.ex(value)
         self._track(name, value, text)
+        shape = self._shape_of(value) or self._last_load_shape(value)
+        if shape:
+            self.shapes[name] = shape
+        else:
+            self.shapes.pop(name, None)
         m = re.search(r"\bct\.(?:load|gather)\((\w+),", text)
         if m and isinstance(value, cst.Call) and (self.tf.dotted(value.func) == "tl.load" or _is_method(value, "to")
                                                   or _is_method(value, "load")):
@@ -872,6 +879,11 @@ class KernelRewrite:
             if isinstance(sh, cst.Name) and sh.value in self._scalar_params():
                 self.extents.setdefault(sh.value, (base.value, k, block))
                 self._bind(sh.value, f"{base.value}.shape[{k}]", sh)
+                self.ties.setdefault((sh.value, "param"), {}).setdefault((base.value, k), None)
+            elif isinstance(sh, cst.Name) and sh.value in self._constexprs():  # a constexpr extent: checked
+                self.ties.setdefault((sh.value, "const"), {}).setdefault((base.value, k), None)
+                self.note(sh, "param", f"{what} extent '{sh.value}' (a constexpr) is {base.value}.shape[{k}]: the "
+                          "tensor passed must have that extent")
             else:
                 raise self.problem(sh, errors.TRITON_ACCESS, f"{what} extent '{_code(sh)}' is not a parameter",
                                    "pass the extent as a kernel parameter (it becomes the tensor's shape)")
@@ -1087,6 +1099,7 @@ class KernelRewrite:
             arr, index, shape, tshape = self._view(call, ptr, a.get("mask"), store=False)
         except _NotView as nv:
             return self._gather(call, nv, a)
+        self._load_shape = tuple(tshape)
         if not tshape:  # one element: a 0-d gather (cuTile Python's element access)
             return f"ct.gather({arr}, {index[0] if len(index) == 1 else _tup(index)})"
         pad = self._padding(call, a)
@@ -1208,6 +1221,7 @@ class KernelRewrite:
             raise self.problem(a[0], errors.TRITON_ACCESS, "descriptor offsets do not match its block rank",
                                "give one offset per dimension")
         index = [self._tile_index(o, b) for o, b in zip(offs, desc.block)]
+        self._load_shape = tuple(desc.block)
         if store:
             return f"ct.store({desc.base}, index={_tup(index)}, tile={self.ex(a[1])})"
         text = f"ct.load({desc.base}, index={_tup(index)}, shape={_tup(list(desc.block))}, " \
@@ -1238,9 +1252,12 @@ class KernelRewrite:
             if acc is not None:
                 raise self.problem(call, errors.TRITON_UNSUPPORTED, "acc += tl.dot(.., acc)", "write acc = tl.dot(a, b, acc)")
             acc = self.ex(a["acc"])
-        if acc is None:
-            raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.dot without an accumulator",
-                               "write acc = tl.dot(a, b, acc) with acc = tl.zeros(.., dtype=tl.float32)")
+        if acc is None:  # tl.dot(a, b): a zero f32 accumulator of the product's shape
+            sa, sb = self._shape_of(a["input"]), self._shape_of(a["other"])
+            if not (sa and sb and len(sa) == 2 and len(sb) == 2):
+                raise self.problem(call, errors.TRITON_UNSUPPORTED, "tl.dot without an accumulator, operand shapes "
+                                   "unknown", "write acc = tl.dot(a, b, acc) with acc = tl.zeros(.., dtype=tl.float32)")
+            acc = f"ct.full(({sa[0]}, {sb[1]}), 0, dtype=ct.float32)"
         lhs, rhs = self.ex(a["input"]), self.ex(a["other"])
         src = self._origin_array(a["input"])
         self.note(call, "dot", "tl.dot -> ct.mma with an f32 accumulator; f32 inputs go through tf32 "
@@ -1252,9 +1269,47 @@ class KernelRewrite:
         return f"ct.mma(ct.astype({lhs}, {dt}), ct.astype({rhs}, {dt}), {acc})"
 
     def _origin_array(self, node) -> str:
+        """The kernel array a tile's values come from (through .to(), tl.trans / .trans(), copies)."""
         if isinstance(node, cst.Name):
             return self.origins.get(node.value, "")
+        if isinstance(node, cst.Call):
+            f = self.tf.dotted(node.func)
+            if f in ("tl.trans", "tl.permute") and node.args:
+                return self._origin_array(node.args[0].value)
+            if _is_method(node, "to") and node.args:  # x.to(v.dtype): the values are v's type now
+                d = node.args[0].value
+                if isinstance(d, cst.Attribute) and d.attr.value == "dtype" and isinstance(d.value, cst.Name):
+                    return self._origin_array(d.value) or (d.value.value if d.value.value in self.pointers else "")
+                return self._origin_array(node.func.value)
+            if _is_method(node, "trans"):
+                return self._origin_array(node.func.value)
         return ""
+
+    def _last_load_shape(self, value) -> tuple[str, ...] | None:
+        """x = tl.load(..) / desc.load(..) (optionally .to(..)): the shape that load produced."""
+        while _is_method(value, "to"):
+            value = value.func.value
+        if isinstance(value, cst.Call) and (self.tf.dotted(value.func) == "tl.load" or _is_method(value, "load")):
+            return self._load_shape
+        return None
+
+    def _shape_of(self, node) -> tuple[str, ...] | None:
+        """The Triton tile shape of a value the rewrite can see (loads, zeros/full, .to(), transposes)."""
+        if isinstance(node, cst.Name):
+            return self.shapes.get(node.value)
+        if isinstance(node, cst.Call):
+            f = self.tf.dotted(node.func)
+            if f == "tl.trans" and node.args:
+                sh = self._shape_of(node.args[0].value)
+                return tuple(reversed(sh)) if sh else None
+            if _is_method(node, "trans"):
+                sh = self._shape_of(node.func.value)
+                return tuple(reversed(sh)) if sh else None
+            if _is_method(node, "to"):
+                return self._shape_of(node.func.value)
+            if f in ("tl.zeros", "tl.full") and node.args and isinstance(node.args[0].value, (cst.Tuple, cst.List)):
+                return tuple(self.ex(e.value) for e in node.args[0].value.elements)
+        return None
 
     # -- expressions ---------------------------------------------------------------------------
 
@@ -1482,8 +1537,7 @@ class KernelRewrite:
         if f == "tl.load":
             return self._load(node)
         if f == "tl.dot":
-            raise self.problem(node, errors.TRITON_UNSUPPORTED, "tl.dot inside an expression",
-                               "assign it: acc = tl.dot(a, b, acc)")
+            return self._dot(node, None)
         if f == "tl.cast":
             a = self._kw(node, ["input", "dtype"])
             return f"ct.astype({self.ex(a['input'])}, {self._dtype(a['dtype'])})"
