@@ -70,17 +70,13 @@ def _declarations(mod: model.Module) -> list[str]:
     return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
 
 
-# cutile 0.3.1's JIT substitutes the shape generic of its variadic types by name, and that generic is `D`
-# (Tile<E, D>, Partition<E, D>, ..): a kernel const generic named D (a head dim) makes it panic ("Unexpected
-# const arg D for variadic type"). Such a const is renamed in kernel.rs only; everything outside (FFI, wrapper,
-# specs) passes generics by position and keeps the name. (Consts named N, R, .. were seen to work.)
-RESERVED_CONSTS = ("D",)
-
-
 def _renamed_consts(mod: model.Module) -> dict[str, str]:
+    """Const generics cutile's JIT cannot take by name (rules/cutile.toml [reserved_consts]) -> kernel.rs names."""
+    from transpiler.frontend_cutile import load_rules  # noqa: PLC0415
+
     taken = {g.name for k in mod.kernels for g in k.generics}
     out = {}
-    for name in RESERVED_CONSTS:
+    for name in load_rules().get("reserved_consts", {}).get("names", []):
         if any(g.name == name and g.kind == "const" for k in mod.kernels for g in k.generics):
             new = name + "_"
             while new in taken:

@@ -1249,13 +1249,17 @@ def _is_docstring(stmt) -> bool:
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
-def parse_file(path: Path) -> tuple[ModuleInfo, list[KernelFront]]:
+def read_kernel_source(path: Path) -> str:
+    """The text of a kernel file (either front end); an unreadable file is one coded error."""
     try:
-        source = path.read_text()
+        return Path(path).read_text()
     except OSError as e:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
                                errors.Loc(str(path))) from e
-    info = ModuleInfo(path, source)
+
+
+def parse_file(path: Path) -> tuple[ModuleInfo, list[KernelFront]]:
+    info = ModuleInfo(path, read_kernel_source(path))
     if not info.ct_names:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import cuda.tile as ct' in the file",
                                "cuTile Python kernels import cuda.tile", errors.Loc(str(path)))

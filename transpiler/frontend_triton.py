@@ -1866,12 +1866,7 @@ def helper_source(name: str) -> str:
 
 
 def _load(path: Path) -> TritonFile:
-    try:
-        source = Path(path).read_text()
-    except OSError as e:
-        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
-                               errors.Loc(str(path))) from e
-    tf = TritonFile(Path(path), source)
+    tf = TritonFile(Path(path), frontend_cutile.read_kernel_source(path))
     if not tf.tl_names:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import triton.language as tl' in the file",
                                "Triton kernels import triton.language", errors.Loc(str(path)))
