@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CTRS = [sys.executable, "-m", "transpiler.cli"]
+CTRS = [sys.executable, "-m", "ctrs.cli"]
 
 
 def run(args: list[str], env: dict) -> float:
@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--fixture", default="matmul")
     ap.add_argument("--cold", action="store_true", help="also measure a cold cargo build (minutes)")
     a = ap.parse_args()
-    from transpiler.spec import load_specs  # noqa: PLC0415
+    from ctrs.spec import load_specs  # noqa: PLC0415
 
     spec = load_specs(str(ROOT / "fixtures" / a.fixture / "specs.json"))[0].name
     env = dict(os.environ)

@@ -24,7 +24,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
-    from transpiler import translate  # noqa: PLC0415
+    from ctrs import translate  # noqa: PLC0415
 
     kernels = [k for k in sorted(ROOT.glob("fixtures/*/kernel.py")) if k.parent.name != "triton_unsupported"]
     rows = []
@@ -37,7 +37,7 @@ def main() -> None:
             times.append(time.perf_counter() - t)
         with tempfile.TemporaryDirectory() as d:
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "transpiler.cli", "translate", str(k), "-o", d], cwd=ROOT,
+            subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", str(k), "-o", d], cwd=ROOT,
                            check=True, capture_output=True)
             wall = time.perf_counter() - t
         rows.append((k.parent.name, statistics.median(times), wall))

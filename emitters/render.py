@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from transpiler import model
+from ctrs import model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -49,7 +49,7 @@ def _declarations(mod: model.Module) -> list[str]:
     """Module-local op declarations (rules [declarations]) that some op text of the module calls, in rule order."""
     import re  # noqa: PLC0415
 
-    from transpiler.frontend_cutile import load_rules  # noqa: PLC0415
+    from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
 
     decls = load_rules().get("declarations", {})
     texts: list[str] = []
@@ -72,7 +72,7 @@ def _declarations(mod: model.Module) -> list[str]:
 
 def _renamed_consts(mod: model.Module) -> dict[str, str]:
     """Const generics cutile's JIT cannot take by name (rules/cutile.toml [reserved_consts]) -> kernel.rs names."""
-    from transpiler.frontend_cutile import load_rules  # noqa: PLC0415
+    from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
 
     taken = {g.name for k in mod.kernels for g in k.generics}
     out = {}

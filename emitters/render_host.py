@@ -19,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from transpiler import model
+from ctrs import model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 HARNESS_LOCK = Path(__file__).resolve().parent / "templates" / "harness" / "Cargo.lock"

@@ -44,6 +44,6 @@ class Config:
         env = os.environ.get("CTRS_LLM_CACHE")
         if env:
             return Path(env)
-        from transpiler import toolchain  # noqa: PLC0415
+        from ctrs import toolchain  # noqa: PLC0415
 
         return toolchain.cache_root() / "llm"

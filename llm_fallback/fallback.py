@@ -29,7 +29,7 @@ _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PROMPTS)), keep_tra
 
 @contextlib.contextmanager
 def installed(splices: dict):
-    from transpiler import frontend_cutile  # noqa: PLC0415
+    from ctrs import frontend_cutile  # noqa: PLC0415
 
     saved = dict(frontend_cutile.LLM_SPLICES)
     frontend_cutile.LLM_SPLICES.clear()
@@ -90,7 +90,7 @@ def _parent_assign(module, node) -> str | None:
 
 
 def _fail(e, why: str):
-    from transpiler import errors  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
 
     hint = f"{e.hint}; " if e.hint else ""
     return errors.CtrsError(e.code, e.message, f"{hint}LLM fallback: {why}", e.loc)
@@ -98,7 +98,7 @@ def _fail(e, why: str):
 
 def _solve(kernel: Path, cfg: Config, e, accepted: dict, verifier: verify.Verifier) -> tuple[dict, bool]:
     """(record, verified) for the construct of NO_RULE diagnostic ``e``; raises the original diagnostic."""
-    from transpiler import errors, translate  # noqa: PLC0415
+    from ctrs import errors, translate  # noqa: PLC0415
 
     messages, target, expr = messages_for(e, kernel)
     where = str(e.loc)
@@ -140,7 +140,7 @@ def _solve(kernel: Path, cfg: Config, e, accepted: dict, verifier: verify.Verifi
 
 def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
     """Like transpiler.translate.translate_source, with NO_RULE constructs resolved by verified LLM answers."""
-    from transpiler import errors, translate  # noqa: PLC0415
+    from ctrs import errors, translate  # noqa: PLC0415
 
     kernel = Path(kernel)
     accepted: dict = {}
@@ -174,7 +174,7 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
     """Mark LLM-produced lines in analysis.json (kernel.rs carries the inline marker comments)."""
     if not records:
         return files
-    from emitters import render_host  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
 
     rs_lines = [i + 1 for i, t in enumerate(files["kernel.rs"].splitlines()) if f"/* {splice.MARK} " in t]
     data = json.loads(files["analysis.json"])

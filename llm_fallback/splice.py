@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from transpiler import model
+from ctrs import model
 
 from . import answer
 
@@ -46,7 +46,7 @@ def _to_type(text: str) -> model.Type:
 
 
 def lower(front, node, hint: str, splices: dict):
-    from transpiler.frontend_cutile import Val  # noqa: PLC0415
+    from ctrs.frontend_cutile import Val  # noqa: PLC0415
 
     got = splices.get(key_of(front.info.loc(node)))
     if got is None:

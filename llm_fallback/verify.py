@@ -7,7 +7,7 @@ import dataclasses
 import hashlib
 from pathlib import Path
 
-from transpiler import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, toolchain
+from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, toolchain
 
 
 def _build_failures() -> Path:
@@ -39,7 +39,7 @@ class Verifier:
 
     def verify(self, kernel_rs: str, mod) -> tuple[bool, str, str]:
         """(accepted, stage, detail) for one candidate kernel.rs and its model."""
-        from emitters import render_host  # noqa: PLC0415
+        from ctrs.emitters import render_host  # noqa: PLC0415
 
         d = self.work / hashlib.sha256(kernel_rs.encode()).hexdigest()[:16]
         d.mkdir(parents=True, exist_ok=True)

@@ -6,8 +6,8 @@ import functools
 import json
 from pathlib import Path
 
-from transpiler import ir_ref, ir_rs
-from transpiler.spec import load_specs
+from ctrs import ir_ref, ir_rs
+from ctrs.spec import load_specs
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CORRECT_FIXTURES = sorted(p.name for p in FIXTURES.iterdir()
@@ -71,7 +71,7 @@ def data_cases(kernels: list[str]):
 
 def translate_data(base: Path, kernels: list[str]) -> dict[str, Path]:
     """Translate each tests/data/<kernel>.py into base/<kernel>/; returns the kernel.rs paths."""
-    from transpiler import translate  # noqa: PLC0415
+    from ctrs import translate  # noqa: PLC0415
 
     out = {}
     for name in kernels:
@@ -82,7 +82,7 @@ def translate_data(base: Path, kernels: list[str]) -> dict[str, Path]:
 
 def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec) -> None:
     """ir-ref of the Python kernel vs ir-rs of the generated port: diff-ir must say EQUIVALENT."""
-    from transpiler import irdiff  # noqa: PLC0415
+    from ctrs import irdiff  # noqa: PLC0415
 
     ref = ir_ref.compile_reference(kernel_py, spec)
     (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, spec.rust.get("entry") or spec.kernel)])

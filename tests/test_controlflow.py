@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, ir_ref, ir_rs, irdiff, specialise, spec as specmod, translate
+from ctrs import errors, ir_ref, ir_rs, irdiff, specialise, spec as specmod, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -119,7 +119,7 @@ def test_helpers_inlined_across_kernels(tmp_path):
 
 
 def test_int_flag_values_and_dispatch():
-    from transpiler import frontend_cutile
+    from ctrs import frontend_cutile
 
     _, fronts = frontend_cutile.parse_file(ROOT / "fixtures" / "activations" / "kernel.py")
     assert fronts[0].flag_values("ACT") == [0, 1, 2]
@@ -167,7 +167,7 @@ tests/data/cf_helpers_float.py:28: scale_rows: inline: helper _square() (line 8)
 
 
 def _explain_cli(kernel: str, out: Path) -> list[str]:
-    res = subprocess.run([sys.executable, "-m", "transpiler.cli", "translate", kernel, "-o", str(out), "--explain"],
+    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", kernel, "-o", str(out), "--explain"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return [ln for ln in res.stdout.splitlines() if not ln.startswith(str(out))]

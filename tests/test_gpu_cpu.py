@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from transpiler import bundle, gpu, gpu_host
-from transpiler.spec import ArrayArg, load_specs
+from ctrs import bundle, gpu, gpu_host
+from ctrs.spec import ArrayArg, load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL_SPECS = [(Path(f).parent.name, s) for f in sorted(glob.glob(str(ROOT / "fixtures" / "*" / "specs.json")))
@@ -179,7 +179,7 @@ def test_gpu_commands_say_why_they_cannot_run_here(tmp_path):
     port = tmp_path / "port"
     port.mkdir()
     (port / "wrapper.py").write_text("")
-    res = subprocess.run([sys.executable, "-m", "transpiler.cli", "verify", str(port), "--gpu"], cwd=ROOT,
+    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "verify", str(port), "--gpu"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
     assert res.stderr.strip().startswith("error[CTRS-E071]: no CUDA device visible (hint: ")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import bundle, gpu, gpu_host, translate
-from transpiler.spec import load_specs
+from ctrs import bundle, gpu, gpu_host, translate
+from ctrs.spec import load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
@@ -282,7 +282,7 @@ def test_build_port_for_a_triton_fixture(tmp_path):
 
 def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypatch, tmp_path, capsys):
     """`ctrs bundle fixtures/triton_*`: Triton fixture dirs are bundled; triton_unsupported (no specs) skipped."""
-    from transpiler import cli  # noqa: PLC0415
+    from ctrs import cli  # noqa: PLC0415
 
     built = []
     kit = tmp_path / "kit.tar.xz"

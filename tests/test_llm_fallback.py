@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import cli, errors, translate
+from ctrs import cli, errors, translate
 
 pytest.importorskip("openai")
-from llm_fallback import Config, answer  # noqa: E402
+from ctrs.llm_fallback import Config, answer  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
@@ -120,11 +120,11 @@ def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
     assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "with")]) == 0
     assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_with")]) == 3
     err_with = capsys.readouterr().err
-    for name in [m for m in sys.modules if m == "llm_fallback" or m.startswith("llm_fallback.")]:
+    for name in [m for m in sys.modules if m == "ctrs.llm_fallback" or m.startswith("ctrs.llm_fallback.")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "llm_fallback", None)  # `import llm_fallback` now raises ImportError
+    monkeypatch.setitem(sys.modules, "ctrs.llm_fallback", None)  # `import ctrs.llm_fallback` now raises ImportError
     with pytest.raises(ImportError):
-        import llm_fallback  # noqa: F401
+        import ctrs.llm_fallback  # noqa: F401
     assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "without")]) == 0
     assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_without")]) == 3
     assert capsys.readouterr().err == err_with and "CTRS-E100" in err_with
@@ -269,7 +269,7 @@ def test_noncompiling_garbage_and_outside_code_exhaust_attempts(tmp_path, capsys
 
 def test_splice_renames_bound_names_no_build():
     """Temporaries get fresh names (a shadowing `t` does not clobber the loaded tile); the last binds the target."""
-    from llm_fallback import fallback
+    from ctrs.llm_fallback import fallback
 
     stmts = answer.parse("```rust\nlet t: Tile<E, { [TILE] }> = negf(t);\nlet a: Tile<E, { [TILE] }> = maxf(t, t);\n```",
                          "a")
@@ -281,7 +281,7 @@ def test_splice_renames_bound_names_no_build():
     assert "let a: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ maxf(t_1, t_1);" in rs
     assert "store_view_tko_mut(&mut py, a," in rs
     assert fallback.count_llm_lines(rs) == 2
-    from transpiler import frontend_cutile
+    from ctrs import frontend_cutile
 
     assert frontend_cutile.LLM_SPLICES == {}  # uninstalled again
 

@@ -17,14 +17,14 @@ from pathlib import Path
 import cffi
 import pytest
 
-from emitters import render_host
-from transpiler import check, launch_sites, translate
+from ctrs.emitters import render_host
+from ctrs import check, launch_sites, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 LAUNCH_KERNEL = DATA / "launch_code" / "kernel.py"
-CTRS = [sys.executable, "-m", "transpiler.cli"]
+CTRS = [sys.executable, "-m", "ctrs.cli"]
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

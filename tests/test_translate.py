@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, ir_rs, irdiff, specialise, spec as specmod, translate
+from ctrs import errors, ir_rs, irdiff, specialise, spec as specmod, translate
 
 from .conftest import ref_ir
 
@@ -91,7 +91,7 @@ def test_translate_no_rule_keeps_existing_output(tmp_path):
 
 
 def test_translate_cli(tmp_path):
-    ctrs = [sys.executable, "-m", "transpiler.cli"]
+    ctrs = [sys.executable, "-m", "ctrs.cli"]
     ok = subprocess.run([*ctrs, "translate", str(FIXTURES / "vector_add" / "kernel.py"), "-o", str(tmp_path / "va")],
                         capture_output=True, text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr

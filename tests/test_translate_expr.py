@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, translate
+from ctrs import errors, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["expr_const_mod", "expr_approx", "expr_tuples", "expr_misc", "expr_intarr", "expr_bits"]

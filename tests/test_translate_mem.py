@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, spec as specmod, translate
+from ctrs import errors, spec as specmod, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["mem_order", "mem_hints", "mem_gather2d", "mem_gather0d", "mem_mixed", "mem_scalar1d"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import translate
+from ctrs import translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["ops_mix", "ops_mix3", "ops_divmod", "ops_scalar_minmax", "ops_scalar_neg", "ops_scalar_float",

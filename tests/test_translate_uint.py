@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, translate
+from ctrs import errors, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler import errors, frontend_triton, ir_ref, ir_rs, irdiff, spec as specmod, translate
+from ctrs import errors, frontend_triton, ir_ref, ir_rs, irdiff, spec as specmod, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -138,7 +138,7 @@ def test_dry_run_lists_everything():
 
 
 def test_dry_run_cli():
-    cmd = [sys.executable, "-m", "transpiler.cli", "translate", "--dry-run"]
+    cmd = [sys.executable, "-m", "ctrs.cli", "translate", "--dry-run"]
     r = subprocess.run([*cmd, str(UNSUPPORTED)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1
     assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E110"]
@@ -317,7 +317,7 @@ def test_wrapper_checks_constexpr_mask_bounds(tmp_path):
 
 
 def test_check_uses_the_counterpart_named_in_specs():
-    from transpiler import check  # noqa: PLC0415
+    from ctrs import check  # noqa: PLC0415
 
     rows = check.check(FIXTURES / "triton_matmul_advance" / "kernel.py")
     assert [(r.spec, r.verdict) for r in rows] == [("f16_256x128x192", "EQUIVALENT"), ("f32_128x96x128", "EQUIVALENT")]
@@ -326,7 +326,7 @@ def test_check_uses_the_counterpart_named_in_specs():
 def test_check_without_a_counterpart_is_one_coded_error(tmp_path):
     k = tmp_path / "kernel.py"
     shutil.copy(FIXTURES / "triton_vector_add" / "kernel.py", k)
-    r = subprocess.run([sys.executable, "-m", "transpiler.cli", "check", str(k)], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(k)], capture_output=True, text=True,
                        cwd=ROOT)
     assert r.returncode != 0
     assert r.stderr.strip().splitlines() == [

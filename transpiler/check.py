@@ -59,7 +59,7 @@ def _array_dtypes(spec: specmod.Spec) -> dict[str, str]:
 def entry_for(spec: specmod.Spec, fks: list) -> object | None:
     """The FfiKernel (Rust entry) this spec launches: its ``rust.entry`` when that names a translated
     entry, else the wrapper's pick (variant constants, per-dtype entries)."""
-    from emitters import render_host  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
 
     named = spec.rust.get("entry")
     for fk in fks:
@@ -202,7 +202,7 @@ def reference_source(kernel: Path) -> Path:
 def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None = None, keep: Path | None = None,
           progress=None) -> list[Row]:
     """Translate (unless ``port`` names an existing port dir), build, and verify every specialisation."""
-    from emitters import render_host  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
 
     from . import ir_ref, ir_rs, irdiff, translate  # noqa: PLC0415
 

@@ -124,7 +124,7 @@ def _translate_dir(args) -> int:
 def _llm_config(args):
     if not getattr(args, "llm", False):
         return None
-    from llm_fallback import Config  # noqa: PLC0415
+    from ctrs.llm_fallback import Config  # noqa: PLC0415
 
     return Config.from_env(args.llm_model, attempts=args.llm_attempts, timeout=args.llm_timeout,
                            offline=args.llm_offline, specs=list(args.spec or []),
@@ -147,7 +147,7 @@ def cmd_translate(args) -> int:
     llm = _llm_config(args)
     written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm)
     if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
-        from llm_fallback import fallback  # noqa: PLC0415
+        from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
         ana = json.loads((written[0].parent / "analysis.json").read_text())
         _print_stats([{"kernel": k["name"], "rules": k["op_stats"]} for k in ana["kernels"]])
@@ -158,7 +158,7 @@ def cmd_translate(args) -> int:
 
         from_llm = contextlib.nullcontext()
         if llm is not None:  # explain the model with the verified LLM answers spliced in
-            from llm_fallback import fallback  # noqa: PLC0415
+            from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
             from_llm = fallback.installed(llm.accepted)
         with from_llm:

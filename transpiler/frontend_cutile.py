@@ -19,9 +19,9 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, specialise
+from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, specialise
 
-RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "cutile.toml"
+RULES_PATH = paths.data("rules", "cutile.toml")
 LLM_SPLICES: dict = {}  # (file, line, col) -> llm_fallback answer; empty unless `ctrs translate --llm` is running
 
 
@@ -802,7 +802,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             if branched is not None:
                 return branched
         if rule is None and LLM_SPLICES:  # ctrs translate --llm: a candidate/verified snippet for this construct
-            from llm_fallback import splice  # noqa: PLC0415
+            from ctrs.llm_fallback import splice  # noqa: PLC0415
             got = splice.lower(self, node, hint, LLM_SPLICES)
             if got is not None:
                 return got

@@ -36,9 +36,9 @@ from pathlib import Path
 
 import libcst as cst
 
-from . import errors, frontend_cutile
+from . import errors, frontend_cutile, paths
 
-RULES_PATH = Path(__file__).resolve().parent.parent / "rules" / "triton.toml"
+RULES_PATH = paths.data("rules", "triton.toml")
 _JIT_RE = re.compile(r"^\s*@\s*(?:triton\.)?jit\b", re.M)
 
 

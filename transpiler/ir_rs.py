@@ -19,10 +19,10 @@ from pathlib import Path
 import jinja2
 from filelock import FileLock
 
-from . import errors, spec as specmod, tileir_tools, toolchain
+from . import errors, paths, spec as specmod, tileir_tools, toolchain
 from .ir_ref import IRResult
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "emitters" / "templates" / "harness"
+TEMPLATES = paths.data("emitters", "templates", "harness")
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
 _ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\([^()]*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")

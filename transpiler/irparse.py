@@ -9,9 +9,9 @@ from pathlib import Path
 
 import lark
 
-from . import errors
+from . import errors, paths
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammars" / "tileir.lark"
+GRAMMAR = paths.data("grammars", "tileir.lark")
 
 
 @dataclass

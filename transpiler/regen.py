@@ -34,7 +34,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import __version__, errors
+from . import __version__, errors, paths
 
 MANIFEST = "ctrs.toml"
 STATE = ".ctrs-state.json"
@@ -214,14 +214,14 @@ def rules_sha() -> str:
     """Hash of everything besides the code that shapes the output: rules/ and emitters/templates/."""
     global _RULES_SHA  # noqa: PLW0603 - computed once per process
     if _RULES_SHA is None:
-        base = Path(__file__).resolve().parent.parent
         h = hashlib.sha256()
-        files = [p for d in ("rules", "emitters/templates") for p in (base / d).rglob("*")
-                 if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".py")]
-        for p in sorted(files, key=lambda q: _rel(q, base)):
-            data = p.read_bytes()
-            h.update(f"{_rel(p, base)}\0{len(data)}\0".encode())
-            h.update(data)
+        for label, base in (("rules", paths.data("rules")), ("emitters/templates", paths.data("emitters", "templates"))):
+            files = [p for p in base.rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".py")]
+            for p in sorted(files, key=lambda q: _rel(q, base)):
+                data = p.read_bytes()
+                h.update(f"{label}/{_rel(p, base)}\0{len(data)}\0".encode())
+                h.update(data)
         _RULES_SHA = h.hexdigest()
     return _RULES_SHA
 

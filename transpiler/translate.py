@@ -35,11 +35,11 @@ def translate_source(kernel: Path, llm=None) -> dict[str, str]:
     """
     kernel = Path(kernel)
     if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback/)
-        from llm_fallback import fallback  # noqa: PLC0415
+        from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
         return fallback.translate_source(kernel, llm)
     mod = translate_module(kernel)
-    from emitters import render, render_host  # noqa: PLC0415
+    from ctrs.emitters import render, render_host  # noqa: PLC0415
 
     from . import launch_sites, toolchain  # noqa: PLC0415
 
@@ -109,7 +109,7 @@ def translate(kernel: Path, output: Path | None = None, llm=None) -> list[Path]:
 
 def stats(kernel: Path) -> list[dict]:
     """Per entry: how many ops each rule produced (``ctrs translate --stats``)."""
-    from emitters import render_host  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
 
     mod = translate_module(Path(kernel))
     return [{"kernel": k.name, "rules": render_host.op_stats(k)} for k in mod.kernels]
