@@ -37,7 +37,9 @@ def _emit_ir(args, results, labels, side: str) -> None:
 
 
 def cmd_doctor(args) -> int:
-    comps = toolchain.components()
+    from . import targets  # noqa: PLC0415
+
+    comps = toolchain.components() + targets.components()
     for c in comps:
         print(c.line())
     missing = [c.name for c in comps if not c.ok]
@@ -61,7 +63,7 @@ def cmd_ir_rs(args) -> int:
 
     specs = spec.load_specs(args.spec)
     jobs = [(s, args.entry or s.rust.get("entry") or s.kernel) for s in specs]
-    results = ir_rs.compile_ports(Path(args.kernel), jobs, args.target)
+    results = ir_rs.compile_ports(Path(args.kernel), jobs, args.target, cutile=args.cutile)
     _emit_ir(args, results, [s.name for s in specs], "rs")
     return 0
 
@@ -254,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--target", default=toolchain.GPU_TARGET, help="GPU arch for hints and cubins (default sm_90)")
         if name == "ir-rs":
             s.add_argument("--entry", help="Rust entry fn (default: spec 'rust.entry', else the kernel name)")
+            s.add_argument("--cutile", metavar="VERSION", help=f"cutile crate version to compile against (a profile in "
+                           f"rules/targets/; default {toolchain.CUTILE_VERSION}; 'ctrs doctor' lists them)")
         s.set_defaults(fn=fn)
 
     df = sub.add_parser("diff-ir", help="structural diff of reference vs port Tile IR (bytecode or MLIR text)")

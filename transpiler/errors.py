@@ -58,4 +58,6 @@ TRANSLATE_INPUT = "CTRS-E102"
 TRITON_UNSUPPORTED = "CTRS-E110"
 TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
+TARGET_UNKNOWN = "CTRS-E170"  # --cutile names a crate version with no profile in rules/targets/
+TARGET_PROFILE = "CTRS-E171"  # a target profile (rules/targets/cutile-*.toml) is malformed or names a missing template
 INTERNAL = "CTRS-E999"

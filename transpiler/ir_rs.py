@@ -1,8 +1,8 @@
 """Port Tile IR: compile a cuTile Rust ``kernel.rs`` with cutile's KernelCompiler, on the CPU.
 
-A single harness crate (cache_root()/harness) includes the kernel file and drives
-``cutile::compile_api::KernelCompiler``; it shares one cargo target dir per machine, so cutile and
-its dependencies compile once. Built harness binaries are cached by content hash: asking again for
+One harness crate per target profile (cache_root()/harness-<cutile version>; ``ctrs.targets``) includes
+the kernel file and drives ``cutile::compile_api::KernelCompiler``; all share one cargo target dir per
+machine, so each cutile version and its dependencies compile once. Built harness binaries are cached by content hash: asking again for
 the same kernel.rs costs one process start.
 """
 
@@ -19,10 +19,8 @@ from pathlib import Path
 import jinja2
 from filelock import FileLock
 
-from . import errors, paths, spec as specmod, tileir_tools, toolchain
+from . import errors, spec as specmod, targets, tileir_tools, toolchain
 from .ir_ref import IRResult
-
-TEMPLATES = paths.data("emitters", "templates", "harness")
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
 _ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\([^()]*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
@@ -104,10 +102,10 @@ def find_entry(kernel_rs: Path, source: str, name: str) -> specmod.RustEntry:
                            f"known entries: {', '.join(e.name for e in entries) or 'none'}", errors.Loc(str(kernel_rs)))
 
 
-def _render(name: str, **ctx) -> str:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
+def _render(template: Path, **ctx) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(template.parent), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    return env.get_template(name).render(**ctx)
+    return env.get_template(template.name).render(**ctx)
 
 
 def first_rustc_error(stdout: str) -> dict | None:
@@ -143,17 +141,18 @@ def _cargo_error(stdout: str, kernel_rs: Path) -> errors.CtrsError:
                             "fix the Rust source; 'cargo build' in the port directory shows the full report", loc)
 
 
-def harness_binary(kernel_rs: Path) -> Path:
-    """Build (or reuse) the KernelCompiler harness for this kernel.rs; returns the binary path."""
+def harness_binary(kernel_rs: Path, cutile: str | None = None) -> Path:
+    """Build (or reuse) the KernelCompiler harness for this kernel.rs against the ``cutile`` profile."""
+    profile = targets.get(cutile)
     toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
     source = kernel_rs.read_text()
     modules = sorted({e.module for e in parse_entries(source)})
     if not modules:
         raise errors.CtrsError(errors.RS_ENTRY_NOT_FOUND, f"{kernel_rs.name} has no #[cutile::module] with a #[cutile::entry]",
                                "the file must hold a '#[cutile::module] pub mod name { ... }'", errors.Loc(str(kernel_rs)))
-    cargo_toml = _render("Cargo.toml.j2", cutile_version=toolchain.CUTILE_VERSION)
-    main_rs = _render("main.rs.j2", modules=modules)
-    lock = (TEMPLATES / "Cargo.lock").read_text() if (TEMPLATES / "Cargo.lock").exists() else ""
+    cargo_toml = _render(profile.template(profile.cargo_toml), cutile_version=profile.version)
+    main_rs = _render(profile.template(profile.main_rs), modules=modules)
+    lock = profile.template(profile.cargo_lock).read_text()
     key = hashlib.sha256("\0".join([source, cargo_toml, main_rs, lock]).encode()).hexdigest()[:24]
     root = toolchain.cache_root()
     binary = root / "irc-bin" / key
@@ -162,15 +161,14 @@ def harness_binary(kernel_rs: Path) -> Path:
     with FileLock(str(root / "harness.lock")):
         if binary.exists():
             return binary
-        crate = root / "harness"
+        crate = root / f"harness-{profile.version}"
         (crate / "src").mkdir(parents=True, exist_ok=True)
         (crate / "Cargo.toml").write_text(cargo_toml)
         (crate / "src" / "main.rs").write_text(main_rs)
         (crate / "src" / "kernel.rs").write_text(source)
-        if lock:
-            (crate / "Cargo.lock").write_text(lock)
-        res = subprocess.run(["cargo", "build", "--message-format=json", "--quiet"], cwd=crate, capture_output=True,
-                             text=True, env=toolchain.cargo_env(), timeout=3600)
+        (crate / "Cargo.lock").write_text(lock)
+        res = subprocess.run(["cargo", "build", "--locked", "--message-format=json", "--quiet"], cwd=crate,
+                             capture_output=True, text=True, env=toolchain.cargo_env(profile.bytecode), timeout=3600)
         if res.returncode != 0:
             raise _cargo_error(res.stdout, kernel_rs)
         built = Path(toolchain.cargo_env()["CARGO_TARGET_DIR"]) / "debug" / "ctrs-irc"
@@ -182,10 +180,11 @@ def harness_binary(kernel_rs: Path) -> Path:
 
 
 def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target: str = toolchain.GPU_TARGET,
-                  ) -> list[IRResult]:
-    """Compile each (spec, rust entry name) pair; one harness process for all of them."""
+                  cutile: str | None = None) -> list[IRResult]:
+    """Compile each (spec, rust entry name) pair against the ``cutile`` profile; one harness process for all."""
+    profile = targets.get(cutile)
     source = kernel_rs.read_text()
-    binary = harness_binary(kernel_rs)
+    binary = harness_binary(kernel_rs, profile.version)
     with tempfile.TemporaryDirectory() as d:
         reqs = []
         for i, (spec, entry_name) in enumerate(jobs):
@@ -194,7 +193,7 @@ def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target:
             req["out"] = str(Path(d) / f"{i}.tileirbc")
             reqs.append(req)
         res = subprocess.run([str(binary)], input=json.dumps(reqs), capture_output=True, text=True,
-                             env=toolchain.cargo_env(), timeout=600)
+                             env=toolchain.cargo_env(profile.bytecode), timeout=600)
         results: dict[str, dict] = {}
         for line in res.stdout.splitlines():
             if line.startswith("{"):

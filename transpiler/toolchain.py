@@ -126,8 +126,8 @@ def tool_env() -> dict[str, str]:
     return env
 
 
-def cargo_env() -> dict[str, str]:
-    """Environment for building and running cutile crates."""
+def cargo_env(bytecode_version: str = BYTECODE_VERSION) -> dict[str, str]:
+    """Environment for building and running cutile crates (``bytecode_version``: what the harness writes)."""
     env = tool_env()
     kit = cuda_kit()
     if kit is not None:
@@ -139,7 +139,7 @@ def cargo_env() -> dict[str, str]:
     inc = clang_builtin_include()
     if inc is not None:
         env["BINDGEN_EXTRA_CLANG_ARGS"] = f"-I{inc}"
-    env["CUTILE_BYTECODE_VERSION"] = BYTECODE_VERSION
+    env["CUTILE_BYTECODE_VERSION"] = bytecode_version
     env["CARGO_TARGET_DIR"] = str(cache_root() / "cargo-target")
     env.setdefault("CARGO_TERM_COLOR", "never")
     return env
@@ -212,8 +212,7 @@ def components() -> list[Component]:
     out.append(Component("cargo", bool(cver), cver or "", cargo or "", "install Rust with rustup"))
     out.append(Component("rustc", rust_ok, rver or "", shutil.which("rustc") or "",
                          f"rustup update (need >= {MIN_RUST[0]}.{MIN_RUST[1]})"))
-    out.append(Component("cutile", True, f"={CUTILE_VERSION}", "crates.io (pinned)", ""))
-    return out
+    return out  # the cutile crate versions: ctrs.targets.components() (one line per target profile)
 
 
 def require(*names: str) -> None:

@@ -1,0 +1,72 @@
+"""Measurement (not a test): every hand-written fixture port under a cutile target profile.
+
+    .venv/bin/python benchmarks/cutile_targets.py [--cutile 0.5.0] [--fixture NAME ...] [--json OUT]
+
+For each fixtures/<name>/port.rs (written and proven against cutile 0.3.1): build the KernelCompiler
+harness against the chosen crate version, compile every specialisation of fixtures/<name>/specs.json,
+and diff each against the cuTile Python reference (what `ctrs ir-rs --cutile V` + `ctrs ir-ref` +
+`ctrs diff-ir` do). A port that does not compile is reported with the first rustc / cutile error, which
+names the API difference. Prints one markdown row per fixture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measure(fixture: str, cutile: str) -> dict:
+    from ctrs import errors, ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    fx = ROOT / "fixtures" / fixture
+    specs = load_specs(str(fx / "specs.json"))
+    row = {"fixture": fixture, "specs": len(specs), "compiles": False, "equivalent": 0, "error": "", "seconds": 0.0}
+    t = time.perf_counter()
+    try:
+        gens = ir_rs.compile_ports(fx / "port.rs", [(s, s.rust.get("entry") or s.kernel) for s in specs],
+                                   cutile=cutile)
+    except errors.CtrsError as e:
+        row["error"] = e.one_line().replace(str(ROOT) + "/", "")
+        row["seconds"] = time.perf_counter() - t
+        return row
+    row["seconds"] = time.perf_counter() - t
+    row["compiles"] = True
+    diverging = []
+    for s, gen in zip(specs, gens):
+        report = irdiff.diff(ir_ref.compile_reference(fx / "kernel.py", s).text, gen.text, "ref", "port")
+        if report.exit_code() == 0:
+            row["equivalent"] += 1
+        else:
+            diverging.append(f"{s.name}: " + (report.render().splitlines() or ["?"])[0])
+    row["error"] = "; ".join(diverging)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cutile", default="0.5.0")
+    ap.add_argument("--fixture", nargs="*")
+    ap.add_argument("--json", help="also write the rows here")
+    a = ap.parse_args()
+    names = a.fixture or sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/port.rs"))
+    rows = []
+    print(f"| fixture | specs | compiles under {a.cutile} | IR-equivalent | first difference |")
+    print("|---|---|---|---|---|")
+    for n in names:
+        r = measure(n, a.cutile)
+        rows.append(r)
+        print(f"| {n} | {r['specs']} | {'yes' if r['compiles'] else 'no'} | {r['equivalent']}/{r['specs']} | "
+              f"{r['error'] or '-'} |", flush=True)
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=2, sort_keys=True) + "\n")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""Target profiles: one data file per supported cutile crate version (``rules/targets/cutile-X.Y.Z.toml``).
+
+A profile names the crate versions (all five crates move together, pinned exactly), the harness templates
+(``Cargo.toml`` + committed ``Cargo.lock`` per version, under ``emitters/templates/``), the bytecode version
+IR comparisons are written at, the syntax limits of that version's JIT, and the API spellings that differ
+between versions (``[api.*]``). The review behind the data: docs/cutile-0.5.0.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import errors, paths, toolchain
+
+# The version ir-rs / the harness use when no --cutile is given. Stays 0.3.1 until kernel.rs emission
+# follows the 0.5.0 profile (see docs/cutile-0.5.0.md).
+DEFAULT = toolchain.CUTILE_VERSION
+
+_REQUIRED = {"crate": ("version", "crates"), "harness": ("cargo_toml", "cargo_lock", "main_rs"),
+             "bytecode": ("write", "writer_supports")}
+
+
+@dataclass(frozen=True)
+class Profile:
+    version: str
+    crates: dict[str, str]
+    cargo_toml: str
+    cargo_lock: str
+    main_rs: str
+    bytecode: str
+    bytecode_supported: tuple[str, ...]
+    syntax: dict = field(default_factory=dict)
+    api: dict = field(default_factory=dict)
+    path: str = ""
+
+    @property
+    def is_default(self) -> bool:
+        return self.version == DEFAULT
+
+    def template(self, rel: str) -> Path:
+        return paths.data("emitters", "templates", rel)
+
+    def spelling(self, api: str) -> dict:
+        """The ``[api.<name>]`` entry (keys: ``rust``, ``unsafe``, ``note``), or a coded error."""
+        try:
+            return self.api[api]
+        except KeyError:
+            raise errors.CtrsError(errors.TARGET_PROFILE, f"cutile {self.version} profile has no [api.{api}] entry",
+                                   f"add it to {Path(self.path).name}", errors.Loc(self.path)) from None
+
+
+def _profile_dir() -> Path:
+    return paths.data("rules", "targets")
+
+
+def _load(path: Path) -> Profile:
+    loc = errors.Loc(str(path))
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise errors.CtrsError(errors.TARGET_PROFILE, f"target profile is not valid TOML: {e}",
+                               "fix the file (see docs/cutile-0.5.0.md, Target profiles)", loc) from e
+    for table, keys in _REQUIRED.items():
+        for key in keys:
+            if key not in data.get(table, {}):
+                raise errors.CtrsError(errors.TARGET_PROFILE, f"target profile lacks [{table}] {key}",
+                                       "every profile needs [crate] version/crates, [harness] cargo_toml/"
+                                       "cargo_lock/main_rs and [bytecode] write/writer_supports", loc)
+    crate, harness, bc = data["crate"], data["harness"], data["bytecode"]
+    if path.stem != f"cutile-{crate['version']}":
+        raise errors.CtrsError(errors.TARGET_PROFILE, f"profile file {path.name} declares version {crate['version']}",
+                               f"name the file cutile-{crate['version']}.toml", loc)
+    if bc["write"] not in bc["writer_supports"]:
+        raise errors.CtrsError(errors.TARGET_PROFILE, f"bytecode {bc['write']} is not in writer_supports",
+                               "pick a version the crate's writer can emit", loc)
+    prof = Profile(crate["version"], dict(crate["crates"]), harness["cargo_toml"], harness["cargo_lock"],
+                   harness["main_rs"], bc["write"], tuple(bc["writer_supports"]), dict(data.get("syntax", {})),
+                   dict(data.get("api", {})), str(path))
+    for rel in (prof.cargo_toml, prof.cargo_lock, prof.main_rs):
+        if not prof.template(rel).is_file():
+            raise errors.CtrsError(errors.TARGET_PROFILE, f"harness template {rel} named by the profile is missing",
+                                   "restore it under emitters/templates/", loc)
+    return prof
+
+
+@functools.cache
+def profiles() -> dict[str, Profile]:
+    """Every profile shipped, by crate version, oldest first."""
+    found = [_load(p) for p in sorted(_profile_dir().glob("cutile-*.toml"))]
+    return {p.version: p for p in sorted(found, key=lambda p: tuple(int(x) for x in p.version.split(".")))}
+
+
+def get(version: str | None = None) -> Profile:
+    """The profile for ``version`` (default: DEFAULT); an unknown version is CTRS-E170."""
+    version = version or DEFAULT
+    known = profiles()
+    if version not in known:
+        raise errors.CtrsError(errors.TARGET_UNKNOWN, f"unknown cutile version '{version}'",
+                               f"pass one of {', '.join(known)}; each has a profile rules/targets/cutile-<version>.toml")
+    return known[version]
+
+
+def _registry_has(crate: str, version: str) -> bool:
+    """Whether cargo's local registry cache already holds ``crate-version`` (else the first build fetches it)."""
+    import os  # noqa: PLC0415
+
+    home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
+    return any((home / "registry" / "src").glob(f"*/{crate}-{version}"))
+
+
+def components() -> list[toolchain.Component]:
+    """``ctrs doctor`` lines: one per target profile (crate version, default, bytecode, where the crates come from)."""
+    out = []
+    for p in profiles().values():
+        cached = all(_registry_has(c, v) for c, v in p.crates.items())
+        where = "crates in ~/.cargo registry" if cached else "crates.io (fetched on first build)"
+        role = "default" if p.is_default else f"--cutile {p.version}"
+        out.append(toolchain.Component("cutile", True, f"={p.version}", f"{role}; bytecode {p.bytecode}; {where}", ""))
+    return out
