@@ -51,6 +51,18 @@ class Profile:
             raise errors.CtrsError(errors.TARGET_PROFILE, f"cutile {self.version} profile has no [api.{api}] entry",
                                    f"add it to {Path(self.path).name}", errors.Loc(self.path)) from None
 
+    def render(self, api: str, in_unsafe: bool = False, **operands: str) -> str:
+        """The Rust text of ``api`` for this version; wrapped in ``unsafe { }`` where the version requires it."""
+        entry = self.spelling(api)
+        text = entry["rust"].format(**operands)
+        return f"unsafe {{ {text} }}" if entry.get("unsafe") and not in_unsafe else text
+
+    def differences(self, other: Profile) -> list[str]:
+        """Names of the ``[api.*]`` entries whose spelling or ``unsafe`` marker differ from ``other``."""
+        keys = ("rust", "unsafe", "type", "load", "store", "atomic_add", "scopes")
+        return sorted(k for k in self.api.keys() | other.api.keys()
+                      if any(self.api.get(k, {}).get(f) != other.api.get(k, {}).get(f) for f in keys))
+
 
 def _profile_dir() -> Path:
     return paths.data("rules", "targets")

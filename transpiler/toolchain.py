@@ -140,6 +140,8 @@ def cargo_env(bytecode_version: str = BYTECODE_VERSION) -> dict[str, str]:
     if inc is not None:
         env["BINDGEN_EXTRA_CLANG_ARGS"] = f"-I{inc}"
     env["CUTILE_BYTECODE_VERSION"] = bytecode_version
+    for k in [k for k in env if k.startswith("CUTILE_JIT_")]:  # cutile >= 0.5 applies them inside compile()
+        del env[k]
     env["CARGO_TARGET_DIR"] = str(cache_root() / "cargo-target")
     env.setdefault("CARGO_TERM_COLOR", "never")
     return env

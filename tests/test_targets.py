@@ -1,0 +1,83 @@
+"""Target profiles (rules/targets/cutile-*.toml): loading, `--cutile`, doctor, and fixture ports under 0.5.0."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ctrs import errors, ir_ref, ir_rs, irdiff, targets
+from ctrs.spec import load_specs
+
+from .conftest import FIXTURES
+from .test_backbone import _one_line_error, run_cli
+
+
+def _locked(lock_text: str) -> dict[str, str]:
+    return dict(re.findall(r'\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"', lock_text))
+
+
+def test_profiles_ship_both_versions_and_default_is_031():
+    assert list(targets.profiles()) == ["0.3.1", "0.5.0"]
+    assert targets.get().version == targets.DEFAULT == "0.3.1"
+    for v, p in targets.profiles().items():
+        # every crate of the family is pinned at the profile's version in the committed harness lock
+        locked = _locked(p.template(p.cargo_lock).read_text())
+        assert {c: locked.get(c) for c in p.crates} == dict.fromkeys(p.crates, v), v
+        assert p.bytecode == "13.3" and p.bytecode in p.bytecode_supported
+
+
+def test_unknown_cutile_version_is_a_coded_error(tmp_path):
+    out = tmp_path / "out"
+    res = run_cli("ir-rs", "fixtures/vector_add/port.rs", "--spec", "fixtures/vector_add/specs.json",
+                  "--cutile", "0.4.0", "-o", str(out))
+    line = _one_line_error(res, "CTRS-E170")
+    assert res.returncode == 3
+    assert "unknown cutile version '0.4.0'" in line and "0.3.1, 0.5.0" in line
+    assert not out.exists()  # nothing written
+
+
+def test_malformed_profile_is_a_coded_error(tmp_path, monkeypatch):
+    (tmp_path / "cutile-9.9.9.toml").write_text('[crate]\nversion = "9.9.9"\ncrates = {}\n')
+    monkeypatch.setattr(targets, "_profile_dir", lambda: tmp_path)
+    targets.profiles.cache_clear()
+    try:
+        with pytest.raises(errors.CtrsError) as e:
+            targets.get("9.9.9")
+        assert e.value.code == "CTRS-E171" and "lacks [harness] cargo_toml" in e.value.one_line()
+        assert str(tmp_path / "cutile-9.9.9.toml") in e.value.one_line()
+    finally:
+        targets.profiles.cache_clear()
+
+
+def test_doctor_lists_every_profile():
+    res = run_cli("doctor")
+    lines = [ln for ln in res.stdout.splitlines() if ln.startswith("found") and " cutile " in ln]
+    assert [ln.split()[2] for ln in lines] == ["=0.3.1", "=0.5.0"], res.stdout
+    assert "default" in lines[0] and "--cutile 0.5.0" in lines[1]
+
+
+# --- the 0.5.0 harness, built for real (cargo, cutile 0.5.0 from crates.io) -----------------------
+
+# Fixture ports written for 0.3.1 that are IR-equivalent under 0.5.0 as they are (docs/cutile-0.5.0.md).
+PROVEN_050 = "bmm"
+
+
+def test_fixture_port_is_equivalent_under_050():
+    fx = FIXTURES / PROVEN_050
+    specs = load_specs(str(fx / "specs.json"))
+    gens = ir_rs.compile_ports(fx / "port.rs", [(s, s.rust.get("entry") or s.kernel) for s in specs], cutile="0.5.0")
+    for s, gen in zip(specs, gens):
+        assert gen.bytecode[8:10] == bytes([13, 3])  # written at the profile's bytecode version
+        report = irdiff.diff(ir_ref.compile_reference(fx / "kernel.py", s).text, gen.text, "ref", "port")
+        assert report.exit_code() == 0, report.render()
+        assert report.stats["matched"] == report.stats["ref_ops"] == report.stats["gen_ops"] > 3
+
+
+def test_safe_make_partition_view_call_fails_under_050_at_its_line():
+    port = FIXTURES / "vector_add" / "port.rs"
+    res = run_cli("ir-rs", str(port), "--spec", str(FIXTURES / "vector_add" / "specs.json"), "--cutile", "0.5.0")
+    line = _one_line_error(res, "CTRS-E020")
+    first = next(i for i, ln in enumerate(port.read_text().splitlines(), 1) if "make_partition_view(" in ln)
+    assert f"port.rs:{first}:" in line
+    assert "call to unsafe function `cutile::core::make_partition_view`" in line and "[E0133]" in line
