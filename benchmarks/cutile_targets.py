@@ -13,24 +13,57 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(fixture: str, cutile: str) -> dict:
+def adapt(source: str, cutile: str) -> tuple[str, int]:
+    """Wrap the calls that became ``unsafe`` under ``cutile`` (profile data); returns the text and the count."""
+    from ctrs import targets  # noqa: PLC0415
+
+    new, old = targets.get(cutile), targets.get()
+    names = [new.api[k]["rust"].split("(")[0] for k in new.differences(old)
+             if new.api[k].get("unsafe") and not old.api.get(k, {}).get("unsafe")]
+    count = 0
+    for name in names:
+        out, i = [], 0
+        for m in re.finditer(rf"\b{name}\(", source):
+            if m.start() < i or source[:m.start()].rstrip().endswith("unsafe {"):
+                continue
+            depth, j = 0, m.end() - 1
+            while True:  # the matching ')'
+                depth += {"(": 1, ")": -1}.get(source[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out += [source[i:m.start()], "unsafe { ", source[m.start():j + 1], " }"]
+            i, count = j + 1, count + 1
+        source = "".join(out) + source[i:]
+    return source, count
+
+
+def measure(fixture: str, cutile: str, adapted: bool = False) -> dict:
     from ctrs import errors, ir_ref, ir_rs, irdiff  # noqa: PLC0415
     from ctrs.spec import load_specs  # noqa: PLC0415
 
     fx = ROOT / "fixtures" / fixture
     specs = load_specs(str(fx / "specs.json"))
-    row = {"fixture": fixture, "specs": len(specs), "compiles": False, "equivalent": 0, "error": "", "seconds": 0.0}
+    row = {"fixture": fixture, "specs": len(specs), "compiles": False, "equivalent": 0, "error": "", "seconds": 0.0,
+           "wrapped": 0}
+    port = fx / "port.rs"
+    tmp = tempfile.TemporaryDirectory()
+    if adapted:
+        text, row["wrapped"] = adapt(port.read_text(), cutile)
+        port = Path(tmp.name) / f"{fixture}.rs"
+        port.write_text(text)
     t = time.perf_counter()
     try:
-        gens = ir_rs.compile_ports(fx / "port.rs", [(s, s.rust.get("entry") or s.kernel) for s in specs],
-                                   cutile=cutile)
+        gens = ir_rs.compile_ports(port, [(s, s.rust.get("entry") or s.kernel) for s in specs], cutile=cutile)
     except errors.CtrsError as e:
         row["error"] = e.one_line().replace(str(ROOT) + "/", "")
         row["seconds"] = time.perf_counter() - t
@@ -53,16 +86,17 @@ def main() -> None:
     ap.add_argument("--cutile", default="0.5.0")
     ap.add_argument("--fixture", nargs="*")
     ap.add_argument("--json", help="also write the rows here")
+    ap.add_argument("--adapt", action="store_true", help="wrap calls that became unsafe (profile data) first")
     a = ap.parse_args()
     names = a.fixture or sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/port.rs"))
     rows = []
-    print(f"| fixture | specs | compiles under {a.cutile} | IR-equivalent | first difference |")
-    print("|---|---|---|---|---|")
+    print(f"| fixture | specs | calls wrapped | compiles under {a.cutile} | IR-equivalent | first difference |")
+    print("|---|---|---|---|---|---|")
     for n in names:
-        r = measure(n, a.cutile)
+        r = measure(n, a.cutile, a.adapt)
         rows.append(r)
-        print(f"| {n} | {r['specs']} | {'yes' if r['compiles'] else 'no'} | {r['equivalent']}/{r['specs']} | "
-              f"{r['error'] or '-'} |", flush=True)
+        print(f"| {n} | {r['specs']} | {r['wrapped']} | {'yes' if r['compiles'] else 'no'} | "
+              f"{r['equivalent']}/{r['specs']} | {r['error'] or '-'} |", flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=2, sort_keys=True) + "\n")
     sys.exit(0)

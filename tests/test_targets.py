@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from ctrs import errors, ir_ref, ir_rs, irdiff, targets
 from ctrs.spec import load_specs
 
-from .conftest import FIXTURES
+from .conftest import DATA, FIXTURES
 from .test_backbone import _one_line_error, run_cli
 
 
@@ -81,3 +82,16 @@ def test_safe_make_partition_view_call_fails_under_050_at_its_line():
     first = next(i for i, ln in enumerate(port.read_text().splitlines(), 1) if "make_partition_view(" in ln)
     assert f"port.rs:{first}:" in line
     assert "call to unsafe function `cutile::core::make_partition_view`" in line and "[E0133]" in line
+
+
+@pytest.mark.parametrize("version", ["0.3.1", "0.5.0"])
+def test_bf16_neg_inf_constant_encoding_matches_the_profile(version):
+    """The upstream defect the profiles record: a bf16 -inf constant tile is written as 0xFFF0 (a NaN)."""
+    assert targets.get(version).syntax["bf16_hex_constants"] == "decoded_as_f16"
+    spec = {"name": "probe", "kernel": "probe", "rust": {"entry": "probe", "generics": []},
+            "args": {"z": {"dtype": "bfloat16", "shape": [128]}, "w": {"dtype": "float16", "shape": [128]}}}
+    (gen,) = ir_rs.compile_ports(DATA / "bf16_neg_inf_probe.rs", [(load_specs(json.dumps(spec))[0], "probe")],
+                                 cutile=version)
+    consts = re.findall(r"constant <(bf16|f16): (\S+)>", gen.text)
+    # f16 -inf is 0xFC00 (right); bf16 -inf should be 0xFF80 but is 0xFFF0
+    assert ("f16", "0xFC00") in consts and ("bf16", "0xFFF0") in consts and ("bf16", "0xFF80") not in consts, consts
