@@ -81,13 +81,45 @@ def measure(fixture: str, cutile: str, adapted: bool = False) -> dict:
     return row
 
 
+def measure_wrong(cutile: str) -> list[dict]:
+    """Every deliberately wrong port (fixtures/*/wrong/MANIFEST.json), adapted: does the diff still flag its op?"""
+    from ctrs import ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    rows = []
+    for manifest in sorted((ROOT / "fixtures").glob("*/wrong/MANIFEST.json")):
+        fx = manifest.parent.parent
+        specs = {s.name: s for s in load_specs(str(fx / "specs.json"))}
+        for fname, meta in sorted(json.loads(manifest.read_text()).items()):
+            with tempfile.TemporaryDirectory() as d:
+                port = Path(d) / fname
+                port.write_text(adapt((manifest.parent / fname).read_text(), cutile)[0])
+                chosen = [specs[n] for n in meta.get("specs", specs)]
+                gens = ir_rs.compile_ports(port, [(s, s.rust.get("entry") or s.kernel) for s in chosen], cutile=cutile)
+            flagged = 0
+            for s, gen in zip(chosen, gens):
+                report = irdiff.diff(ir_ref.compile_reference(fx / "kernel.py", s).text, gen.text, "ref", "port")
+                flagged += report.exit_code() == 1 and meta["op"] in {f.op for f in report.findings
+                                                                       if f.severity == "critical"}
+            rows.append({"fixture": fx.name, "wrong": fname, "op": meta["op"], "specs": len(chosen),
+                         "flagged": flagged})
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cutile", default="0.5.0")
     ap.add_argument("--fixture", nargs="*")
     ap.add_argument("--json", help="also write the rows here")
     ap.add_argument("--adapt", action="store_true", help="wrap calls that became unsafe (profile data) first")
+    ap.add_argument("--wrong", action="store_true", help="instead: the deliberately wrong ports (adapted)")
     a = ap.parse_args()
+    if a.wrong:
+        print(f"| fixture | wrong port | op the diff must flag | flagged under {a.cutile} |")
+        print("|---|---|---|---|")
+        for r in measure_wrong(a.cutile):
+            print(f"| {r['fixture']} | {r['wrong']} | {r['op']} | {r['flagged']}/{r['specs']} |", flush=True)
+        return
     names = a.fixture or sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/port.rs"))
     rows = []
     print(f"| fixture | specs | calls wrapped | compiles under {a.cutile} | IR-equivalent | first difference |")
