@@ -28,6 +28,23 @@ def test_profiles_ship_both_versions_and_default_is_031():
         assert p.bytecode == "13.3" and p.bytecode in p.bytecode_supported
 
 
+def test_api_spellings_are_data():
+    old, new = targets.get("0.3.1"), targets.get("0.5.0")
+    assert old.api.keys() == new.api.keys()
+    assert new.differences(old) == ["global_orderings", "global_type", "host_borrow_tensor", "host_context",
+                                    "partition_view", "set_tensor_token"]
+    args = dict(tensor="x", shape="shape![TILE]", padding="padding::None", dim_map="dim_map::Identity",
+                token="get_tensor_token(x)")
+    call = "make_partition_view(x, shape![TILE], padding::None, dim_map::Identity, get_tensor_token(x))"
+    assert old.render("partition_view", **args) == call
+    assert new.render("partition_view", **args) == f"unsafe {{ {call} }}"
+    assert new.render("partition_view", in_unsafe=True, **args) == call
+    assert new.render("host_context", ordinal="0") == "Context::new(0)"
+    with pytest.raises(errors.CtrsError) as e:
+        new.render("no_such_api")
+    assert e.value.code == "CTRS-E171"
+
+
 def test_unknown_cutile_version_is_a_coded_error(tmp_path):
     out = tmp_path / "out"
     res = run_cli("ir-rs", "fixtures/vector_add/port.rs", "--spec", "fixtures/vector_add/specs.json",
