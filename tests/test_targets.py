@@ -103,12 +103,15 @@ def test_safe_make_partition_view_call_fails_under_050_at_its_line():
 
 @pytest.mark.parametrize("version", ["0.3.1", "0.5.0"])
 def test_bf16_neg_inf_constant_encoding_matches_the_profile(version):
-    """The upstream defect the profiles record: a bf16 -inf constant tile is written as 0xFFF0 (a NaN)."""
+    """The upstream defect the profiles record: bf16 typed constants are decoded as f16 bits before encoding."""
     assert targets.get(version).syntax["bf16_hex_constants"] == "decoded_as_f16"
     spec = {"name": "probe", "kernel": "probe", "rust": {"entry": "probe", "generics": []},
-            "args": {"z": {"dtype": "bfloat16", "shape": [128]}, "w": {"dtype": "float16", "shape": [128]}}}
+            "args": {"z": {"dtype": "bfloat16", "shape": [128]}, "w": {"dtype": "float16", "shape": [128]},
+                     "o": {"dtype": "bfloat16", "shape": [128]}}}
     (gen,) = ir_rs.compile_ports(DATA / "bf16_neg_inf_probe.rs", [(load_specs(json.dumps(spec))[0], "probe")],
                                  cutile=version)
     consts = re.findall(r"constant <(bf16|f16): (\S+)>", gen.text)
-    # f16 -inf is 0xFC00 (right); bf16 -inf should be 0xFF80 but is 0xFFF0
+    # f16 -inf is 0xFC00 (right); bf16 -inf (0xFF80) becomes the NaN 0xFFF0, bf16 1.0 (0x3F80) becomes 1.875 and
+    # bf16 e (0x402E) 2.09375: the f16 values of those bit patterns
     assert ("f16", "0xFC00") in consts and ("bf16", "0xFFF0") in consts and ("bf16", "0xFF80") not in consts, consts
+    assert ("bf16", "1.875000e+00") in consts and ("bf16", "2.093750e+00") in consts, consts
