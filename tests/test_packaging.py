@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from ctrs import regen, toolchain, translate
+from tests.test_regen import _env as _git_env  # git identity, no global config, PRE_COMMIT_HOME under tmp
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -267,13 +268,6 @@ def test_installed_llm_fallback(venv, wheel, wheelhouse, tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ pre-commit as published
-
-
-def _git_env(home: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT", "VIRTUAL_ENV"))}
-    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t", PRE_COMMIT_HOME=str(home / "pc-home"))
-    return env
 
 
 def test_published_regen_hook(source_repo, wheelhouse, tmp_path):
