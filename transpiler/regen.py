@@ -350,6 +350,9 @@ def _llm_config(m: Manifest, job: Job):
     OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL; answers verified by Tile IR against the job's specs)."""
     if not job.options.get("llm"):
         return None
+    from . import toolchain  # noqa: PLC0415
+
+    toolchain.require_extras(f"llm = true in {MANIFEST}", "llm", "verify")  # answers are proven by Tile IR
     from ctrs.llm_fallback import Config  # noqa: PLC0415
 
     specs = [str(m.root / job.specs)] if job.specs and (m.root / job.specs).is_file() else []
