@@ -19,7 +19,7 @@ checksum (a first-line comment in kernel.rs / ffi.rs / lib.rs / Cargo.toml / wra
 edit is detected and never overwritten without ``--force``.
 
 Only the translation itself is heavy: this module imports nothing beyond the standard library until a
-port actually has to be regenerated or diffed, so the pre-commit fast path (no kernel staged) stays in
+port actually has to be regenerated or diffed, so the pre-commit fast path (every port fresh) stays in
 the tens of milliseconds.
 """
 
