@@ -29,7 +29,6 @@ source = "kernels/*.py"
 output = "ports/{stem}"
 specs = "kernels/{stem}.specs.json"
 llm = false
-target = "sm_90"
 """
 
 pytestmark = pytest.mark.skipif(not (CTRS.exists() and PRE_COMMIT.exists()) or shutil.which("git") is None,
@@ -50,6 +49,7 @@ def _hooks_config() -> str:
         assert h["entry"].startswith("ctrs ")
         h["entry"] = str(CTRS) + h["entry"][len("ctrs"):]
         h["language"] = "system"
+        h.pop("additional_dependencies", None)  # installed by pre-commit only for language: python
         if h["id"] == "ctrs-check":
             h["stages"] = ["manual"]  # proven separately (it builds the port crate)
         hooks.append(h)
@@ -240,6 +240,9 @@ def test_manifest_errors(tmp_path, capsys):
     (tmp_path / "ctrs.toml").write_text('[[port]]\nsource = "k/*.py"\noutput = "ports/{stem}"\nllm = "yes"\n')
     assert cli.main(["regen", "--manifest", str(tmp_path / "ctrs.toml")]) == 3
     assert "'llm' must be true or false" in capsys.readouterr().err
+    (tmp_path / "ctrs.toml").write_text('[[port]]\nsource = "k/*.py"\noutput = "ports/{stem}"\ntarget = "sm_90"\n')
+    assert cli.main(["regen", "--manifest", str(tmp_path / "ctrs.toml")]) == 3
+    assert "[[port]] #1: 'target' removed: a port carries no GPU arch" in capsys.readouterr().err
 
 
 def test_check_hook_proves_staged_kernel(repo: Repo):
@@ -253,3 +256,117 @@ def test_check_hook_proves_staged_kernel(repo: Repo):
     assert r.returncode == 0, _out(r)
     assert "check kernels/vector_add.py against ports/vector_add" in _out(r)
     assert _out(r).count("EQUIVALENT") >= 2  # both specs of kernels/vector_add.specs.json
+
+
+# ------------------------------------------------------------------------------------------ holes closed (issue 15)
+
+
+def test_replaced_port_file_is_stale(repo: Repo):
+    """A port file swapped for another valid generated file (own checksum fine, e.g. after a merge) is stale:
+    every file is compared with the hash the state file recorded."""
+    shutil.copy(ROOT / "fixtures" / "row_softmax" / "kernel.py", repo.path / "kernels" / "row_softmax.py")
+    repo.run(CTRS, "regen")
+    port = repo.path / "ports" / "vector_add"
+    original = (port / "kernel.rs").read_bytes()
+    other = (repo.path / "ports" / "row_softmax" / "kernel.rs").read_bytes()
+    (port / "kernel.rs").write_bytes(other)
+    assert regen.verify_header("kernel.rs", other) is True  # a valid generated file, just not this port's
+    r = repo.run(CTRS, "regen", "--check", check=False)
+    assert r.returncode == 1, _out(r)
+    assert "stale: ports/vector_add (not the file(s) regen wrote: kernel.rs)" in r.stdout
+    r = repo.run(CTRS, "regen")
+    assert "regenerated ports/vector_add from kernels/vector_add.py (kernel.rs)" in r.stdout
+    assert (port / "kernel.rs").read_bytes() == original
+    assert repo.run(CTRS, "regen", "--check").stdout == ""
+
+
+def test_hook_catches_deleted_generated_file(repo: Repo):
+    """`git rm` of a generated file: pre-commit passes no file for it, the hook checks the whole manifest."""
+    repo.run(CTRS, "regen")
+    repo.git("add", "-A")
+    assert repo.commit("kernel + port").returncode == 0
+    kernel_rs = repo.path / "ports" / "vector_add" / "kernel.rs"
+    original = kernel_rs.read_bytes()
+    repo.git("rm", "-q", "ports/vector_add/kernel.rs")
+    r = repo.commit("lose the port's kernel.rs")
+    assert r.returncode != 0, _out(r)
+    assert "regenerated ports/vector_add from kernels/vector_add.py (kernel.rs)" in _out(r)
+    assert kernel_rs.read_bytes() == original
+    repo.git("add", "-A")
+    assert repo.status() == ""  # staging the regenerated file undoes the deletion: nothing left to commit
+
+
+CT_FROM_IMPORT = """\
+\"\"\"vector add, the kernel decorator imported by name (ctrs regen test).\"\"\"
+
+import cuda.tile as ct
+from cuda.tile import kernel as tile_kernel
+
+
+@tile_kernel
+def vadd_from(x, y, z, TILE: ct.Constant[int]):
+    pid = ct.bid(0)
+    ct.store(z, index=(pid,), tile=ct.load(x, index=(pid,), shape=(TILE,)) + ct.load(y, index=(pid,), shape=(TILE,)))
+"""
+
+HELPER = "\"\"\"Not a kernel: a helper module next to the kernels.\"\"\"\n\n\ndef grid(n, tile):\n    return (n + tile - 1) // tile,\n"
+
+
+def test_every_kernel_form_regenerated(tmp_path, capsys):
+    """cuTile kernels in every import form and Triton @jit files are ported, as `ctrs translate` does; a matched
+    file without a kernel is named."""
+    from ctrs import translate
+
+    k = tmp_path / "kernels"
+    k.mkdir()
+    shutil.copy(FIX / "kernel.py", k / "vector_add.py")
+    (k / "vadd_alias.py").write_text((FIX / "kernel.py").read_text().replace("import cuda.tile as ct",
+                                                                            "import cuda.tile as cutile")
+                                     .replace("ct.", "cutile."))
+    (k / "vadd_from.py").write_text(CT_FROM_IMPORT)
+    shutil.copy(ROOT / "fixtures" / "triton_vector_add" / "kernel.py", k / "triton_add.py")
+    (k / "helpers.py").write_text(HELPER)
+    (tmp_path / "ctrs.toml").write_text(MANIFEST)
+    assert cli.main(["regen", "--manifest", str(tmp_path / "ctrs.toml")]) == 0
+    out = capsys.readouterr()
+    assert "ctrs regen: skipped kernels/helpers.py (matched by ctrs.toml, but no cuTile kernel or Triton @jit " \
+           "function in it)" in out.err
+    ports = sorted(p.name for p in (tmp_path / "ports").iterdir())
+    assert ports == ["triton_add", "vadd_alias", "vadd_from", "vector_add"]
+    for name in ports:  # exactly what `ctrs translate` writes for the file, plus regen's checksum line
+        files = translate.translate_source(k / f"{name}.py")
+        assert (tmp_path / "ports" / name / "kernel.rs").read_bytes() == regen.add_header("kernel.rs", files["kernel.rs"])
+    assert [p.name for p in translate.kernel_files(k)] == [f"{n}.py" for n in ports]  # directory mode agrees
+    assert cli.main(["regen", "--check", "--manifest", str(tmp_path / "ctrs.toml")]) == 0
+
+
+def test_manifest_llm_runs_the_fallback(tmp_path, monkeypatch, capsys):
+    """`llm = true`: regen translates with the verified LLM fallback (the scripted local server of the LLM tests);
+    the answer is cached, so a later check needs no server."""
+    pytest.importorskip("openai")
+    from tests.test_llm_fallback import GOOD, KEY, MODEL, Server
+
+    (tmp_path / "kernels").mkdir()
+    shutil.copy(ROOT / "tests" / "data" / "llm_abs.py", tmp_path / "kernels" / "llm_abs.py")
+    shutil.copy(ROOT / "tests" / "data" / "llm_abs.json", tmp_path / "kernels" / "llm_abs.specs.json")
+    manifest = tmp_path / "ctrs.toml"
+    manifest.write_text(MANIFEST.replace("llm = false", "llm = true"))
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("CTRS_LLM_MODEL", MODEL)
+    monkeypatch.setenv("CTRS_LLM_CACHE", str(tmp_path / "llm-cache"))
+    with Server([GOOD]) as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.url)
+        assert cli.main(["regen", "--manifest", str(manifest)]) == 0, capsys.readouterr().err
+        assert len(srv.requests) == 1
+    rs = (tmp_path / "ports" / "llm_abs" / "kernel.rs").read_text()
+    assert f"let a: Tile<E, {{ [TILE] }}> = /* ctrs-llm {MODEL} " in rs
+    state = json.loads((tmp_path / "ports" / "llm_abs" / regen.STATE).read_text())
+    assert state["options"] == {"llm": True}
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
+    assert cli.main(["regen", "--check", "--manifest", str(manifest)]) == 0
+    # rules only (llm = false): the same kernel is one coded error, nothing written
+    manifest.write_text(MANIFEST)
+    capsys.readouterr()
+    assert cli.main(["regen", "--force", "--manifest", str(manifest)]) == 3
+    assert "error[CTRS-E100]: no rule for 'ct.abs'" in capsys.readouterr().err
+    assert (tmp_path / "ports" / "llm_abs" / "kernel.rs").read_text() == rs

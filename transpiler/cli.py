@@ -42,11 +42,12 @@ def cmd_doctor(args) -> int:
     comps = toolchain.components() + targets.components()
     for c in comps:
         print(c.line())
-    missing = [c.name for c in comps if not c.ok]
-    if missing:
-        print(f"ctrs doctor: missing: {', '.join(missing)}", file=sys.stderr)
-        return 1
-    return 0
+    missing = [c for c in comps if not c.ok]
+    for extra in dict.fromkeys(c.extra for c in missing):  # grouped by the pip extra that brings them
+        names = ", ".join(c.name for c in missing if c.extra == extra)
+        fix = toolchain.pip_extra(extra) if extra else "see the fix hints above"
+        print(f"ctrs doctor: missing: {names} ({fix})", file=sys.stderr)
+    return 1 if missing else 0
 
 
 def cmd_ir_ref(args) -> int:
@@ -126,6 +127,7 @@ def _translate_dir(args) -> int:
 def _llm_config(args):
     if not getattr(args, "llm", False):
         return None
+    toolchain.require_extras("ctrs translate --llm", "llm", "verify")  # answers are proven by Tile IR
     from ctrs.llm_fallback import Config  # noqa: PLC0415
 
     return Config.from_env(args.llm_model, attempts=args.llm_attempts, timeout=args.llm_timeout,
@@ -341,6 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # noqa: BLE001 - a bug in ctrs: still one line, a code and a hint
         if args.debug:
             traceback.print_exc()
+        extra = toolchain.missing_module_error(e) if isinstance(e, ModuleNotFoundError) else None
+        if extra is not None:  # an optional dependency is not installed: name the pip extra that brings it
+            print(extra.one_line(), file=sys.stderr)
+            return 3
         first = (str(e).strip().splitlines() or [""])[0]
         print(f"error[{errors.INTERNAL}]: internal error: {type(e).__name__}: {first} "
               "(hint: rerun with --debug and report the traceback)", file=sys.stderr)

@@ -35,6 +35,7 @@ class CtrsError(Exception):
 
 # Stable codes. Never renumber: tests and users grep for them.
 TOOLCHAIN_MISSING = "CTRS-E001"
+EXTRA_MISSING = "CTRS-E002"  # an optional Python dependency (pip extra: verify, llm, gpu) is not installed
 SPEC_INVALID = "CTRS-E010"
 KERNEL_NOT_FOUND = "CTRS-E011"
 KERNEL_IMPORT = "CTRS-E012"

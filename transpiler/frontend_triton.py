@@ -37,18 +37,14 @@ from pathlib import Path
 import libcst as cst
 
 from . import errors, frontend_cutile, paths
+from .sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
-_JIT_RE = re.compile(r"^\s*@\s*(?:triton\.)?jit\b", re.M)
 
 
 @cache
 def load_rules(path: str = str(RULES_PATH)) -> dict:
     return tomllib.loads(Path(path).read_text())
-
-
-def is_triton_source(text: str) -> bool:
-    return "triton" in text and bool(_JIT_RE.search(text))
 
 
 def is_triton_file(path: Path) -> bool:

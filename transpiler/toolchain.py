@@ -10,6 +10,7 @@ Everything comes from the project's own virtual environment (PyPI wheels) plus c
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -156,6 +157,44 @@ def _run_version(cmd: list[str], pattern: str, env: dict[str, str] | None = None
     return m.group(1) if m else None
 
 
+# The optional parts of ctrs and the pip extra that brings each (pyproject [project.optional-dependencies]);
+# the core (translate, regen) needs only libcst, lark and jinja2.
+EXTRA_MODULES = {
+    "verify": ("cuda.tile", "filelock", "clang"),  # check / ir-ref / ir-rs (+ the CUDA 13 kit wheels)
+    "llm": ("openai",),  # translate --llm
+    "gpu": ("cffi", "hypothesis", "torch"),  # verify / fuzz / bench --gpu
+}
+_MODULE_EXTRA = {mod.split(".")[0]: extra for extra, mods in EXTRA_MODULES.items() for mod in mods}
+
+
+def pip_extra(*extras: str) -> str:
+    return f"pip install 'ctrs[{','.join(extras)}]'"
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def require_extras(what: str, *extras: str) -> None:
+    """One-line CTRS-E002 when ``what`` needs an extra that is not installed (checked before any work)."""
+    missing = [x for x in extras if not all(_importable(m) for m in EXTRA_MODULES[x] if m != "torch")]
+    if missing:
+        raise errors.CtrsError(errors.EXTRA_MISSING, f"{what} needs the optional dependencies of ctrs[{','.join(missing)}]",
+                               pip_extra(*extras))
+
+
+def missing_module_error(e: ModuleNotFoundError) -> errors.CtrsError | None:
+    """A CTRS-E002 naming the extra for an optional module that is not installed; None for any other module."""
+    extra = _MODULE_EXTRA.get((e.name or "").split(".")[0])
+    if extra is None:
+        return None
+    return errors.CtrsError(errors.EXTRA_MISSING, f"Python module '{e.name}' is not installed (ctrs[{extra}])",
+                            pip_extra(extra))
+
+
 @dataclass
 class Component:
     name: str
@@ -163,6 +202,7 @@ class Component:
     version: str
     path: str
     hint: str
+    extra: str = ""  # the pip extra that brings it ("" : not a Python package)
 
     def line(self) -> str:
         state = "found  " if self.ok else "MISSING"
@@ -171,7 +211,7 @@ class Component:
         )
 
 
-REINSTALL = "run scripts/bootstrap.sh (re-installs the pinned wheels into .venv)"
+VERIFY = pip_extra("verify") + " (in a checkout: scripts/bootstrap.sh)"
 
 
 def components() -> list[Component]:
@@ -181,17 +221,17 @@ def components() -> list[Component]:
     try:
         import cuda.tile as ct  # noqa: PLC0415
 
-        out.append(Component("cuda-tile", ct.__version__ == "1.7.0", ct.__version__,
-                             str(Path(ct.__file__).parent), "pip install 'cuda-tile[tileiras]==1.7.0'"))
+        out.append(Component("cuda-tile", ct.__version__.startswith("1.7."), ct.__version__,
+                             str(Path(ct.__file__).parent), VERIFY, "verify"))
     except Exception:  # noqa: BLE001 - any import failure means missing
-        out.append(Component("cuda-tile", False, "", "", "pip install 'cuda-tile[tileiras]==1.7.0'"))
+        out.append(Component("cuda-tile", False, "", "", VERIFY, "verify"))
     env = tool_env()
     for name, fn in (("tileiras", tileiras), ("tileirdisasm", tileirdisasm), ("ptxas", ptxas)):
         p = fn()
         ver = _run_version([str(p), "--version"], r"V(\d+\.\d+\.\d+)", env) if p else None
-        out.append(Component(name, bool(p and ver), ver or "", str(p or ""), REINSTALL))
+        out.append(Component(name, bool(p and ver), ver or "", str(p or ""), VERIFY, "verify"))
     nv = libnvvm()
-    out.append(Component("libnvvm", nv is not None, "so.4" if nv else "", str(nv or ""), REINSTALL))
+    out.append(Component("libnvvm", nv is not None, "so.4" if nv else "", str(nv or ""), VERIFY, "verify"))
     inc = cuda_include()
     ver = ""
     ok = False
@@ -201,9 +241,11 @@ def components() -> list[Component]:
         if m and all((inc / n).exists() for n in needed):
             ver = m.group(1)
             ok = int(ver) >= MIN_CUDA_HEADER_VERSION
-    out.append(Component("cuda-headers", ok, ver, str(inc or ""), REINSTALL + " (nvidia-cuda-runtime, -curand, -crt >= 13.2)"))
+    out.append(Component("cuda-headers", ok, ver, str(inc or ""),
+                         VERIFY + " (nvidia-cuda-runtime, -curand, -crt >= 13.2)", "verify"))
     lc = libclang_dir()
-    out.append(Component("libclang", lc is not None, "", str(lc or ""), "pip install libclang==18.1.1"))
+    out.append(Component("libclang", lc is not None, "", str(lc or ""), VERIFY, "verify"))
+    out.append(_py_component("filelock", "verify"))
     bi = clang_builtin_include()
     out.append(Component("c-builtins", bi is not None, "stddef.h" if bi else "", str(bi or ""),
                          "install a C compiler (apt-get install gcc)"))
@@ -214,7 +256,20 @@ def components() -> list[Component]:
     out.append(Component("cargo", bool(cver), cver or "", cargo or "", "install Rust with rustup"))
     out.append(Component("rustc", rust_ok, rver or "", shutil.which("rustc") or "",
                          f"rustup update (need >= {MIN_RUST[0]}.{MIN_RUST[1]})"))
+    for extra, mods in (("llm", ("openai",)), ("gpu", ("cffi", "hypothesis"))):  # torch: on the GPU host only
+        out += [_py_component(mod, extra) for mod in mods]
     return out  # the cutile crate versions: ctrs.targets.components() (one line per target profile)
+
+
+def _py_component(module: str, extra: str) -> Component:
+    found = _importable(module)
+    try:
+        ver = importlib.metadata.version(module) if found else ""
+    except importlib.metadata.PackageNotFoundError:
+        ver = ""
+    where = importlib.util.find_spec(module).origin if found else ""
+    hint = VERIFY if extra == "verify" else pip_extra(extra)
+    return Component(module, found, ver, str(Path(where).parent) if where else "", hint, extra)
 
 
 def require(*names: str) -> None:

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, mono, specialise
+from . import errors, frontend_cutile, model, mono, sources, specialise
 
 
 def default_output(kernel: Path) -> Path:
@@ -115,16 +115,7 @@ def stats(kernel: Path) -> list[dict]:
     return [{"kernel": k.name, "rules": render_host.op_stats(k)} for k in mod.kernels]
 
 
-_KERNEL_DECO = re.compile(r"^\s*@\s*(?:ct|cuda\.tile)\.kernel\b", re.M)
 _SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "target", ".ctrs-build"}
-
-
-def _kernel_count(text: str) -> int:
-    """@ct.kernel functions, or @triton.jit functions of a Triton file."""
-    from . import frontend_triton  # noqa: PLC0415
-
-    n = len(_KERNEL_DECO.findall(text))
-    return n or (len(frontend_triton._JIT_RE.findall(text)) if frontend_triton.is_triton_source(text) else 0)
 
 
 def kernel_files(root: Path) -> list[Path]:
@@ -140,7 +131,7 @@ def kernel_files(root: Path) -> list[Path]:
             text = p.read_text(errors="replace")
         except OSError:
             continue
-        if _kernel_count(text):
+        if sources.kernel_count(text):
             out.append(p)
     return out
 
@@ -159,7 +150,7 @@ def translate_dir(root: Path, output: Path | None = None, progress=None, llm=Non
             progress(i, len(files), f)
         rel = f.relative_to(root)
         out = (Path(output) / rel.parent / f"{f.stem}_rs") if output else None
-        row = {"file": str(rel), "kernels": _kernel_count(f.read_text(errors="replace")),
+        row = {"file": str(rel), "kernels": sources.kernel_count(f.read_text(errors="replace")),
                "status": "ok", "code": "", "message": "", "output": ""}
         try:
             written = translate(f, out, llm)
