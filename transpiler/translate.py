@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, mono, specialise
+from . import errors, frontend_cutile, model, mono, pipeline, specialise
 
 
 def default_output(kernel: Path) -> Path:
@@ -58,6 +58,12 @@ def translate_module(kernel: Path) -> model.Module:
     specialisation decisions (``--explain``)."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
+    if not triton:
+        try:
+            return pipeline.translate_module(kernel, _stem(kernel))
+        except errors.CtrsError as e:  # outside the typed-IR subset: the text-model pipeline takes the file
+            if e.code not in pipeline.FALLBACK_CODES:
+                raise
     try:
         info, fronts = frontend_triton.parse_file(kernel) if triton else frontend_cutile.parse_file(kernel)
         kernels: list[model.Kernel] = []
