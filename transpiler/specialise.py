@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from . import errors, model
+from .cutile_base import Split, Structural, load_rules
 
 ELEMENT_GENERIC = "E"
 
@@ -153,7 +154,6 @@ def specialise(front) -> model.Kernel:
             front.fixed = base
         return finish(body) if finish else body
 
-    from .controlflow import Split  # noqa: PLC0415
 
     saved = dict(front.__dict__.get("decisions", {}))
     forced: list[str] = []
@@ -287,7 +287,6 @@ def _generic_decisions(front, k: model.Kernel, tests: list[DtypeTest]) -> list[m
 def specialise_variants(front) -> tuple[list[model.Kernel], list[model.Decision]]:
     """One kernel per structural variant (just the generic kernel when there is none), plus the
     --explain decisions for them, in source-line order per kernel."""
-    from .controlflow import Structural  # noqa: PLC0415
 
     order = [p.name for p in front.params()]
     # (fixed values, "other" flags): an int flag's last entry stands for every value the kernel does not
@@ -377,7 +376,6 @@ _FLOATS = ("f16", "bf16", "f32", "f64")
 def _binary_fn(op: model.Op) -> str | None:
     if op.kind != "binary":
         return None
-    from .frontend_cutile import load_rules  # noqa: PLC0415
 
     funcs = load_rules()["functions"]
     for fn, name in (("ct.mul", "mul"), ("ct.add", "add"), ("ct.sub", "sub")):

@@ -17,6 +17,7 @@ from functools import cache
 import libcst as cst
 
 from .. import errors, ir, paths
+from ..cutile_base import _is_docstring
 from ..ir import typing as irtyping
 from ..ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ..ir.types import (BOOL, I32, ArrayType, DType, DTypeChoice, DTypeLike, DTypeParam, DTypeType, PY_DTYPES,
@@ -542,9 +543,6 @@ class Lowering:
         return self.const(fill, dt.dtype, node, shape, hint or "c")
 
 
-def _is_docstring(s) -> bool:
-    return (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
-            and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def _assigned_names(stmts) -> set[str]:
