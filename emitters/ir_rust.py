@@ -21,11 +21,14 @@ import struct
 from ctrs import errors, model
 from ctrs.frontends.cutile import ir_rules
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
-from ctrs.ir.types import BOOL, I32, ScalarType, TileType, ViewType
+from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
+
+from ctrs.ops_cutile import constant_text  # the one spelling of tile constants (half types, infinities)
 
 from .render_host import RUST_KEYWORDS
 
-_OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary"}
+_OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
+             OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}
 _TILE_ONLY_SCALAR = "tile"
 _SCALAR = "scalar"
 _CONST = "const"
@@ -78,6 +81,8 @@ def type_rust(t) -> str:
         return dtype_rust(t.dtype)
     if isinstance(t, ViewType):
         return f"{'PartitionMut' if t.mutable else 'Partition'}<{dtype_rust(t.dtype)}, {{ [{shape_rust(t.tile)}] }}>"
+    if isinstance(t, TokenType):
+        return "Token"
     raise _err(None, f"no Rust type for {t}")
 
 
@@ -96,6 +101,7 @@ class KernelEmitter:
         self.needs: dict[int, set[str]] = {}
         self.uses: dict[int, list[Op]] = {}
         self.slot: dict[int, str] = {}  # value id -> the `let mut` variable it lives in
+        self.views: dict[int, Op] = {}  # view value id -> its make_view
         for p in k.params:
             if p.value is not None:
                 self.text[(p.value.id, _SCALAR)] = p.name
@@ -254,8 +260,10 @@ class KernelEmitter:
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
-            text = self.rules["rust"]["constant"].format(value=literal(op.attrs["value"], r.type.dtype),
-                                                         shape=shape_rust(r.type.shape))
+            value = constant_text(op.attrs["value"], dtype_rust(r.type.dtype))
+            if value is None:
+                raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
+            text = self.rules["rust"]["constant"].format(value=value, shape=shape_rust(r.type.shape))
             return self.define(out, op, r, type_rust(r.type), text, target=target)
         if k == OpKind.CONST_SYM:
             self.text[(r.id, _SCALAR)] = op.attrs["sym"]
@@ -265,9 +273,14 @@ class KernelEmitter:
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
             self.let(out, tup, "(i32, i32, i32)", fn, op)
             return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
+        if k == OpKind.ARRAY_TOKEN:
+            return self.define(out, op, r, "Token", f"get_tensor_token({self.val(op.operands[0])})", target=target)
         if k == OpKind.MAKE_VIEW:
             arr = self.val(op.operands[0])
             shape = shape_rust(op.attrs["tile"])
+            self.views[r.id] = op
+            if op.attrs["mutable"] and all(u.attrs.get("ordered") for u in self.uses.get(r.id, [])):
+                return None  # each ordered store makes its view from the carried token (below)
             if op.attrs["mutable"]:
                 name = self.fresh(r.hint)
                 self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
@@ -290,9 +303,22 @@ class KernelEmitter:
                                "ordering::Weak, scope::TileBlock, None, tma::Enabled)", target=target)
         if k == OpKind.STORE_VIEW:
             view, tile, *index = op.operands
+            if op.attrs.get("ordered"):
+                *index, tok = index
+                mk = self.views[view.id]
+                pv = self.fresh(view.hint)
+                self.let(out, pv, type_rust(view.type), f"make_partition_view_mut({self.val(mk.operands[0])}, const_shape!"
+                         f"[{shape_rust(mk.attrs['tile'])}], padding::None, {self.val(tok)})", op, mutable=True,
+                         unsafe=True)
+                vtext = pv
+            else:
+                vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
-            self.let(out, self.fresh("_done"), "Token", f"store_view_tko_mut(&mut {self.val(view)}, {self.val(tile)}, "
-                     f"[{idx}], ordering::Weak, scope::TileBlock, None, tma::Enabled)", op, unsafe=True)
+            text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, scope::TileBlock, "
+                    "None, tma::Enabled)")
+            if op.results:
+                return self.define(out, op, r, "Token", text, unsafe=True, target=target)
+            self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
         return self.compute(op, out, target)
 
@@ -319,7 +345,8 @@ class KernelEmitter:
             names = {"c": args[0], "a": args[1], "b": args[2]}
         attrs = {"rounding": self.rules["rounding"].get(op.attrs.get("rounding", "nearest_even")),
                  "predicate": self.rules["predicate"].get(op.attrs.get("predicate", ""), ""),
-                 "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled"}
+                 "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled",
+                 "axis": f"{op.attrs.get('axis', 0)}i32"}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
         self.define(out, op, r, rtype, text, target=target)

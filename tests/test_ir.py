@@ -10,8 +10,8 @@ from ctrs import errors, frontend_cutile, ir, pipeline
 from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import Block, Kernel, Op, OpKind, Param, walk
-from ctrs.ir.types import BF16, BOOL, F16, F32, I32, ScalarType, Sym, TileType, ViewType
-from ctrs.passes import constfold, dce, fma, hoist, specialise
+from ctrs.ir.types import BF16, BOOL, F16, F32, I32, ScalarType, Sym, TileType, TokenType, ViewType
+from ctrs.passes import constfold, dce, fma, hoist, specialise, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -245,3 +245,21 @@ def test_const_flag_if_folds_per_variant():
     k = constfold.run(k)
     assert OpKind.IF not in {o.kind for o in walk(k.body)} and OpKind.CONVERT in {o.kind for o in walk(k.body)}
     ir.verify(k)
+
+
+def test_tokens_thread_stores_not_indexed_by_the_loop(tmp_path):
+    (k,) = _lower(FIXTURES / "persistent_matmul" / "kernel.py")
+    k = tokens.run(hoist.run(k))
+    ir.verify(k)
+    loop = next(o for o in k.body.ops if o.kind == OpKind.FOR)
+    assert [str(r.type) for r in loop.results] == ["token"]  # C[row, col]: row/col derived from the index
+    assert k.body.ops[k.body.ops.index(loop) - 1].kind == OpKind.ARRAY_TOKEN
+    store = next(o for o in loop.regions[0].ops if o.kind == OpKind.STORE_VIEW)
+    assert store.attrs["ordered"] and store.operands[-1] is loop.regions[0].args[-1]
+    assert loop.regions[0].ops[-1].operands == store.results
+    (copy,) = _lower(_src(tmp_path, """
+for i in range(ct.bid(0), ct.num_tiles(x, axis=0, shape=(T,)), ct.num_blocks(0)):
+    ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(T,)))
+"""))
+    copy = tokens.run(copy)
+    assert not any(isinstance(v.type, TokenType) for o in walk(copy.body) for v in o.results)  # y[i]: unordered

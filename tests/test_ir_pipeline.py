@@ -43,5 +43,5 @@ def test_typed_ir_ratchet():
 def test_every_typed_ir_kernel_prints_its_ir():
     for rel in sorted(TYPED_IR):
         text = pipeline.emit_model(ROOT / rel, "all")
-        for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "dce", "final"):
+        for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "final"):
             assert f"// stage: {stage}\nkernel @" in text

@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
     tr.add_argument("--emit", metavar="model[:STAGE]",
                     help="print the typed tile IR instead of writing the port: after STAGE (frontend, constfold, "
-                         "specialise, fma, hoist, dce, final (default), all)")
+                         "specialise, fma, hoist, tokens, dce, final (default), all)")
     tr.add_argument("--llm", action="store_true", help="send constructs without a rule to an OpenAI-compatible "
                     "LLM (OPENAI_BASE_URL, OPENAI_API_KEY); accept an answer only if its Tile IR is equivalent")
     tr.add_argument("--llm-model", help="model name for --llm (default $CTRS_LLM_MODEL, else gpt-4o-mini)")

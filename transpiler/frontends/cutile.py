@@ -30,6 +30,7 @@ _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", 
            cst.Modulo: "%"}
 _FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind.DIVF}
 _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
+_REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN}
 
 
 @cache
@@ -452,14 +453,38 @@ class Lowering:
             if not all(isinstance(v, Value) and isinstance(v.type, TileType) for v in (a, b, acc)):
                 raise self.err(node, "ct.mma(tile, tile, acc)")
             return self.emit(OpKind.MMA, [a, b, acc], [acc.type], node, hint).result
+        if fn in _REDUCE:
+            return self.reduce(_REDUCE[fn], node, pos, kw, hint)
         math = ir_rules()["math"].get(fn or "")
         if math is not None and len(pos) == 1 and not kw:
             x = self.expr(pos[0])
             if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
                     isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
                 raise self.err(node, f"{fn} of a non-float tile")
-            return self.emit(OpKind.MATH, [x], [x.type], node, hint, fn=fn.removeprefix("ct.")).result
+            return self.emit(OpKind.MATH, [x], [x.type], node, hint or fn.removeprefix("ct."),
+                             fn=fn.removeprefix("ct.")).result
         raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+
+    def reduce(self, kind: OpKind, node, pos, kw, hint):
+        """``ct.sum/max/min(tile, axis=k[, keepdims=True])`` on a float tile: a reduce, then a reshape
+        that puts the 1 back for keepdims."""
+        if len(pos) != 1 or not set(kw) <= {"axis", "keepdims"} or "axis" not in kw:
+            raise self.err(node, "reductions other than (tile, axis=k[, keepdims=])")
+        x = self.expr(pos[0])
+        axis, keep = self.expr(kw["axis"]), self.expr(kw["keepdims"]) if "keepdims" in kw else False
+        if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
+                isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
+            raise self.err(node, "a reduction of a non-float tile")
+        if not isinstance(axis, int) or isinstance(axis, bool) or not 0 <= axis < len(x.type.shape) \
+                or not isinstance(keep, bool):
+            raise self.err(node, "reduction axis / keepdims must be constants")
+        shape = tuple(d for i, d in enumerate(x.type.shape) if i != axis)
+        red = self.emit(kind, [x], [TileType(x.type.dtype, shape)], node, (hint or "t") + ("_red" if keep else ""),
+                        axis=axis).result
+        if not keep:
+            return red
+        full = tuple(1 if i == axis else d for i, d in enumerate(x.type.shape))
+        return self.emit(OpKind.RESHAPE, [red], [TileType(x.type.dtype, full)], node, hint, shape=full).result
 
     def _array(self, node) -> ArrayRef:
         a = self.expr(node)

@@ -62,7 +62,8 @@ class OpKind(enum.Enum):
     MAKE_VIEW = ("make_view", Family.MEMORY)  # (array) -> view; attrs: tile, padding
     NUM_TILES = ("num_tiles", Family.MEMORY)  # (view) -> i32; attrs: axis
     LOAD_VIEW = ("load_view", Family.MEMORY)  # (view, *index) -> tile; attrs: latency, allow_tma
-    STORE_VIEW = ("store_view", Family.MEMORY)  # (view, tile, *index) -> token; attrs: latency, allow_tma
+    STORE_VIEW = ("store_view", Family.MEMORY)  # (view, tile, *index[, token]) -> [token]; attrs: ordered
+    ARRAY_TOKEN = ("array_token", Family.MEMORY)  # (array) -> token: the array's ordering token at entry
     GATHER = ("gather", Family.MEMORY)
     SCATTER = ("scatter", Family.MEMORY)
     # mma

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import errors
 from .ops import Block, Family, Kernel, Op, OpKind
-from .types import BOOL, I32, ScalarType, TileType, ViewType
+from .types import BOOL, I32, ScalarType, TileType, TokenType, ViewType
 from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
@@ -51,6 +51,11 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.CONVERT:
         if _shape(ins[0].type) != _shape(outs[0].type):
             _fail(T, op, f"converts {ins[0].type} to the shape of {outs[0].type}")
+    elif op.kind.family == Family.REDUCE:
+        t, axis = ins[0].type, op.attrs.get("axis")
+        want = tuple(d for i, d in enumerate(_shape(t)) if i != axis)
+        if not isinstance(axis, int) or outs[0].type != TileType(t.dtype, want):
+            _fail(T, op, f"reducing {t} over axis {axis} does not give {outs[0].type}")
     elif k == OpKind.MMA:
         a, b, acc = (v.type for v in ins)
         if not all(isinstance(t, TileType) and len(t.shape) in (2, 3) for t in (a, b, acc)):
@@ -71,8 +76,11 @@ def _check_types(op: Op) -> None:
             _fail(T, op, f"stores into {view}, not a mutable view")
         if tile != TileType(view.dtype, view.tile):
             _fail(T, op, f"stores {tile} into {view}")
-        if len(ins) - 2 != len(view.tile) or not all(_is_i32(v) for v in ins[2:]):
+        index = ins[2:-1] if op.attrs.get("ordered") else ins[2:]
+        if len(index) != len(view.tile) or not all(_is_i32(v) for v in index):
             _fail(T, op, "needs one i32 index per view dimension")
+        if op.attrs.get("ordered") and not (ins[-1].type == TokenType() and [r.type for r in outs] == [TokenType()]):
+            _fail(T, op, "an ordered store takes a token and gives one")
     elif k == OpKind.FOR:
         if not all(_is_i32(v) for v in ins[:3]):
             _fail(T, op, "start/stop/step must be i32")
