@@ -106,9 +106,11 @@ def merge(cond: str, a: list, b: list, span: model.Span) -> list:
     if suffix and (_defined(mid_a) | _defined(mid_b)) & _used(suffix):
         mid_a, mid_b, suffix = a[i:], b[i:], []  # a branch-local name is used later: keep it in the arms
     if (len(mid_a) == 1 and len(mid_b) == 1 and isinstance(mid_a[0], model.For) and isinstance(mid_b[0], model.For)
-            and (mid_a[0].var, mid_a[0].start, mid_a[0].stop) == (mid_b[0].var, mid_b[0].start, mid_b[0].stop)):
-        fa = mid_a[0]
-        merged = [model.For(fa.var, fa.start, fa.stop, merge(cond, fa.body, mid_b[0].body, span), fa.span, fa.carried)]
+            and (mid_a[0].var, mid_a[0].start, mid_a[0].stop, mid_a[0].step)
+            == (mid_b[0].var, mid_b[0].start, mid_b[0].stop, mid_b[0].step)):
+        fa = mid_a[0]  # the step is kept: dropping it turned grid-stride loops into start..stop (issue 11)
+        merged = [model.For(fa.var, fa.start, fa.stop, merge(cond, fa.body, mid_b[0].body, span), fa.span, fa.carried,
+                            step=fa.step)]
     else:
         first = (mid_a or mid_b)[0]
         merged = [model.IfConst(cond, mid_a, mid_b, getattr(first, "span", span))]
