@@ -24,7 +24,7 @@ TYPED_IR = {
 
 def _kernel_files() -> list[Path]:
     files = sorted((ROOT / "fixtures").glob("*/kernel.py")) + sorted((ROOT / "tests" / "data").glob("*.py"))
-    return [p for p in files if "@ct.kernel" in p.read_text() and not frontend_triton.is_triton_file(p)]
+    return [p for p in files if not frontend_triton.is_triton_file(p)]
 
 
 def test_typed_ir_ratchet():

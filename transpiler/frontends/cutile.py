@@ -30,6 +30,7 @@ _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", 
            cst.Modulo: "%"}
 _FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind.DIVF}
 _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
+_FN_BINOPS = {"ct.add": "+", "ct.sub": "-", "ct.mul": "*", "ct.truediv": "/"}
 _REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN}
 
 
@@ -453,6 +454,8 @@ class Lowering:
             if not all(isinstance(v, Value) and isinstance(v.type, TileType) for v in (a, b, acc)):
                 raise self.err(node, "ct.mma(tile, tile, acc)")
             return self.emit(OpKind.MMA, [a, b, acc], [acc.type], node, hint).result
+        if fn in _FN_BINOPS and len(pos) == 2 and not kw:  # ct.add(a, b) without math modes is a + b
+            return self.binary(_FN_BINOPS[fn], self.expr(pos[0]), self.expr(pos[1]), node, hint)
         if fn in _REDUCE:
             return self.reduce(_REDUCE[fn], node, pos, kw, hint)
         math = ir_rules()["math"].get(fn or "")
