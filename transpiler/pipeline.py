@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import errors, frontend_cutile, model
+from . import errors, frontend_cutile, frontend_triton, model
 from .frontends import cutile as fe_cutile
 from .ir import Kernel, print_kernel
 from .passes import STAGES, run_pipeline
@@ -74,6 +74,9 @@ def emit_model(path: Path, stage: str = "final") -> str:
     if stage not in (*STAGES, "all"):
         raise errors.CtrsError(errors.IR_STAGE, f"no IR stage '{stage}'",
                                f"one of: {', '.join(STAGES)}, all", errors.Loc(str(path)))
+    if frontend_triton.is_triton_file(Path(path)):
+        raise errors.CtrsError(errors.IR_UNSUPPORTED, "Triton kernels do not lower into the typed IR yet",
+                               "ctrs translate FILE ports it through the Triton front end", errors.Loc(str(path)))
     chunks: list[str] = []
 
     def seen(name: str, ks: list[Kernel]) -> None:
