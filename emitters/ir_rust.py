@@ -29,6 +29,11 @@ from .render_host import RUST_KEYWORDS
 
 _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
              OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}
+# An ordered store's loop-carried token (passes/tokens.py) has no spelling in cutile 0.3.1: a `let mut` Token
+# feeding a per-iteration `make_partition_view_mut` makes the JIT yield the loop-local view as a carried value
+# (invalid Tile IR), and `PartitionMut::store` adds bounds asserts without threading the token. The port
+# stores unordered (each grid-stride iteration writes its own tile) and --explain says so.
+_UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
 _SCALAR = "scalar"
 _CONST = "const"
@@ -221,11 +226,14 @@ class KernelEmitter:
         for o in ops:  # a loop's initial value made in this block for it alone lives in the loop's variable
             if o.kind == OpKind.FOR:
                 for v, a in zip(o.operands[3:], o.regions[0].args[1:]):
-                    if v.id in here and len(self.uses.get(v.id, [])) == 1 and not isinstance(v.type, ScalarType):
+                    if v.id in here and len(self.uses.get(v.id, [])) == 1 and not isinstance(
+                            v.type, (ScalarType, TokenType)):
                         self.slot[v.id] = self.fresh(a.hint)
         through: dict[int, str] = {}  # value id -> slot assigned directly by its defining op
         if targets and y is not None:
             for t, v in zip(targets, y.operands):
+                if t is None:
+                    continue
                 d = next((i for i, o in enumerate(ops) if v in o.results), None)
                 if d is None or len(self.uses.get(v.id, [])) != 1:
                     continue
@@ -237,7 +245,7 @@ class KernelEmitter:
             self.op(op, out, through)
         if targets and y is not None:
             for t, v in zip(targets, y.operands):
-                if v.id in through:
+                if v.id in through or t is None:
                     continue
                 text = self.val(v)
                 if text != t:
@@ -274,13 +282,12 @@ class KernelEmitter:
             self.let(out, tup, "(i32, i32, i32)", fn, op)
             return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
         if k == OpKind.ARRAY_TOKEN:
-            return self.define(out, op, r, "Token", f"get_tensor_token({self.val(op.operands[0])})", target=target)
+            self.text[(r.id, _SCALAR)] = _UNORDERED
+            return None
         if k == OpKind.MAKE_VIEW:
             arr = self.val(op.operands[0])
             shape = shape_rust(op.attrs["tile"])
             self.views[r.id] = op
-            if op.attrs["mutable"] and all(u.attrs.get("ordered") for u in self.uses.get(r.id, [])):
-                return None  # each ordered store makes its view from the carried token (below)
             if op.attrs["mutable"]:
                 name = self.fresh(r.hint)
                 self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
@@ -304,20 +311,12 @@ class KernelEmitter:
         if k == OpKind.STORE_VIEW:
             view, tile, *index = op.operands
             if op.attrs.get("ordered"):
-                *index, tok = index
-                mk = self.views[view.id]
-                pv = self.fresh(view.hint)
-                self.let(out, pv, type_rust(view.type), f"make_partition_view_mut({self.val(mk.operands[0])}, const_shape!"
-                         f"[{shape_rust(mk.attrs['tile'])}], padding::None, {self.val(tok)})", op, mutable=True,
-                         unsafe=True)
-                vtext = pv
-            else:
-                vtext = self.val(view)
+                *index, _tok = index
+                self.text[(r.id, _SCALAR)] = _UNORDERED
+            vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
             text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, scope::TileBlock, "
                     "None, tma::Enabled)")
-            if op.results:
-                return self.define(out, op, r, "Token", text, unsafe=True, target=target)
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
         return self.compute(op, out, target)
@@ -360,6 +359,11 @@ class KernelEmitter:
         for v, a, res in zip(init, args, op.results):
             if isinstance(v.type, ScalarType):
                 raise _err(op, "a loop-carried scalar")
+            if isinstance(v.type, TokenType):
+                slots.append(None)
+                for x in (a, res):
+                    self.text[(x.id, _SCALAR)] = _UNORDERED
+                continue
             if v.id in self.slot:
                 name = self.slot[v.id]
             else:
@@ -376,7 +380,7 @@ class KernelEmitter:
         one = self.text.get((step.id, _SCALAR)) == "1i32"
         s_text = "" if one else self.val(step, _SCALAR)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
-                             tuple(slots), step=s_text))
+                             tuple(x for x in slots if x is not None), step=s_text))
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         targets = [through.get(r.id) for r in op.results]

@@ -59,15 +59,25 @@ pid = ct.bid(0)
 t = ct.load(x, index=(pid,), shape=(T,))
 f = ct.astype(t, ct.float16)
 g = f * 2 + ct.full((T,), 1, dtype=ct.float32)
-ct.store(y, index=(pid,), tile=g)
+ct.store(y, index=(pid,), tile=ct.astype(g, y.dtype))
 """))
     ops = list(walk(k.body))
     const2 = next(o for o in ops if o.kind == OpKind.CONSTANT and o.attrs["value"] == 2)
-    assert const2.result.type == TileType(F16, (Sym("T"),))  # a Python int meeting an f16 tile is an f16 tile
+    assert const2.result.type == TileType(F16, ())  # a Python int meeting an f16 tile: a 0-d f16 constant...
+    reshape = next(o for o in ops if const2.result in o.operands)
+    bcast = next(o for o in ops if reshape.result in o.operands)
+    assert (reshape.kind, reshape.result.type) == (OpKind.RESHAPE, TileType(F16, (1,)))  # ...reshaped, broadcast
+    assert (bcast.kind, bcast.result.type) == (OpKind.BROADCAST, TileType(F16, (Sym("T"),)))
     add = next(o for o in ops if o.kind == OpKind.ADDF)
     assert add.result.type == TileType(F32, (Sym("T"),))  # f16 meets f32: f32
     conv = [o for o in ops if o.kind == OpKind.CONVERT]
-    assert [str(o.result.type) for o in conv] == ["tile<Txf16>", "tile<Txf32>", "tile<Tx!E>"]  # store casts back
+    assert [str(o.result.type) for o in conv] == ["tile<Txf16>", "tile<Txf32>", "tile<Tx!E>"]
+
+
+def test_store_does_not_cast(tmp_path):
+    with pytest.raises(errors.CtrsError) as ei:  # cuTile Python: "cannot implicitly cast float32 to float16"
+        _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\nct.store(y, index=(0,), tile=ct.astype(t, ct.float32))"))
+    assert ei.value.code == errors.IR_UNSUPPORTED and "ct.store of a f32 tile into an array of !E" in ei.value.message
 
 
 def test_front_end_refuses_outside_subset_with_location(tmp_path):

@@ -18,7 +18,10 @@ TYPED_IR = {
     "fixtures/persistent_matmul/kernel.py",
     "fixtures/rope/kernel.py",
     "fixtures/rope_f16/kernel.py",
+    "fixtures/row_softmax/kernel.py",
     "fixtures/vector_add/kernel.py",
+    "tests/data/ir_sinh.py",
+    "tests/data/spelling_vector_add.py",
 }
 
 
@@ -45,3 +48,12 @@ def test_every_typed_ir_kernel_prints_its_ir():
         text = pipeline.emit_model(ROOT / rel, "all")
         for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "final"):
             assert f"// stage: {stage}\nkernel @" in text
+
+
+def test_persistent_matmul_keeps_the_grid_stride_step():
+    """Issue 11: the text-model pipeline looped `start..num_tiles` (every block computed every tile)."""
+    rs = translate.translate_source(ROOT / "fixtures" / "persistent_matmul" / "kernel.py")["kernel.rs"]
+    assert "        for tile in (bid..num_tiles).step_by(nblocks as usize) {\n" in rs
+    assert "        let nblocks: i32 = nblocks_nb.0;\n" in rs and "get_num_tile_blocks()" in rs
+    lines = translate.explain_lines(ROOT / "fixtures" / "persistent_matmul" / "kernel.py")
+    assert any(": persistent_matmul: ordering: persistent_matmul: the store at line 28 is ordered" in ln for ln in lines)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import errors, frontend_cutile, frontend_triton, model
 from .frontends import cutile as fe_cutile
-from .ir import Kernel, print_kernel
+from .ir import Kernel, OpKind, print_kernel, walk
 from .passes import STAGES, run_pipeline
 
 FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT)
@@ -52,6 +52,14 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                 text = f"const {g.name}: i32 <- {g.note.removeprefix('1 when ').removesuffix(' (host-computed)')} " \
                        "(host-computed flag)"
             out.append(model.Decision(k.loc.line, py, "generic", text))
+        for op in walk(k.body):
+            if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered"):
+                out.append(model.Decision(op.loc.line, py, "ordering",
+                                          f"{k.name}: the store at line {op.loc.line} is ordered across loop iterations "
+                                          "by the reference (its index is not the loop variable: the array's token is "
+                                          "loop-carried); cutile 0.3.1 cannot carry a store token through a loop, so "
+                                          "the port stores unordered (equal results when iterations write distinct "
+                                          "tiles)"))
         if k.python_name and k.python_name != k.name:
             out.append(model.Decision(k.loc.line, py, "variant",
                                       f"{k.name}: element entry (fma contraction needs a concrete float dtype)"))

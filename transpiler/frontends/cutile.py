@@ -332,7 +332,7 @@ class Lowering:
                 dt = irtyping.literal_dtype(like.type.dtype, v)
             except irtyping.PromotionError as e:
                 raise self.err(node, str(e)) from e
-            shape = like.type.shape if isinstance(like.type, TileType) else None
+            shape = () if isinstance(like.type, TileType) else None  # a 0-d constant, broadcast by unify
             return self.const(v, dt, node, shape)
         raise self.err(node, f"operand {v!r}")
 
@@ -532,7 +532,8 @@ class Lowering:
         t = self.expr(kw["tile"])
         if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
             raise self.err(node, "ct.store of a tile of the array's rank")
-        t = self.convert(t, a.value.type.dtype, node, "out")
+        if t.type.dtype != a.value.type.dtype:  # cuTile Python does not cast a stored tile implicitly
+            raise self.err(node, f"ct.store of a {t.type.dtype} tile into an array of {a.value.type.dtype}")
         idx = self._index(kw["index"], a.value.type.rank)
         v = self.view(a, t.type.shape, "none", True, node)
         self.emit(OpKind.STORE_VIEW, [v, t, *idx], [], node)

@@ -1,7 +1,7 @@
 """cuTile Python's typing rules, implemented once on IR types (used by the front ends).
 
 * a Python scalar meeting a tile takes the tile's element type (``x * 2`` on f16 stays f16; an int
-  literal meeting a float tile becomes a float constant);
+  literal meeting a float tile becomes a float constant), as a 0-d constant broadcast to the tile's shape;
 * two tiles of different concrete dtypes promote to the wider one of the higher category
   (bool < int < float; f16 with bf16 -> f32); a dtype parameter meets only itself;
 * a bare Python ``int`` is ``i32``, a bare ``float`` is ``f32`` (cuTile's default dtypes);
