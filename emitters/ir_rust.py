@@ -19,7 +19,7 @@ import decimal
 import struct
 
 from ctrs import errors, model
-from ctrs.frontends.cutile import ir_rules
+from ctrs.ir_rules import ir_rules
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 
@@ -315,8 +315,8 @@ class KernelEmitter:
                 self.text[(r.id, _SCALAR)] = _UNORDERED
             vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
-            text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, scope::TileBlock, "
-                    "None, tma::Enabled)")
+            text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, "
+                    "scope::TileBlock, None, tma::Enabled)")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
         return self.compute(op, out, target)

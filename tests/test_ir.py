@@ -76,13 +76,15 @@ ct.store(y, index=(pid,), tile=ct.astype(g, y.dtype))
 
 def test_store_does_not_cast(tmp_path):
     with pytest.raises(errors.CtrsError) as ei:  # cuTile Python: "cannot implicitly cast float32 to float16"
-        _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\nct.store(y, index=(0,), tile=ct.astype(t, ct.float32))"))
+        _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
+                              "ct.store(y, index=(0,), tile=ct.astype(t, ct.float32))"))
     assert ei.value.code == errors.IR_UNSUPPORTED and "ct.store of a f32 tile into an array of !E" in ei.value.message
 
 
 def test_front_end_refuses_outside_subset_with_location(tmp_path):
     with pytest.raises(errors.CtrsError) as ei:
-        _lower(_src(tmp_path, "t = ct.load(x, index=(ct.bid(0),), shape=(T,))\nct.store(y, index=(0,), tile=ct.exp2(t) @ t)"))
+        _lower(_src(tmp_path, "t = ct.load(x, index=(ct.bid(0),), shape=(T,))\n"
+                              "ct.store(y, index=(0,), tile=ct.exp2(t) @ t)"))
     e = ei.value
     assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (7, 34)  # the `ct.exp2(t) @ t` expression
 

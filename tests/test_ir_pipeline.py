@@ -56,4 +56,5 @@ def test_persistent_matmul_keeps_the_grid_stride_step():
     assert "        for tile in (bid..num_tiles).step_by(nblocks as usize) {\n" in rs
     assert "        let nblocks: i32 = nblocks_nb.0;\n" in rs and "get_num_tile_blocks()" in rs
     lines = translate.explain_lines(ROOT / "fixtures" / "persistent_matmul" / "kernel.py")
-    assert any(": persistent_matmul: ordering: persistent_matmul: the store at line 28 is ordered" in ln for ln in lines)
+    want = ": persistent_matmul: ordering: persistent_matmul: the store at line 28 is ordered"
+    assert any(want in ln for ln in lines)

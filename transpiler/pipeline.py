@@ -55,7 +55,8 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
         for op in walk(k.body):
             if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered"):
                 out.append(model.Decision(op.loc.line, py, "ordering",
-                                          f"{k.name}: the store at line {op.loc.line} is ordered across loop iterations "
+                                          f"{k.name}: the store at line {op.loc.line} is ordered across loop "
+                                          "iterations "
                                           "by the reference (its index is not the loop variable: the array's token is "
                                           "loop-carried); cutile 0.3.1 cannot carry a store token through a loop, so "
                                           "the port stores unordered (equal results when iterations write distinct "

@@ -11,16 +11,14 @@ file through the older text-model front end (transpiler/frontend_cutile.py).
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-
 import libcst as cst
 
-from .. import errors, ir, paths
+from .. import errors, ir
+from ..ir_rules import ir_rules
 from ..cutile_base import _is_docstring
 from ..ir import typing as irtyping
 from ..ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ..ir.types import (BOOL, I32, ArrayType, DType, DTypeChoice, DTypeLike, DTypeParam, DTypeType, PY_DTYPES,
+from ..ir.types import (BOOL, I32, ArrayType, DType, DTypeChoice, DTypeLike, DTypeParam, PY_DTYPES,
                         ScalarType, Sym, TileType, ViewType)
 from ..ir.values import Loc, Value
 
@@ -32,11 +30,6 @@ _FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind
 _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
 _FN_BINOPS = {"ct.add": "+", "ct.sub": "-", "ct.mul": "*", "ct.truediv": "/"}
 _REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN}
-
-
-@cache
-def ir_rules() -> dict:
-    return tomllib.loads(paths.data("rules", "ir.toml").read_text())
 
 
 class DT:
@@ -428,7 +421,8 @@ class Lowering:
             if axis not in (0, 1, 2):
                 raise self.err(node, f"{fn} axis must be 0, 1 or 2")
             kind = OpKind.BLOCK_ID if fn == "ct.bid" else OpKind.NUM_BLOCKS
-            return self.emit(kind, [], [ScalarType(I32)], node, hint or ("bid" if kind == OpKind.BLOCK_ID else "nblocks"),
+            default = "bid" if kind == OpKind.BLOCK_ID else "nblocks"
+            return self.emit(kind, [], [ScalarType(I32)], node, hint or default,
                              axis=axis).result
         if fn == "ct.load":
             return self.load(node, pos, kw, hint)

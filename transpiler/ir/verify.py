@@ -102,10 +102,12 @@ def _check_regions(op: Op) -> None:
         carried = body.args[1:]
         ys = body.ops[-1].operands
         if not (len(init) == len(carried) == len(ys) == len(op.results)):
-            _fail(S, op, f"{len(init)} inits, {len(carried)} carried args, {len(ys)} yields, {len(op.results)} results")
+            _fail(S, op, f"{len(init)} inits, {len(carried)} carried args, {len(ys)} yields, "
+                  f"{len(op.results)} results")
         for i, (a, b, y, r) in enumerate(zip(init, carried, ys, op.results)):
             if not (a.type == b.type == y.type == r.type):
-                _fail(C, op, f"carried value {i} changes type: init {a.type}, arg {b.type}, yield {y.type}, result {r.type}")
+                _fail(C, op, f"carried value {i} changes type: init {a.type}, arg {b.type}, yield {y.type}, "
+                      f"result {r.type}")
         if not _is_i32(body.args[0]):
             _fail(errors.IR_VERIFY_TYPE, op, "the induction variable must be i32")
     elif op.kind == OpKind.IF:
