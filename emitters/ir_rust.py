@@ -15,14 +15,11 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
-import decimal
-import struct
-
 from ctrs import errors, model
-from ctrs.ir_rules import ir_rules
+from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
-
+from ctrs.ir_rules import ir_rules
 from ctrs.ops_cutile import constant_text  # the one spelling of tile constants (half types, infinities)
 
 from .render_host import RUST_KEYWORDS
@@ -37,18 +34,6 @@ _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
 _SCALAR = "scalar"
 _CONST = "const"
-
-
-def float_literal(v: float, dtype: str) -> str:
-    """A decimal literal that round-trips in the target precision (f32 infinities as f32::MAX-style text)."""
-    if dtype == "f32":
-        if v == float("-inf"):
-            return "-340282346638528859811704183484516925440.0f32"
-        if v == float("inf"):
-            return "340282346638528859811704183484516925440.0f32"
-        v = struct.unpack("f", struct.pack("f", float(v)))[0]
-    text = format(decimal.Decimal(repr(float(v))), "f")
-    return f"{text if '.' in text else text + '.0'}{dtype}"
 
 
 def literal(value, dt) -> str:
