@@ -89,7 +89,8 @@ def render_kernel_rs(mod: model.Module) -> str:
     import re  # noqa: PLC0415
 
     text = _env().get_template("kernel.rs.j2").render(
-        stem=mod.stem, source=mod.source, kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
+        stem=mod.stem, source=mod.source,
+        rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
     for old, new in _renamed_consts(mod).items():
         text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
     return text if text.endswith("\n") else text + "\n"

@@ -38,6 +38,13 @@ class Config:
                    base_url=os.environ.get("OPENAI_BASE_URL") or None,
                    api_key=os.environ.get("OPENAI_API_KEY") or None, **kw)
 
+    def translate_source(self, kernel: Path) -> dict[str, str]:
+        """translate.translate_source with NO_RULE constructs resolved by verified answers (the callback
+        ``ctrs.translate`` calls for ``--llm``; it imports nothing of this package)."""
+        from .fallback import translate_source  # noqa: PLC0415 - openai client and friends load on demand
+
+        return translate_source(Path(kernel), self)
+
     def cache_path(self) -> Path:
         if self.cache_dir is not None:
             return Path(self.cache_dir)

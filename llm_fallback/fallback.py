@@ -10,7 +10,6 @@ the complete kernel is always verified before anything is accepted.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -25,20 +24,6 @@ PROMPTS = Path(__file__).with_name("prompts")
 MAX_CONSTRUCTS = 4
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PROMPTS)), keep_trailing_newline=True,
                           undefined=jinja2.StrictUndefined, autoescape=False)
-
-
-@contextlib.contextmanager
-def installed(splices: dict):
-    from ctrs import frontend_cutile  # noqa: PLC0415
-
-    saved = dict(frontend_cutile.LLM_SPLICES)
-    frontend_cutile.LLM_SPLICES.clear()
-    frontend_cutile.LLM_SPLICES.update(splices)
-    try:
-        yield
-    finally:
-        frontend_cutile.LLM_SPLICES.clear()
-        frontend_cutile.LLM_SPLICES.update(saved)
 
 
 def _log(cfg: Config, msg: str) -> None:
@@ -116,16 +101,16 @@ def _solve(kernel: Path, cfg: Config, e, accepted: dict, verifier: verify.Verifi
         detail = ""
         try:
             rec["stmts"] = answer.parse(text, target)
-            with installed({**accepted, k: rec}):
-                try:
-                    files = translate.translate_source(kernel)
-                    mod = translate.translate_module(kernel)
-                except errors.CtrsError as te:
-                    if te.code == errors.NO_RULE and getattr(te, "front", None) is not None \
-                            and splice.key_of(te.loc) != k and isinstance(te.node, cst.Call):
-                        return rec, False  # another construct without a rule: verified together later
-                    raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
-                ok, stage, detail = verifier.verify(files["kernel.rs"], mod)
+            hook = splice.hook({**accepted, k: rec})
+            try:
+                files = translate.translate_source(kernel, llm_hook=hook)
+                mod = translate.translate_module(kernel, hook)
+            except errors.CtrsError as te:
+                if te.code == errors.NO_RULE and getattr(te, "front", None) is not None \
+                        and splice.key_of(te.loc) != k and isinstance(te.node, cst.Call):
+                    return rec, False  # another construct without a rule: verified together later
+                raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
+            ok, stage, detail = verifier.verify(files["kernel.rs"], mod)
             if ok:
                 _log(cfg, f"{where}: llm: accepted ({stage})")
                 return rec, True
@@ -148,11 +133,10 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
     verified = True
     for _ in range(MAX_CONSTRUCTS + 1):
         try:
-            with installed(accepted):
-                files = translate.translate_source(kernel)
+            files = translate.translate_source(kernel, llm_hook=splice.hook(accepted))
             if not verified:  # pragma: no cover - a provisional answer is always followed by a verified one
                 raise errors.CtrsError(errors.INTERNAL, "unverified LLM answer", "report this", errors.Loc(str(kernel)))
-            cfg.accepted = dict(accepted)  # for --explain / --stats on the same run (installed(cfg.accepted))
+            cfg.accepted = dict(accepted)  # for --explain / --stats on the same run (splice.hook(cfg.accepted))
             return provenance(files, list(accepted.values()))
         except errors.CtrsError as e:
             if e.code != errors.NO_RULE or getattr(e, "front", None) is None or not isinstance(e.node, cst.Call) \

@@ -1,5 +1,5 @@
 """The splice point: the front end calls ``lower`` where a ct.* call has no rule (frontend_cutile._call,
-only while ``frontend_cutile.LLM_SPLICES`` is non-empty). An answer for this construct's file:line:col
+only through the ``llm_hook`` callback fallback.py passes to the front end). An answer for this construct's file:line:col
 becomes ordinary model ``let``s (op kind ``llm``), so specialisation, per-dtype expansion, rendering,
 op stats and the source map treat it like any rule output. Bound names are renamed to fresh names."""
 
@@ -43,6 +43,13 @@ def _to_type(text: str) -> model.Type:
     if kind == "scalar":
         return model.ScalarT(dt)
     return model.OpaqueT(text)
+
+
+def hook(splices: dict):
+    """The front end's LLM hook (frontend_cutile.parse_file(llm_hook=...)) for these answers; None if none."""
+    if not splices:
+        return None
+    return lambda front, node, hint: lower(front, node, hint, splices)
 
 
 def lower(front, node, hint: str, splices: dict):

@@ -269,21 +269,20 @@ def test_noncompiling_garbage_and_outside_code_exhaust_attempts(tmp_path, capsys
 
 def test_splice_renames_bound_names_no_build():
     """Temporaries get fresh names (a shadowing `t` does not clobber the loaded tile); the last binds the target."""
-    from ctrs.llm_fallback import fallback
+    from ctrs.llm_fallback import fallback, splice
 
     stmts = answer.parse("```rust\nlet t: Tile<E, { [TILE] }> = negf(t);\nlet a: Tile<E, { [TILE] }> = maxf(t, t);\n```",
                          "a")
     rec = {"model": "m", "hash": "0" * 64, "stmts": stmts, "expr": "ct.abs(t)", "attempts": 1,
            "loc": (str(KERNEL), 12, 9)}
-    with fallback.installed({rec["loc"]: rec}):
-        rs = translate.translate_source(KERNEL)["kernel.rs"]
+    rs = translate.translate_source(KERNEL, llm_hook=splice.hook({rec["loc"]: rec}))["kernel.rs"]
     assert "let t_1: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ negf(t);" in rs
     assert "let a: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ maxf(t_1, t_1);" in rs
     assert "store_view_tko_mut(&mut py, a," in rs
     assert fallback.count_llm_lines(rs) == 2
-    from ctrs import frontend_cutile
-
-    assert frontend_cutile.LLM_SPLICES == {}  # uninstalled again
+    with pytest.raises(errors.CtrsError) as ei:  # the hook is passed in, not left behind in a global
+        translate.translate_source(KERNEL)
+    assert ei.value.code == errors.NO_RULE
 
 
 def test_malformed_response_body_reported(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 from ctrs import errors, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
-KERNELS = ["expr_const_mod", "expr_approx", "expr_tuples", "expr_misc", "expr_intarr", "expr_bits"]
+KERNELS = ["expr_const_mod", "expr_approx", "expr_tuples", "expr_misc", "expr_intarr", "expr_bits", "ir_sinh"]
 
 
 @pytest.fixture(scope="module")

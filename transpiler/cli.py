@@ -135,6 +135,18 @@ def _llm_config(args):
                            log=lambda m: print(m, file=sys.stderr, flush=True))
 
 
+def _emit_model(args) -> int:
+    """``ctrs translate --emit model[:STAGE] FILE``: the typed IR after a stage (writes nothing)."""
+    from . import errors, pipeline  # noqa: PLC0415
+
+    what, _, stage = args.emit.partition(":")
+    if what != "model":
+        raise errors.CtrsError(errors.IR_STAGE, f"--emit {args.emit}: only 'model[:STAGE]' can be emitted",
+                               "try --emit model or --emit model:frontend")
+    print(pipeline.emit_model(Path(args.kernel), stage or "final"), end="")
+    return 0
+
+
 def cmd_translate(args) -> int:
     from . import translate  # noqa: PLC0415
 
@@ -142,12 +154,14 @@ def cmd_translate(args) -> int:
         return _translate_dir(args)
     if getattr(args, "dry_run", False):  # Triton subset checker: every construct outside it, one per line
         from . import frontend_triton  # noqa: PLC0415
-        problems = frontend_triton.check_subset(Path(args.kernel))
+        problems = frontend_triton.check_subset(Path(args.kernel), translate.translate_module)
         for e in problems:
             print(e.one_line())
         print(f"ctrs translate --dry-run: {len(problems)} construct(s) outside the supported Triton subset",
               file=sys.stderr)
         return 1 if problems else 0
+    if getattr(args, "emit", None):
+        return _emit_model(args)
     llm = _llm_config(args)
     written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm)
     if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
@@ -158,16 +172,13 @@ def cmd_translate(args) -> int:
         print(f"llm: {fallback.count_llm_lines(written[0].read_text())} LLM-produced line(s) in {written[0]}")
         args.stats = False
     if getattr(args, "explain", False):
-        import contextlib  # noqa: PLC0415
-
-        from_llm = contextlib.nullcontext()
+        hook = None
         if llm is not None:  # explain the model with the verified LLM answers spliced in
-            from ctrs.llm_fallback import fallback  # noqa: PLC0415
+            from ctrs.llm_fallback import splice  # noqa: PLC0415
 
-            from_llm = fallback.installed(llm.accepted)
-        with from_llm:
-            for line in translate.explain_lines(Path(args.kernel)):
-                print(line)
+            hook = splice.hook(llm.accepted)
+        for line in translate.explain_lines(Path(args.kernel), hook):
+            print(line)
     for w in written:
         print(w)
     if getattr(args, "stats", False):
@@ -277,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--explain", action="store_true",
                     help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
+    tr.add_argument("--emit", metavar="model[:STAGE]",
+                    help="print the typed tile IR instead of writing the port: after STAGE (frontend, constfold, "
+                         "specialise, fma, hoist, tokens, dce, final (default), all)")
     tr.add_argument("--llm", action="store_true", help="send constructs without a rule to an OpenAI-compatible "
                     "LLM (OPENAI_BASE_URL, OPENAI_API_KEY); accept an answer only if its Tile IR is equivalent")
     tr.add_argument("--llm-model", help="model name for --llm (default $CTRS_LLM_MODEL, else gpt-4o-mini)")

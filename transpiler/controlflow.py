@@ -23,32 +23,14 @@ import re
 import libcst as cst
 
 from . import errors, model
+from .cutile_base import (MAX_INLINE_DEPTH, Split, Structural, Val, _Block, _is_docstring,  # noqa: F401
+                          literal_text, literal_value)
 
 _CMP = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">",
         cst.GreaterThanEqual: ">="}
 _PY = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
        ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-MAX_INLINE_DEPTH = 16
-
-
-class Structural(Exception):
-    """A constant branch whose arms cannot share one Rust body (tile types/ranks differ)."""
-
-    def __init__(self, flag: str, line: int, why: str):
-        super().__init__(f"{flag}: {why}")
-        self.flag, self.line, self.why = flag, line, why
-
-
-class Split(Exception):
-    """A constant branch the Rust ``if`` form cannot express (a name bound in one arm only is used
-    after it): specialise.py lowers the flag once per value and merges the bodies instead."""
-
-    def __init__(self, flag: str, line: int, why: str):
-        super().__init__(f"{flag}: {why}")
-        self.flag, self.line, self.why = flag, line, why
-
-
 class ControlFlow:
     """Mixin: statement-level control flow and helper inlining for KernelFront."""
 
@@ -101,7 +83,6 @@ class ControlFlow:
 
     def _static(self, node) -> object | None:
         """Value of ``node`` if known at translate time (literal, module constant, fixed flag)."""
-        from .frontend_cutile import literal_value  # noqa: PLC0415
 
         v = literal_value(node)
         if v is not None:
@@ -227,7 +208,6 @@ class ControlFlow:
             self._two_arms(c, then_fn, else_fn, node, one_armed)
 
     def _two_arms(self, c: tuple, then_fn, else_fn, node, one_armed: bool) -> None:
-        from .frontend_cutile import Val, _Block  # noqa: PLC0415
 
         flag = c[2] if c[0] == "flag" else None
         line = self.info.span(node).line
@@ -348,7 +328,6 @@ class ControlFlow:
         return var, let
 
     def _zero(self, v, node) -> model.Op:
-        from .frontend_cutile import literal_text  # noqa: PLC0415
 
         if v.dtype == "E" and v.kind == "tile":  # a placeholder both arms overwrite (dead once cutile folds the if)
             return self.op("constant", self.ops("constant"), node, value="E::ZERO", shape=", ".join(v.type.shape))
@@ -425,8 +404,6 @@ class ControlFlow:
         try:
             result = None
             for i, st in enumerate(body):
-                from .frontend_cutile import _is_docstring  # noqa: PLC0415
-
                 if i == 0 and _is_docstring(st):
                     continue
                 ret = _return_of(st)
@@ -442,7 +419,6 @@ class ControlFlow:
         finally:
             self.env, self._param_nodes, self._inline_depth = saved_env, saved_nodes, depth
         if result is None:
-            from .frontend_cutile import Val  # noqa: PLC0415
 
             return Val("literal", value=None)
         return result

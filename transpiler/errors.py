@@ -61,4 +61,13 @@ TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
 TARGET_UNKNOWN = "CTRS-E170"  # --cutile names a crate version with no profile in rules/targets/
 TARGET_PROFILE = "CTRS-E171"  # a target profile (rules/targets/cutile-*.toml) is malformed or names a missing template
+# Typed tile IR (transpiler/ir, transpiler/passes): the verifier's findings (an internal bug when a pass
+# produced them, located at the op), the emitter, and `--emit model:STAGE`.
+IR_VERIFY_TYPE = "CTRS-E120"  # operand/result types disagree
+IR_VERIFY_DOMINANCE = "CTRS-E121"  # a value used where its definition does not dominate
+IR_VERIFY_CARRIED = "CTRS-E122"  # loop-carried / if-result types not stable across init, args, yield, results
+IR_VERIFY_STRUCTURE = "CTRS-E123"  # region/yield arity, terminator placement
+IR_UNSUPPORTED = "CTRS-E124"  # a construct outside the IR front end's subset (the old pipeline takes the file)
+IR_EMIT = "CTRS-E125"  # the Rust emitter has no spelling for an op/type
+IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
 INTERNAL = "CTRS-E999"

@@ -19,54 +19,9 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, specialise
-
-RULES_PATH = paths.data("rules", "cutile.toml")
-LLM_SPLICES: dict = {}  # (file, line, col) -> llm_fallback answer; empty unless `ctrs translate --llm` is running
-
-
-@cache
-def load_rules(path: str = str(RULES_PATH)) -> dict:
-    return tomllib.loads(Path(path).read_text())
-
-
-# ---------------------------------------------------------------------------------------------- values
-
-
-@dataclass
-class Val:
-    """A Python-side value during lowering."""
-    kind: str  # tile | scalar | array | dtype | shape | literal
-    name: str = ""  # Rust expression naming it (tile/scalar/array)
-    type: model.Type | None = None
-    dtype: str = ""  # element type (tile/scalar/array) or the dtype itself (kind dtype)
-    value: object = None  # literal value
-    ndim: int = 0
-    let: model.Let | None = None  # defining let (so loop-carried values can become `let mut`)
-    origin: str = ""  # the array an E tile was loaded/gathered from (KernelFront._retype_mixed)
-
-
-def float_literal(v: float, dtype: str = "f32") -> str:
-    """Decimal literal that round-trips in the target precision (porting-rules §8)."""
-    if dtype == "f32":
-        if v == float("-inf"):
-            return "-340282346638528859811704183484516925440.0f32"
-        if v == float("inf"):
-            return "340282346638528859811704183484516925440.0f32"
-        v = struct.unpack("f", struct.pack("f", float(v)))[0]
-    text = format(decimal.Decimal(repr(float(v))), "f")
-    if "." not in text:
-        text += ".0"
-    return f"{text}{dtype}"
-
-
-def literal_text(v: object, dtype: str) -> str:
-    if dtype.startswith("f") or dtype in ("bf16", "tf32"):
-        return float_literal(float(v), dtype if dtype in ("f32", "f64") else "f32")
-    if isinstance(v, float) and not v.is_integer():
-        raise ValueError(v)
-    return f"{int(v)}{dtype}"
-
+from . import controlflow, errors, mem_cutile, model, ops_cutile, specialise
+from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, float_literal, literal_text,  # noqa: F401
+                          _is_docstring, literal_value, load_rules)
 
 # ---------------------------------------------------------------------------------------------- module scan
 
@@ -109,6 +64,7 @@ class ModuleInfo(SourceFile):
         self.kernels: list[cst.FunctionDef] = []
         self.helpers: dict[str, cst.FunctionDef] = {}  # module-level plain defs (inlined)
         self.fallback = model.Span()
+        self.llm_hook = None  # ctrs translate --llm: (front, call node, hint) -> Val | None (llm_fallback.splice.hook)
         self._scan()
 
     def span(self, node: cst.CSTNode) -> model.Span:
@@ -196,26 +152,7 @@ class ModuleInfo(SourceFile):
         return self.dotted(d) == "ct.kernel"
 
 
-def literal_value(v: cst.BaseExpression) -> object | None:
-    if isinstance(v, cst.Integer):
-        return int(v.evaluated_value)
-    if isinstance(v, cst.Float):
-        return float(v.evaluated_value)
-    if isinstance(v, cst.Name) and v.value in ("True", "False"):
-        return v.value == "True"
-    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
-        inner = literal_value(v.expression)
-        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
-            return -inner
-    return None
-
-
 # ---------------------------------------------------------------------------------------------- kernel
-
-
-@dataclass
-class _Block:
-    stmts: list = field(default_factory=list)
 
 
 class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
@@ -801,9 +738,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             branched = self._const_kw_branch(node, hint)
             if branched is not None:
                 return branched
-        if rule is None and LLM_SPLICES:  # ctrs translate --llm: a candidate/verified snippet for this construct
-            from ctrs.llm_fallback import splice  # noqa: PLC0415
-            got = splice.lower(self, node, hint, LLM_SPLICES)
+        if rule is None and self.info.llm_hook is not None:  # ctrs translate --llm: a candidate/verified snippet
+            got = self.info.llm_hook(self, node, hint)
             if got is not None:
                 return got
         if rule is None:
@@ -1244,9 +1180,6 @@ def _tuple(node, front: KernelFront):
     raise front._err(node, "an index must be a tuple", "write index=(i,) or index=(i, j)", errors.TRANSLATE_TYPE)
 
 
-def _is_docstring(stmt) -> bool:
-    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
-            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def read_kernel_source(path: Path) -> str:
@@ -1258,8 +1191,10 @@ def read_kernel_source(path: Path) -> str:
                                errors.Loc(str(path))) from e
 
 
-def parse_file(path: Path) -> tuple[ModuleInfo, list[KernelFront]]:
+def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]]:
+    """``llm_hook(front, node, hint)``: a Val for a call without a rule, or None (``ctrs translate --llm``)."""
     info = ModuleInfo(path, read_kernel_source(path))
+    info.llm_hook = llm_hook
     if not info.ct_names:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import cuda.tile as ct' in the file",
                                "cuTile Python kernels import cuda.tile", errors.Loc(str(path)))

@@ -1888,14 +1888,13 @@ def autotune_notes(tf: TritonFile, fn: cst.FunctionDef) -> list[tuple[int, str, 
     return out
 
 
-def parse_file(path: Path):
+def parse_file(path: Path, llm_hook=None):
     """(ModuleInfo, [KernelFront]) of the cuTile rewrite of a Triton file; decisions carry the Triton notes."""
-    from . import frontend_cutile  # noqa: PLC0415
-
     tf = _load(path)
     rewrites = [_rewrite(tf, fn) for fn in tf.kernels]
     text = cutile_source(tf, rewrites)
     info = frontend_cutile.ModuleInfo(Path(path), text)
+    info.llm_hook = llm_hook
     fronts = []
     for kr, fn in zip(rewrites, info.kernels):
         front = frontend_cutile.KernelFront(info, fn)
@@ -1926,16 +1925,18 @@ def rewrite_source(path: Path) -> str:
     return cutile_source(tf, [_rewrite(tf, fn) for fn in tf.kernels])
 
 
-def check_subset(path: Path) -> list[errors.CtrsError]:
-    """Every construct outside the supported subset (``ctrs translate --dry-run``), in source order."""
+def check_subset(path: Path, lower=None) -> list[errors.CtrsError]:
+    """Every construct outside the supported subset (``ctrs translate --dry-run``), in source order.
+
+    ``lower(path)`` (translate.translate_module) runs when the rewrite is clean: the shared cuTile lowering
+    may still reject something."""
     tf = _load(path)
     out = []
     for fn in tf.kernels:
         out += _rewrite(tf, fn, collect=True).problems
-    if not out:  # the rewrite is clean: the shared cuTile lowering may still reject something
-        from . import translate  # noqa: PLC0415
+    if not out and lower is not None:
         try:
-            translate.translate_module(Path(path))
+            lower(Path(path))
         except errors.CtrsError as e:
             out.append(e)
     seen = {}

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from . import errors
+from . import errors, model
+from .cutile_base import MAX_INLINE_DEPTH, Split, Val
 
 PAD_PREFIX = "ct.PaddingMode."
 
@@ -109,7 +110,6 @@ class Mem:
         the bodies under ``if FLAG == 1i32`` (the flag selects a type-level marker or a different op form)."""
         v, param = self._const_hint(args, key)
         if param is not None:
-            from .controlflow import Split  # noqa: PLC0415
 
             line = self.info.span(args[key]).line
             why = f"{key}={param} (selects the op form at translate time)"
@@ -137,7 +137,6 @@ class Mem:
     def mem_calls(self) -> list[tuple[str, str, cst.Call]]:
         """(ct.load|store|num_tiles|gather|scatter, kernel array, call) in the kernel body and, through their
         parameters, in the module helpers it calls (inlined later; arrays passed by position or keyword)."""
-        from .controlflow import MAX_INLINE_DEPTH  # noqa: PLC0415
 
         arrays = {p.name for p in self._params if p.kind == "array"}
         info, out, seen = self.info, [], set()
@@ -202,7 +201,6 @@ class Mem:
         each raw array that view ops (ct.load / ct.store / ct.num_tiles) also use -- the Tensor cuTile Rust
         makes itself for a ``&Tensor`` parameter, with the unit last-axis stride of the reference's
         ``tensor_view<.., strides=[?,..,1]>``."""
-        from . import model  # noqa: PLC0415
 
         self._view_names = {}
         for p in self._params:
@@ -250,7 +248,6 @@ class Mem:
         (``ct.gather(x, row)``, ``ct.gather(n, 0)``): cuTile Python's 0-d chain -- the widened index (an int
         literal is a u64 constant), unsigned bounds check against ``x.shape[0]``, times the unit stride,
         offset from the tensor base; no reshape / broadcast."""
-        from . import model  # noqa: PLC0415
 
         if idx.kind == "scalar" and idx.dtype != "i32" or idx.kind == "literal" and not isinstance(idx.value, int):
             raise self._err(idx_node, "a gather/scatter index must be int32", "index with an int32 scalar or tile",
@@ -283,14 +280,11 @@ class Mem:
         return ptrs, mask, ()
 
     def _raw_shape_dim(self, arr, axis: int):
-        from .frontend_cutile import Val  # noqa: PLC0415
-        from . import model  # noqa: PLC0415
 
         return Val("scalar", f"{arr.name}_shape_{axis}", model.ScalarT("i32"), "i32")
 
     def _ptr_index_raw(self, arr, idx_node, node, hint: str, check: bool):
         """Pointer tile, mask and index shape for ct.gather/ct.scatter on raw N-d array ``arr``."""
-        from . import model  # noqa: PLC0415
 
         elems = idx_node.elements if isinstance(idx_node, cst.Tuple) else None
         if elems is None or len(elems) != arr.ndim:

@@ -160,6 +160,7 @@ class Module:
     source: str  # path of the Python file, for the header comment
     kernels: list[Kernel]
     decisions: list[Decision] = field(default_factory=list)
+    pipeline: str = "text-model"  # or "typed-ir" (transpiler/pipeline.py): which pipeline produced it
 
 
 def walk(stmts: list):

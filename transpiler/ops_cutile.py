@@ -28,6 +28,7 @@ import re
 import libcst as cst
 
 from . import errors, mem_cutile, model, specialise
+from .cutile_base import Val, literal_text, literal_value
 
 _CMP = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
         cst.Equal: "==", cst.NotEqual: "!="}
@@ -135,7 +136,6 @@ class Ops:
         lits = [v.value for v in (a, b) if v.kind == "literal"]
         if not tiles and len(lits) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in lits):
             # ct.where(mask, 0.0, -math.inf): the literals' default dtype (f32 if any is a float, else i32)
-            from .frontend_cutile import Val  # noqa: PLC0415
             tiles = [Val("tile", "", model.TileT("f32" if any(isinstance(x, float) for x in lits) else "i32", ()),
                          "f32" if any(isinstance(x, float) for x in lits) else "i32")]
         if not tiles:
@@ -185,7 +185,6 @@ class Ops:
         if not all(v.kind == "literal" and isinstance(v.value, (int, float)) and not isinstance(v.value, bool)
                    or (v.kind == "scalar" and v.dtype == "f32") for v in (a, b)):
             return None
-        from .frontend_cutile import literal_text  # noqa: PLC0415
         txt = [literal_text(v.value, "f32") if v.kind == "literal" else v.name for v in (a, b)]
         return self.scalar(hint, "f32", self.op("scalar_binary", tmpl, node, a=txt[0], b=txt[1]), node)
 
@@ -308,7 +307,6 @@ class Ops:
         return x if name == x.name else self._val_of(name, x.dtype, dims)
 
     def _val_of(self, name: str, dtype: str, shape):
-        from .frontend_cutile import Val  # noqa: PLC0415
         let = getattr(self, "_last_let", None)
         return Val("tile", name, model.TileT(dtype, tuple(shape)), dtype, let=let if let and let.name == name else None)
 
@@ -517,7 +515,6 @@ class Ops:
         op = self.op("load_ptr", self._ptr_template("load_ptr", arr), node, True, ptrs=ptrs, mask=mask, pad=zero, array=arr.name,
                      latency=self._latency(args))
         self.emit(model.Let(f"({v}, {tok})", typ, op, self.info.span(node)))
-        from .frontend_cutile import Val  # noqa: PLC0415
         return Val("tile", v, model.TileT(e, shape), e)
 
     def _lower_scatter(self, node, rule, fname, hint):
@@ -539,13 +536,11 @@ class Ops:
         op = self.op("store_ptr", self._ptr_template("store_ptr", arr), node, True, ptrs=ptrs, tile=tn, mask=mask, array=arr.name,
                      latency=self._latency(args))
         self.let("_done", model.OpaqueT("Token"), op, node)
-        from .frontend_cutile import Val  # noqa: PLC0415
         return Val("literal", value=None)
 
 
 def Val_i32():
     """A stand-in int32 tile (for _retype_mixed: an E index tile meets int32)."""
-    from .frontend_cutile import Val  # noqa: PLC0415
     return Val("tile", "_i32", model.TileT("i32", ()), "i32")
 
 
@@ -778,7 +773,6 @@ def const_eval(node, lookup, dotted):
     attributes. None when the expression is not constant."""
     import math  # noqa: PLC0415
 
-    from .frontend_cutile import literal_value  # noqa: PLC0415
 
     def ev(n):
         lit = literal_value(n)
@@ -817,7 +811,6 @@ def constant_text(value, dtype: str) -> str | None:
     """The ``constant(value, ..)`` argument for a literal of element type ``dtype``; None if cutile 0.3.1
     cannot spell it. ``±inf`` -> ``f32::NEG_INFINITY`` (an exact infinity, as the reference IR has; a
     -FLT_MAX decimal differs), half types only 0 / 1 / ±inf (``f16::ZERO``/``ONE``), a generic ``E`` only 0."""
-    from .frontend_cutile import literal_text  # noqa: PLC0415
 
     if isinstance(value, bool) and value and dtype == "bool":
         return "true"  # `true` encodes as 0xFF; `false` cannot be a constant() in cutile 0.3.1 (it is 0xFF too)

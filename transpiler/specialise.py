@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from . import errors, model
+from .cutile_base import Split, Structural, load_rules
 
 ELEMENT_GENERIC = "E"
 
@@ -105,9 +106,11 @@ def merge(cond: str, a: list, b: list, span: model.Span) -> list:
     if suffix and (_defined(mid_a) | _defined(mid_b)) & _used(suffix):
         mid_a, mid_b, suffix = a[i:], b[i:], []  # a branch-local name is used later: keep it in the arms
     if (len(mid_a) == 1 and len(mid_b) == 1 and isinstance(mid_a[0], model.For) and isinstance(mid_b[0], model.For)
-            and (mid_a[0].var, mid_a[0].start, mid_a[0].stop) == (mid_b[0].var, mid_b[0].start, mid_b[0].stop)):
-        fa = mid_a[0]
-        merged = [model.For(fa.var, fa.start, fa.stop, merge(cond, fa.body, mid_b[0].body, span), fa.span, fa.carried)]
+            and (mid_a[0].var, mid_a[0].start, mid_a[0].stop, mid_a[0].step)
+            == (mid_b[0].var, mid_b[0].start, mid_b[0].stop, mid_b[0].step)):
+        fa = mid_a[0]  # the step is kept: dropping it turned grid-stride loops into start..stop (issue 11)
+        merged = [model.For(fa.var, fa.start, fa.stop, merge(cond, fa.body, mid_b[0].body, span), fa.span, fa.carried,
+                            step=fa.step)]
     else:
         first = (mid_a or mid_b)[0]
         merged = [model.IfConst(cond, mid_a, mid_b, getattr(first, "span", span))]
@@ -153,7 +156,6 @@ def specialise(front) -> model.Kernel:
             front.fixed = base
         return finish(body) if finish else body
 
-    from .controlflow import Split  # noqa: PLC0415
 
     saved = dict(front.__dict__.get("decisions", {}))
     forced: list[str] = []
@@ -287,7 +289,6 @@ def _generic_decisions(front, k: model.Kernel, tests: list[DtypeTest]) -> list[m
 def specialise_variants(front) -> tuple[list[model.Kernel], list[model.Decision]]:
     """One kernel per structural variant (just the generic kernel when there is none), plus the
     --explain decisions for them, in source-line order per kernel."""
-    from .controlflow import Structural  # noqa: PLC0415
 
     order = [p.name for p in front.params()]
     # (fixed values, "other" flags): an int flag's last entry stands for every value the kernel does not
@@ -377,7 +378,6 @@ _FLOATS = ("f16", "bf16", "f32", "f64")
 def _binary_fn(op: model.Op) -> str | None:
     if op.kind != "binary":
         return None
-    from .frontend_cutile import load_rules  # noqa: PLC0415
 
     funcs = load_rules()["functions"]
     for fn, name in (("ct.mul", "mul"), ("ct.add", "add"), ("ct.sub", "sub")):

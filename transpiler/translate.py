@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, mono, sources, specialise
+from . import errors, frontend_cutile, model, mono, pipeline, sources, specialise
 
 
 def default_output(kernel: Path) -> Path:
@@ -27,18 +27,16 @@ def _stem(kernel: Path) -> str:
     return s if s and not s[0].isdigit() else f"k_{s}"
 
 
-def translate_source(kernel: Path, llm=None) -> dict[str, str]:
+def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
     """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing.
 
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
     kernel = Path(kernel)
-    if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback/)
-        from ctrs.llm_fallback import fallback  # noqa: PLC0415
-
-        return fallback.translate_source(kernel, llm)
-    mod = translate_module(kernel)
+    if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback.Config)
+        return llm.translate_source(kernel)
+    mod = translate_module(kernel, llm_hook)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
     from . import launch_sites, toolchain  # noqa: PLC0415
@@ -53,13 +51,20 @@ def translate_source(kernel: Path, llm=None) -> dict[str, str]:
     return files
 
 
-def translate_module(kernel: Path) -> model.Module:
+def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
-    specialisation decisions (``--explain``)."""
+    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``)."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
+    if not triton and llm_hook is None:
+        try:
+            return pipeline.translate_module(kernel, _stem(kernel))
+        except errors.CtrsError as e:  # outside the typed-IR subset: the text-model pipeline takes the file
+            if e.code not in pipeline.FALLBACK_CODES:
+                raise
     try:
-        info, fronts = frontend_triton.parse_file(kernel) if triton else frontend_cutile.parse_file(kernel)
+        info, fronts = (frontend_triton.parse_file(kernel, llm_hook) if triton
+                        else frontend_cutile.parse_file(kernel, llm_hook))
         kernels: list[model.Kernel] = []
         decisions: list[model.Decision] = []
         for f in fronts:
@@ -73,9 +78,9 @@ def translate_module(kernel: Path) -> model.Module:
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)
 
 
-def explain_lines(kernel: Path) -> list[str]:
+def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
     """``file:line: kernel: kind: decision`` for every specialisation decision, in kernel order."""
-    mod = translate_module(Path(kernel))
+    mod = translate_module(Path(kernel), llm_hook)
     return [f"{kernel}:{d.line}: {d.kernel}: {d.kind}: {d.text}" for d in mod.decisions]
 
 

@@ -1,0 +1,406 @@
+"""The typed-IR Rust emitter: the only place the typed pipeline spells Rust.
+
+Every op kind is spelled from rules/ir.toml ``[rust]`` (+ ``[math]`` for elementwise functions); names come
+from the IR's value hints made unique and keyword-safe; literal suffixes, element types, const-generic
+shapes and generics are spelled here. The result is the statement tree of transpiler/model.py whose ops
+carry finished Rust text, rendered by the existing jinja2 template (templates/port/kernel.rs.j2) and read
+by render_host (ffi.rs, wrapper.py, analysis.json) exactly like the text-model pipeline's output.
+
+Rust-side shapes of IR values: an i32 ``ScalarType`` value is a Rust ``i32`` (block ids, extents, loop
+indices, ``a * b`` of two of them) or, when a Tile IR op that only takes tiles made it (``divi``, ``cmpi``,
+``select``, ...), a ``Tile<i32, { [] }>``; the emitter converts between the two with ``scalar_to_tile`` /
+``tile_to_scalar`` (no Tile IR op) where a use needs the other form. Loop-carried values and ``if``
+results that feed a loop's ``yield`` become one ``let mut`` variable assigned in place.
+"""
+
+from __future__ import annotations
+
+from ctrs import errors, model
+from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
+from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
+from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
+from ctrs.ir_rules import ir_rules
+from ctrs.ops_cutile import constant_text  # the one spelling of tile constants (half types, infinities)
+
+from .render_host import RUST_KEYWORDS
+
+_OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
+             OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}
+# An ordered store's loop-carried token (passes/tokens.py) has no spelling in cutile 0.3.1: a `let mut` Token
+# feeding a per-iteration `make_partition_view_mut` makes the JIT yield the loop-local view as a carried value
+# (invalid Tile IR), and `PartitionMut::store` adds bounds asserts without threading the token. The port
+# stores unordered (each grid-stride iteration writes its own tile) and --explain says so.
+_UNORDERED = "<store token not threaded in cutile 0.3.1>"
+_TILE_ONLY_SCALAR = "tile"
+_SCALAR = "scalar"
+_CONST = "const"
+
+
+def literal(value, dt) -> str:
+    if not isinstance(dt, DType):
+        raise _err(None, f"a literal of the generic dtype {dt}")
+    if dt.is_float:
+        return float_literal(float(value), dt.name if dt.name in ("f32", "f64") else "f32")
+    if dt == BOOL:
+        return "true" if value else "false"
+    return f"{int(value)}{ir_rules()['dtypes'][dt.name]}"
+
+
+def _err(op: Op | None, msg: str) -> errors.CtrsError:
+    loc = errors.Loc(op.loc.file, op.loc.line, op.loc.col) if op is not None else None
+    return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "the file goes through the text-model "
+                            "pipeline", loc)
+
+
+def dtype_rust(dt) -> str:
+    if isinstance(dt, DTypeParam):
+        return dt.name
+    if isinstance(dt, DTypeChoice):
+        raise _err(None, f"an unresolved dtype choice {dt}")
+    return ir_rules()["dtypes"][dt.name]
+
+
+def shape_rust(shape) -> str:
+    return ", ".join(d.name if isinstance(d, Sym) else str(d) for d in shape)
+
+
+def type_rust(t) -> str:
+    if isinstance(t, TileType):
+        return f"Tile<{dtype_rust(t.dtype)}, {{ [{shape_rust(t.shape)}] }}>"
+    if isinstance(t, ScalarType):
+        return dtype_rust(t.dtype)
+    if isinstance(t, ViewType):
+        return f"{'PartitionMut' if t.mutable else 'Partition'}<{dtype_rust(t.dtype)}, {{ [{shape_rust(t.tile)}] }}>"
+    if isinstance(t, TokenType):
+        return "Token"
+    raise _err(None, f"no Rust type for {t}")
+
+
+def _tile0(t) -> str:
+    return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
+
+
+class KernelEmitter:
+    def __init__(self, k: Kernel, file: str):
+        self.k = k
+        self.file = file
+        self.rules = ir_rules()
+        self.taken = {g.name for g in k.generics} | {p.name for p in k.params}
+        self.text: dict[tuple[int, str], str] = {}  # (value id, form) -> Rust expression
+        self.form: dict[int, str] = {}
+        self.needs: dict[int, set[str]] = {}
+        self.uses: dict[int, list[Op]] = {}
+        self.slot: dict[int, str] = {}  # value id -> the `let mut` variable it lives in
+        self.views: dict[int, Op] = {}  # view value id -> its make_view
+        for p in k.params:
+            if p.value is not None:
+                self.text[(p.value.id, _SCALAR)] = p.name
+        self._analyse(k.body)
+
+    # -- names -------------------------------------------------------------------------------------
+    def fresh(self, hint: str) -> str:
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in (hint or "v"))
+        if base[0].isdigit():
+            base = "v" + base
+        if base in RUST_KEYWORDS:
+            base += "_"
+        name, n = base, 0
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+    # -- analysis: Rust forms of i32/bool values and where each form is needed ----------------------
+    def _analyse(self, block: Block) -> None:
+        for op in block.ops:
+            for i, v in enumerate(op.operands):
+                self.uses.setdefault(v.id, []).append(op)
+                if isinstance(v.type, ScalarType):
+                    self.needs.setdefault(v.id, set()).add(self._operand_form(op, i))
+            for r in op.regions:
+                for a in r.args:
+                    self.form[a.id] = _SCALAR
+                self._analyse(r)
+            for res in op.results:
+                if isinstance(res.type, ScalarType):
+                    self.form[res.id] = self._result_form(op)
+
+    def _scalar_op(self, op: Op) -> bool:
+        return (op.kind.mnemonic in self.rules["scalar"]
+                and all(self.form.get(v.id, _SCALAR) in (_SCALAR, _CONST) for v in op.operands))
+
+    def _result_form(self, op: Op) -> str:
+        if op.kind == OpKind.CONSTANT:
+            return _CONST
+        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM) or self._scalar_op(op):
+            return _SCALAR
+        if op.kind in (OpKind.IF, OpKind.FOR):
+            return _SCALAR
+        return _TILE_ONLY_SCALAR
+
+    def _operand_form(self, op: Op, i: int) -> str:
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF):
+            return _SCALAR
+        return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
+
+    # -- value text --------------------------------------------------------------------------------
+    def val(self, v, form: str | None = None) -> str:
+        if form is None or not isinstance(v.type, ScalarType):
+            form = self.form.get(v.id, _SCALAR) if isinstance(v.type, ScalarType) else _SCALAR
+            if form == _CONST:
+                form = _SCALAR
+        key = (v.id, form)
+        if key not in self.text:
+            if (v.id, _SCALAR) in self.text and form == _SCALAR:
+                return self.text[(v.id, _SCALAR)]
+            raise _err(None, f"value {v!r} has no {form} spelling")
+        return self.text[key]
+
+    # -- statements --------------------------------------------------------------------------------
+    def span(self, op: Op) -> model.Span:
+        return model.Span(op.loc.line, op.loc.col)
+
+    def let(self, out: list, name: str, rtype: str, text: str, op: Op, mutable: bool = False, unsafe: bool = False,
+            kind: str | None = None) -> None:
+        mop = model.Op(kind or self._kind(op), "{t}", (("t", text),), self.span(op), unsafe)
+        out.append(model.Let(name, model.OpaqueT(rtype), mop, self.span(op), mutable))
+
+    def assign(self, out: list, name: str, text: str, op: Op, unsafe: bool = False) -> None:
+        out.append(model.Assign(name, model.Op(self._kind(op), "{t}", (("t", text),), self.span(op), unsafe),
+                                self.span(op)))
+
+    def _kind(self, op: Op) -> str:
+        if op.kind in _OLD_KIND:
+            return _OLD_KIND[op.kind]
+        if op.kind.family.value == "elementwise":
+            return "binary" if len(op.operands) == 2 else "unary"
+        return op.kind.mnemonic
+
+    def define(self, out: list, op: Op, v, rtype: str, text: str, unsafe: bool = False, target: str | None = None):
+        """``let name: T = text;`` (or ``target = text;`` when the value is assigned into a mut slot), then
+        the other Rust form of an i32/bool value where some use needs it."""
+        form = self.form.get(v.id, _SCALAR) if isinstance(v.type, ScalarType) else _SCALAR
+        if target is not None:
+            self.assign(out, target, text, op, unsafe)
+            self.text[(v.id, form)] = target
+            return
+        mutable = v.id in self.slot
+        name = self.slot.get(v.id) or self.fresh(v.hint)
+        self.let(out, name, rtype, text, op, mutable, unsafe)
+        self.text[(v.id, form)] = name
+        self.convert_forms(out, op, v, name, form)
+
+    def convert_forms(self, out: list, op: Op, v, name: str, form: str) -> None:
+        if not isinstance(v.type, ScalarType):
+            return
+        needs = self.needs.get(v.id, set())
+        if form == _SCALAR and _TILE_ONLY_SCALAR in needs:
+            t = self.fresh(name + "_t")
+            self.let(out, t, _tile0(v.type), f"scalar_to_tile({name})", op, kind="scalar_to_tile")
+            self.text[(v.id, _TILE_ONLY_SCALAR)] = t
+        if form == _TILE_ONLY_SCALAR and _SCALAR in needs:
+            s = self.fresh(name + "_s")
+            self.let(out, s, type_rust(v.type), f"tile_to_scalar({name})", op, kind="tile_to_scalar")
+            self.text[(v.id, _SCALAR)] = s
+
+    def block(self, block: Block, out: list, targets: list[str] | None = None) -> None:
+        """Emit ``block``'s ops; its yield assigns ``targets`` (the enclosing loop's / if's mut slots)."""
+        *ops, y = block.ops if block.ops and block.ops[-1].kind == OpKind.YIELD else [*block.ops, None]
+        here = {r.id for o in ops for r in o.results}
+        for o in ops:  # a loop's initial value made in this block for it alone lives in the loop's variable
+            if o.kind == OpKind.FOR:
+                for v, a in zip(o.operands[3:], o.regions[0].args[1:]):
+                    if v.id in here and len(self.uses.get(v.id, [])) == 1 and not isinstance(
+                            v.type, (ScalarType, TokenType)):
+                        self.slot[v.id] = self.fresh(a.hint)
+        through: dict[int, str] = {}  # value id -> slot assigned directly by its defining op
+        if targets and y is not None:
+            for t, v in zip(targets, y.operands):
+                if t is None:
+                    continue
+                d = next((i for i, o in enumerate(ops) if v in o.results), None)
+                if d is None or len(self.uses.get(v.id, [])) != 1:
+                    continue
+                later_reads = any(any(self.text.get((a.id, _SCALAR)) == t or self.slot.get(a.id) == t
+                                      for a in o.operands) for o in ops[d + 1:])
+                if not later_reads:
+                    through[v.id] = t
+        for op in ops:
+            self.op(op, out, through)
+        if targets and y is not None:
+            for t, v in zip(targets, y.operands):
+                if v.id in through or t is None:
+                    continue
+                text = self.val(v)
+                if text != t:
+                    self.assign(out, t, text, y)
+
+    def op(self, op: Op, out: list, through: dict[int, str]) -> None:
+        k = op.kind
+        r = op.results[0] if op.results else None
+        target = through.get(r.id) if r is not None else None
+        if k == OpKind.FOR:
+            return self.for_(op, out)
+        if k == OpKind.IF:
+            return self.if_(op, out, through)
+        if k == OpKind.CONSTANT:
+            if isinstance(r.type, ScalarType):
+                lit = literal(op.attrs["value"], r.type.dtype)
+                self.text[(r.id, _SCALAR)] = lit
+                if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
+                    name = self.fresh(r.hint or "c")
+                    self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
+                    self.text[(r.id, _TILE_ONLY_SCALAR)] = name
+                return None
+            value = constant_text(op.attrs["value"], dtype_rust(r.type.dtype))
+            if value is None:
+                raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
+            text = self.rules["rust"]["constant"].format(value=value, shape=shape_rust(r.type.shape))
+            return self.define(out, op, r, type_rust(r.type), text, target=target)
+        if k == OpKind.CONST_SYM:
+            self.text[(r.id, _SCALAR)] = op.attrs["sym"]
+            return self.convert_forms(out, op, r, op.attrs["sym"], _SCALAR)
+        if k in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS):
+            fn = "get_tile_block_id()" if k == OpKind.BLOCK_ID else "get_num_tile_blocks()"
+            tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
+            self.let(out, tup, "(i32, i32, i32)", fn, op)
+            return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
+        if k == OpKind.ARRAY_TOKEN:
+            self.text[(r.id, _SCALAR)] = _UNORDERED
+            return None
+        if k == OpKind.MAKE_VIEW:
+            arr = self.val(op.operands[0])
+            shape = shape_rust(op.attrs["tile"])
+            self.views[r.id] = op
+            if op.attrs["mutable"]:
+                name = self.fresh(r.hint)
+                self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
+                         mutable=True, unsafe=True)
+            else:
+                name = self.fresh(r.hint)
+                pad = self.rules["padding"][op.attrs["padding"]]
+                self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
+                         f"dim_map::Identity, get_tensor_token({arr}))", op)
+            self.text[(r.id, _SCALAR)] = name
+            return None
+        if k == OpKind.NUM_TILES:
+            view = op.operands[0]
+            space = self.fresh((r.hint or "n") + "_space")
+            self.let(out, space, f"[i32; {len(view.type.tile)}]", f"get_index_space_shape(&{self.val(view)})", op)
+            return self.define(out, op, r, "i32", f"{space}[{op.attrs['axis']}]")
+        if k == OpKind.LOAD_VIEW:
+            idx = ", ".join(self.val(v, _SCALAR) for v in op.operands[1:])
+            return self.define(out, op, r, type_rust(r.type), f"load_view_tko(&{self.val(op.operands[0])}, [{idx}], "
+                               "ordering::Weak, scope::TileBlock, None, tma::Enabled)", target=target)
+        if k == OpKind.STORE_VIEW:
+            view, tile, *index = op.operands
+            if op.attrs.get("ordered"):
+                *index, _tok = index
+                self.text[(r.id, _SCALAR)] = _UNORDERED
+            vtext = self.val(view)
+            idx = ", ".join(self.val(v, _SCALAR) for v in index)
+            text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, "
+                    "scope::TileBlock, None, tma::Enabled)")
+            self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
+            return None
+        return self.compute(op, out, target)
+
+    def compute(self, op: Op, out: list, target: str | None) -> None:
+        r = op.result
+        k = op.kind
+        rules = self.rules["rust"]
+        scalar = isinstance(r.type, ScalarType) and self.form.get(r.id) == _SCALAR
+        form = _SCALAR if scalar else _TILE_ONLY_SCALAR
+        args = [self.val(v, form) for v in op.operands]
+        if k == OpKind.MATH:
+            tmpl = self.rules["math"]["ct." + op.attrs["fn"]]["rust"]
+        elif k == OpKind.MMA:
+            dt = op.operands[0].type.dtype
+            tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
+        elif scalar:
+            tmpl = self.rules["scalar"][k.mnemonic]
+        elif k.mnemonic in rules:
+            tmpl = rules[k.mnemonic]
+        else:
+            raise _err(op, f"no Rust spelling for {k.mnemonic}")
+        names = dict(zip("abc", args)) if len(args) > 1 else {"x": args[0]}
+        if k == OpKind.SELECT:
+            names = {"c": args[0], "a": args[1], "b": args[2]}
+        attrs = {"rounding": self.rules["rounding"].get(op.attrs.get("rounding", "nearest_even")),
+                 "predicate": self.rules["predicate"].get(op.attrs.get("predicate", ""), ""),
+                 "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled",
+                 "axis": f"{op.attrs.get('axis', 0)}i32"}
+        text = tmpl.format(**names, **attrs)
+        rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
+        self.define(out, op, r, rtype, text, target=target)
+
+    # -- control flow ------------------------------------------------------------------------------
+    def for_(self, op: Op, out: list) -> None:
+        start, stop, step, *init = op.operands
+        body = op.regions[0]
+        iv, *args = body.args
+        slots = []
+        for v, a, res in zip(init, args, op.results):
+            if isinstance(v.type, ScalarType):
+                raise _err(op, "a loop-carried scalar")
+            if isinstance(v.type, TokenType):
+                slots.append(None)
+                for x in (a, res):
+                    self.text[(x.id, _SCALAR)] = _UNORDERED
+                continue
+            if v.id in self.slot:
+                name = self.slot[v.id]
+            else:
+                name = self.fresh(a.hint)
+                self.let(out, name, type_rust(v.type), self.val(v), op, mutable=True, kind="carried")
+            slots.append(name)
+            for x in (a, res):
+                self.text[(x.id, _SCALAR)] = name
+        ivn = self.fresh(iv.hint)
+        self.text[(iv.id, _SCALAR)] = ivn
+        inner: list = []
+        self.convert_forms(inner, op, iv, ivn, _SCALAR)
+        self.block(body, inner, slots)
+        one = self.text.get((step.id, _SCALAR)) == "1i32"
+        s_text = "" if one else self.val(step, _SCALAR)
+        out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
+                             tuple(x for x in slots if x is not None), step=s_text))
+
+    def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
+        targets = [through.get(r.id) for r in op.results]
+        if any(t is None for t in targets):
+            raise _err(op, "an if whose results do not feed a loop's carried values")
+        if "flag" not in op.attrs:
+            raise _err(op, "a runtime if")
+        arms = []
+        for region in op.regions:
+            arm: list = []
+            self.block(region, arm, targets)
+            arms.append(arm)
+        for r, t in zip(op.results, targets):
+            self.text[(r.id, _SCALAR)] = t
+        out.append(model.IfConst(f"{op.attrs['flag']} == 1i32", arms[0], arms[1], self.span(op),
+                                 test=(op.attrs["flag"], "==", 1)))
+
+    def emit(self) -> model.Kernel:
+        body: list = []
+        self.block(self.k.body, body)
+        params = []
+        for p in self.k.params:
+            if p.kind == "array":
+                params.append(model.Param(p.name, "array", dtype_rust(p.value.type.dtype), p.value.type.rank,
+                                          model.Span(p.loc.line, p.loc.col)))
+            elif p.kind == "constant":
+                params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
+            else:
+                params.append(model.Param(p.name, "scalar", type_rust(p.value.type), 0,
+                                          model.Span(p.loc.line, p.loc.col)))
+        gens = [model.Generic(g.name, g.kind, g.origin, g.note) for g in self.k.generics]
+        return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),
+                            python_name=self.k.python_name, variant=tuple(self.k.variant))
+
+
+def emit_kernel(k: Kernel, file: str) -> model.Kernel:
+    """The Rust-spelled statement tree (transpiler/model.py) of one specialised IR kernel."""
+    return KernelEmitter(k, file).emit()

@@ -1,0 +1,60 @@
+"""Which kernels take the typed-IR pipeline (transpiler/pipeline.py) and which the text-model one.
+
+A ratchet: TYPED_IR is the exact set of cuTile Python fixtures (fixtures/*/kernel.py) and tests/data kernels
+that translate through the typed IR today. A kernel leaving it fails (a regression of the IR front end or
+emitter); a kernel joining it fails too until it is added here, after its IR-equivalence tests passed on the
+new path. Raise it until the text-model pipeline can be deleted. No cargo, no cuda-tile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ctrs import errors, frontend_triton, pipeline, translate
+
+ROOT = Path(__file__).resolve().parent.parent
+TYPED_IR = {
+    "fixtures/matmul/kernel.py",
+    "fixtures/persistent_matmul/kernel.py",
+    "fixtures/rope/kernel.py",
+    "fixtures/rope_f16/kernel.py",
+    "fixtures/row_softmax/kernel.py",
+    "fixtures/vector_add/kernel.py",
+    "tests/data/ir_sinh.py",
+    "tests/data/spelling_vector_add.py",
+}
+
+
+def _kernel_files() -> list[Path]:
+    files = sorted((ROOT / "fixtures").glob("*/kernel.py")) + sorted((ROOT / "tests" / "data").glob("*.py"))
+    return [p for p in files if not frontend_triton.is_triton_file(p)]
+
+
+def test_typed_ir_ratchet():
+    typed, text = set(), set()
+    for p in _kernel_files():
+        rel = str(p.relative_to(ROOT))
+        try:
+            mod = translate.translate_module(p)
+        except errors.CtrsError:
+            continue  # a diagnostic test input (either pipeline refuses it)
+        (typed if mod.pipeline == pipeline.PIPELINE_NAME else text).add(rel)
+    assert typed == TYPED_IR, f"joined: {sorted(typed - TYPED_IR)}; left: {sorted(TYPED_IR - typed)}"
+    assert len(text) > 0  # the fallback is still exercised (remove this line with the text-model pipeline)
+
+
+def test_every_typed_ir_kernel_prints_its_ir():
+    for rel in sorted(TYPED_IR):
+        text = pipeline.emit_model(ROOT / rel, "all")
+        for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "final"):
+            assert f"// stage: {stage}\nkernel @" in text
+
+
+def test_persistent_matmul_keeps_the_grid_stride_step():
+    """Issue 11: the text-model pipeline looped `start..num_tiles` (every block computed every tile)."""
+    rs = translate.translate_source(ROOT / "fixtures" / "persistent_matmul" / "kernel.py")["kernel.rs"]
+    assert "        for tile in (bid..num_tiles).step_by(nblocks as usize) {\n" in rs
+    assert "        let nblocks: i32 = nblocks_nb.0;\n" in rs and "get_num_tile_blocks()" in rs
+    lines = translate.explain_lines(ROOT / "fixtures" / "persistent_matmul" / "kernel.py")
+    want = ": persistent_matmul: ordering: persistent_matmul: the store at line 28 is ordered"
+    assert any(want in ln for ln in lines)

@@ -1,0 +1,106 @@
+"""What the cuTile Python text-model front end's modules share (frontend_cutile and its mixins controlflow,
+ops_cutile, mem_cutile, and specialise): the rules table, the lowering-time value, literal spelling, and the
+signals a constant branch raises. It imports none of them, so they import it at module level (no cycle).
+"""
+
+from __future__ import annotations
+
+import decimal
+import struct
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import libcst as cst
+
+from . import model, paths
+
+MAX_INLINE_DEPTH = 16
+
+
+class Structural(Exception):
+    """A constant branch whose arms cannot share one Rust body (tile types/ranks differ)."""
+
+    def __init__(self, flag: str, line: int, why: str):
+        super().__init__(f"{flag}: {why}")
+        self.flag, self.line, self.why = flag, line, why
+
+
+class Split(Exception):
+    """A constant branch the Rust ``if`` form cannot express (a name bound in one arm only is used
+    after it): specialise.py lowers the flag once per value and merges the bodies instead."""
+
+    def __init__(self, flag: str, line: int, why: str):
+        super().__init__(f"{flag}: {why}")
+        self.flag, self.line, self.why = flag, line, why
+
+
+RULES_PATH = paths.data("rules", "cutile.toml")
+
+
+@cache
+def load_rules(path: str = str(RULES_PATH)) -> dict:
+    return tomllib.loads(Path(path).read_text())
+
+
+# ---------------------------------------------------------------------------------------------- values
+
+
+@dataclass
+class Val:
+    """A Python-side value during lowering."""
+    kind: str  # tile | scalar | array | dtype | shape | literal
+    name: str = ""  # Rust expression naming it (tile/scalar/array)
+    type: model.Type | None = None
+    dtype: str = ""  # element type (tile/scalar/array) or the dtype itself (kind dtype)
+    value: object = None  # literal value
+    ndim: int = 0
+    let: model.Let | None = None  # defining let (so loop-carried values can become `let mut`)
+    origin: str = ""  # the array an E tile was loaded/gathered from (KernelFront._retype_mixed)
+
+
+def float_literal(v: float, dtype: str = "f32") -> str:
+    """Decimal literal that round-trips in the target precision (porting-rules §8)."""
+    if dtype == "f32":
+        if v == float("-inf"):
+            return "-340282346638528859811704183484516925440.0f32"
+        if v == float("inf"):
+            return "340282346638528859811704183484516925440.0f32"
+        v = struct.unpack("f", struct.pack("f", float(v)))[0]
+    text = format(decimal.Decimal(repr(float(v))), "f")
+    if "." not in text:
+        text += ".0"
+    return f"{text}{dtype}"
+
+
+def literal_text(v: object, dtype: str) -> str:
+    if dtype.startswith("f") or dtype in ("bf16", "tf32"):
+        return float_literal(float(v), dtype if dtype in ("f32", "f64") else "f32")
+    if isinstance(v, float) and not v.is_integer():
+        raise ValueError(v)
+    return f"{int(v)}{dtype}"
+
+
+def literal_value(v: cst.BaseExpression) -> object | None:
+    if isinstance(v, cst.Integer):
+        return int(v.evaluated_value)
+    if isinstance(v, cst.Float):
+        return float(v.evaluated_value)
+    if isinstance(v, cst.Name) and v.value in ("True", "False"):
+        return v.value == "True"
+    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+        inner = literal_value(v.expression)
+        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+            return -inner
+    return None
+
+
+@dataclass
+class _Block:
+    stmts: list = field(default_factory=list)
+
+
+def _is_docstring(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))

@@ -1,0 +1,1 @@
+"""Front ends that lower kernel sources straight into the typed tile IR (transpiler/ir)."""

@@ -1,0 +1,166 @@
+"""Ops of the typed tile IR, as an enum of kinds grouped by family, plus structured control flow.
+
+An :class:`Op` has typed operands and results (SSA :class:`~.values.Value` s), attributes (padding,
+latency, allow_tma, rounding, ftz, axis, predicate, ...), a :class:`~.values.Loc` and, for ``for`` / ``if``,
+regions (:class:`Block` s whose last op is a ``yield``). Families follow Tile IR (and cuTile Python's own
+``_ir``): the emitter and every pass dispatch on ``kind`` / ``kind.family``, never on text.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .types import Sym, Type
+from .values import Loc, Value
+
+
+class Family(enum.Enum):
+    CONST = "const"
+    ELEMENTWISE = "elementwise"  # float / int math, unary and binary
+    COMPARE = "compare"  # cmpf / cmpi / select
+    REDUCE = "reduce"  # reductions and scans
+    MEMORY = "memory"  # views, load/store view, gather/scatter, index space
+    MMA = "mma"
+    SHAPE = "shape"  # reshape / broadcast / permute / convert (cast)
+    GRID = "grid"  # block id, number of blocks
+    CONTROL = "control"  # for / if / yield
+
+
+class OpKind(enum.Enum):
+    # constants
+    CONSTANT = ("constant", Family.CONST)  # attrs: value; result scalar or tile (splat)
+    CONST_SYM = ("const_sym", Family.CONST)  # a const-generic symbol's value as an i32 scalar; attrs: sym
+    # elementwise (attrs: rounding/ftz where the op has them)
+    ADDF = ("addf", Family.ELEMENTWISE)
+    SUBF = ("subf", Family.ELEMENTWISE)
+    MULF = ("mulf", Family.ELEMENTWISE)
+    DIVF = ("divf", Family.ELEMENTWISE)
+    NEGF = ("negf", Family.ELEMENTWISE)
+    FMA = ("fma", Family.ELEMENTWISE)
+    MATH = ("math", Family.ELEMENTWISE)  # attrs: fn (exp, sin, ...): unary float math as data (rules/ir.toml)
+    MAXF = ("maxf", Family.ELEMENTWISE)
+    MINF = ("minf", Family.ELEMENTWISE)
+    ADDI = ("addi", Family.ELEMENTWISE)
+    SUBI = ("subi", Family.ELEMENTWISE)
+    MULI = ("muli", Family.ELEMENTWISE)
+    DIVI = ("divi", Family.ELEMENTWISE)  # attrs: rounding (negative_inf for Python //)
+    REMI = ("remi", Family.ELEMENTWISE)
+    ANDI = ("andi", Family.ELEMENTWISE)
+    ORI = ("ori", Family.ELEMENTWISE)
+    XORI = ("xori", Family.ELEMENTWISE)
+    # comparison / select
+    CMPI = ("cmpi", Family.COMPARE)  # attrs: predicate
+    CMPF = ("cmpf", Family.COMPARE)
+    SELECT = ("select", Family.COMPARE)
+    # reductions / scans (attrs: axis)
+    REDUCE_SUM = ("reduce_sum", Family.REDUCE)
+    REDUCE_MAX = ("reduce_max", Family.REDUCE)
+    REDUCE_MIN = ("reduce_min", Family.REDUCE)
+    SCAN_SUM = ("scan_sum", Family.REDUCE)
+    # memory
+    MAKE_VIEW = ("make_view", Family.MEMORY)  # (array) -> view; attrs: tile, padding
+    NUM_TILES = ("num_tiles", Family.MEMORY)  # (view) -> i32; attrs: axis
+    LOAD_VIEW = ("load_view", Family.MEMORY)  # (view, *index) -> tile; attrs: latency, allow_tma
+    STORE_VIEW = ("store_view", Family.MEMORY)  # (view, tile, *index[, token]) -> [token]; attrs: ordered
+    ARRAY_TOKEN = ("array_token", Family.MEMORY)  # (array) -> token: the array's ordering token at entry
+    GATHER = ("gather", Family.MEMORY)
+    SCATTER = ("scatter", Family.MEMORY)
+    # mma
+    MMA = ("mma", Family.MMA)  # (a, b, acc) -> acc
+    # shape ops
+    RESHAPE = ("reshape", Family.SHAPE)
+    BROADCAST = ("broadcast", Family.SHAPE)
+    PERMUTE = ("permute", Family.SHAPE)
+    CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
+    # grid
+    BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
+    NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis
+    # structured control flow
+    FOR = ("for", Family.CONTROL)  # operands (start, stop, step, *init); region body(iv, *carried); results
+    IF = ("if", Family.CONTROL)  # operands (cond,) for a runtime if, () for a constant flag (attrs: flag)
+    YIELD = ("yield", Family.CONTROL)
+
+    def __init__(self, mnemonic: str, family: Family):
+        self.mnemonic = mnemonic
+        self.family = family
+
+
+# ops with effects or that depend on where they run (never hoisted, never removed when unused)
+EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF}
+# ops whose result depends on memory: not hoisted out of a loop (a store in the loop may change it)
+READS_MEMORY = {OpKind.LOAD_VIEW, OpKind.GATHER}
+
+
+@dataclass(eq=False)
+class Block:
+    args: list[Value] = field(default_factory=list)
+    ops: list[Op] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Op:
+    kind: OpKind
+    operands: list[Value]
+    results: list[Value]
+    attrs: dict = field(default_factory=dict)
+    loc: Loc = field(default_factory=Loc)
+    regions: list[Block] = field(default_factory=list)
+
+    @property
+    def result(self) -> Value:
+        (r,) = self.results
+        return r
+
+    @property
+    def pure(self) -> bool:
+        return self.kind not in EFFECTS
+
+
+@dataclass
+class Param:
+    """A kernel parameter: an array, a runtime scalar, or a const generic (``value`` is its SSA value)."""
+    name: str
+    kind: str  # array | scalar | constant
+    value: Value | None
+    loc: Loc = field(default_factory=Loc)
+
+
+@dataclass
+class Generic:
+    """A generic of the kernel: a dtype parameter (``E``), a const int, or a host-computed dtype flag."""
+    name: str
+    kind: str  # type | const
+    origin: str  # array_dtype | constant | dtype_flag
+    note: str = ""
+
+
+@dataclass(eq=False)
+class Kernel:
+    name: str
+    params: list[Param]
+    generics: list[Generic]
+    body: Block
+    loc: Loc = field(default_factory=Loc)
+    hints: dict = field(default_factory=dict)  # occupancy, num_ctas
+    python_name: str = ""
+    variant: tuple = ()  # (flag, value) pairs fixed in this entry
+
+
+@dataclass
+class Module:
+    file: str
+    kernels: list[Kernel]
+    functions: list[Kernel] = field(default_factory=list)  # helper functions (inlined by the front end today)
+
+
+def walk(block: Block):
+    """Every op of a block, nested regions included, in order."""
+    for op in block.ops:
+        yield op
+        for r in op.regions:
+            yield from walk(r)
+
+
+def sym_of(t: Type) -> set[Sym]:
+    return {d for d in getattr(t, "shape", ()) if isinstance(d, Sym)}

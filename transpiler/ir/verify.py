@@ -1,0 +1,149 @@
+"""The IR verifier: types agree, definitions dominate uses, loop-carried and if-result types are stable.
+
+Run after the front end and after every pass (:func:`ctrs.passes.run_pipeline`); a finding is a
+CtrsError with a CTRS-E12x code located at the op's source position.
+"""
+
+from __future__ import annotations
+
+from .. import errors
+from .ops import Block, Family, Kernel, Op, OpKind
+from .types import BOOL, I32, ScalarType, TileType, TokenType, ViewType
+from .values import Value
+
+_SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
+              OpKind.SUBI, OpKind.MULI, OpKind.DIVI, OpKind.REMI, OpKind.ANDI, OpKind.ORI, OpKind.XORI,
+              OpKind.NEGF, OpKind.MATH, OpKind.FMA}
+
+
+def _fail(code: str, op: Op, msg: str) -> None:
+    raise errors.CtrsError(code, f"IR verifier: {op.kind.mnemonic}: {msg}",
+                           "a translator bug: report it with `ctrs translate --emit model` output",
+                           errors.Loc(op.loc.file or "<ir>", op.loc.line, op.loc.col))
+
+
+def _shape(t) -> tuple:
+    return getattr(t, "shape", ())
+
+
+def _is_i32(v: Value) -> bool:
+    return v.type in (ScalarType(I32), TileType(I32, ()))
+
+
+def _check_types(op: Op) -> None:
+    k, ins, outs = op.kind, op.operands, op.results
+    T = errors.IR_VERIFY_TYPE
+    if k in _SAME_TYPE:
+        want = ins[0].type
+        for v in [*ins, *outs]:
+            if v.type != want:
+                _fail(T, op, f"{v!r} has type {v.type}, expected {want}")
+    elif k in (OpKind.CMPI, OpKind.CMPF):
+        if ins[0].type != ins[1].type:
+            _fail(T, op, f"compares {ins[0].type} with {ins[1].type}")
+        if getattr(outs[0].type, "dtype", None) != BOOL or _shape(outs[0].type) != _shape(ins[0].type):
+            _fail(T, op, f"result {outs[0].type} is not a bool of the operands' shape")
+    elif k == OpKind.SELECT:
+        if getattr(ins[0].type, "dtype", None) != BOOL:
+            _fail(T, op, f"condition has type {ins[0].type}")
+        if not (ins[1].type == ins[2].type == outs[0].type):
+            _fail(T, op, f"arms {ins[1].type} / {ins[2].type} and result {outs[0].type} differ")
+    elif k == OpKind.CONVERT:
+        if _shape(ins[0].type) != _shape(outs[0].type):
+            _fail(T, op, f"converts {ins[0].type} to the shape of {outs[0].type}")
+    elif op.kind.family == Family.REDUCE:
+        t, axis = ins[0].type, op.attrs.get("axis")
+        want = tuple(d for i, d in enumerate(_shape(t)) if i != axis)
+        if not isinstance(axis, int) or outs[0].type != TileType(t.dtype, want):
+            _fail(T, op, f"reducing {t} over axis {axis} does not give {outs[0].type}")
+    elif k == OpKind.MMA:
+        a, b, acc = (v.type for v in ins)
+        if not all(isinstance(t, TileType) and len(t.shape) in (2, 3) for t in (a, b, acc)):
+            _fail(T, op, "operands must be rank-2/3 tiles")
+        if a.shape[-1] != b.shape[-2] or acc.shape[-2:] != (a.shape[-2], b.shape[-1]) or outs[0].type != acc:
+            _fail(T, op, f"{a} x {b} does not accumulate into {acc} -> {outs[0].type}")
+    elif k == OpKind.LOAD_VIEW:
+        view = ins[0].type
+        if not isinstance(view, ViewType):
+            _fail(T, op, f"loads from {view}, not a view")
+        if outs[0].type != TileType(view.dtype, view.tile):
+            _fail(T, op, f"result {outs[0].type} is not a {view.tile} tile of {view.dtype}")
+        if len(ins) - 1 != len(view.tile) or not all(_is_i32(v) for v in ins[1:]):
+            _fail(T, op, "needs one i32 index per view dimension")
+    elif k == OpKind.STORE_VIEW:
+        view, tile = ins[0].type, ins[1].type
+        if not isinstance(view, ViewType) or not view.mutable:
+            _fail(T, op, f"stores into {view}, not a mutable view")
+        if tile != TileType(view.dtype, view.tile):
+            _fail(T, op, f"stores {tile} into {view}")
+        index = ins[2:-1] if op.attrs.get("ordered") else ins[2:]
+        if len(index) != len(view.tile) or not all(_is_i32(v) for v in index):
+            _fail(T, op, "needs one i32 index per view dimension")
+        if op.attrs.get("ordered") and not (ins[-1].type == TokenType() and [r.type for r in outs] == [TokenType()]):
+            _fail(T, op, "an ordered store takes a token and gives one")
+    elif k == OpKind.FOR:
+        if not all(_is_i32(v) for v in ins[:3]):
+            _fail(T, op, "start/stop/step must be i32")
+    elif op.kind.family in (Family.GRID,) or k == OpKind.NUM_TILES:
+        if outs[0].type != ScalarType(I32):
+            _fail(T, op, f"result {outs[0].type} is not i32")
+
+
+def _check_regions(op: Op) -> None:
+    S, C = errors.IR_VERIFY_STRUCTURE, errors.IR_VERIFY_CARRIED
+    for r in op.regions:
+        if not r.ops or r.ops[-1].kind != OpKind.YIELD:
+            _fail(S, op, "a region must end in yield")
+        if any(o.kind == OpKind.YIELD for o in r.ops[:-1]):
+            _fail(S, op, "yield before the end of a region")
+    if op.kind == OpKind.FOR:
+        (body,) = op.regions
+        init = op.operands[3:]
+        carried = body.args[1:]
+        ys = body.ops[-1].operands
+        if not (len(init) == len(carried) == len(ys) == len(op.results)):
+            _fail(S, op, f"{len(init)} inits, {len(carried)} carried args, {len(ys)} yields, "
+                  f"{len(op.results)} results")
+        for i, (a, b, y, r) in enumerate(zip(init, carried, ys, op.results)):
+            if not (a.type == b.type == y.type == r.type):
+                _fail(C, op, f"carried value {i} changes type: init {a.type}, arg {b.type}, yield {y.type}, "
+                      f"result {r.type}")
+        if not _is_i32(body.args[0]):
+            _fail(errors.IR_VERIFY_TYPE, op, "the induction variable must be i32")
+    elif op.kind == OpKind.IF:
+        if len(op.regions) != 2:
+            _fail(S, op, "an if has a then and an else region")
+        if "flag" not in op.attrs and (len(op.operands) != 1 or getattr(op.operands[0].type, "dtype", None) != BOOL):
+            _fail(errors.IR_VERIFY_TYPE, op, "a runtime if tests one bool")
+        for r in op.regions:
+            ys = r.ops[-1].operands
+            if len(ys) != len(op.results):
+                _fail(S, op, f"an arm yields {len(ys)} values for {len(op.results)} results")
+            for y, res in zip(ys, op.results):
+                if y.type != res.type:
+                    _fail(C, op, f"an arm yields {y.type} for a {res.type} result")
+    elif op.regions:
+        _fail(S, op, "only for / if have regions")
+
+
+def verify_block(block: Block, scope: set[int]) -> None:
+    scope = scope | {a.id for a in block.args}
+    for op in block.ops:
+        for v in op.operands:
+            if v.id not in scope:
+                _fail(errors.IR_VERIFY_DOMINANCE, op, f"uses {v!r} where its definition does not dominate")
+        _check_types(op)
+        _check_regions(op)
+        for r in op.regions:
+            verify_block(r, scope)
+        for v in op.results:
+            if v.id in scope:
+                _fail(errors.IR_VERIFY_DOMINANCE, op, f"redefines {v!r}")
+            scope.add(v.id)
+
+
+def verify(kernel: Kernel) -> Kernel:
+    """Check ``kernel``; returns it unchanged or raises CtrsError (CTRS-E120..E123)."""
+    scope = {p.value.id for p in kernel.params if p.value is not None}
+    verify_block(kernel.body, scope)
+    return kernel

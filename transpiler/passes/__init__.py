@@ -1,0 +1,36 @@
+"""IR -> IR passes, one file each; :func:`run_pipeline` runs them in order and verifies after each.
+
+Order (docs/ir.md): constfold, specialise (dtype-choice split, element entries), constfold, fma, hoist,
+tokens, dce. ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..ir import Kernel, verify
+from . import constfold, dce, fma, hoist, specialise, tokens
+
+STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "final")
+
+
+def run_pipeline(kernel: Kernel, element_dtypes: list[str],
+                 stages: Callable[[str, list[Kernel]], None] | None = None) -> list[Kernel]:
+    """The entries (specialised kernels) of one front-end kernel, every stage verified."""
+    def stage(name: str, ks: list[Kernel]) -> list[Kernel]:
+        for k in ks:
+            verify(k)
+        if stages is not None:
+            stages(name, ks)
+        return ks
+
+    ks = stage("frontend", [kernel])
+    ks = stage("constfold", [constfold.run(k) for k in ks])
+    ks = [specialise.split_choices(k) for k in ks]
+    ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes)]
+    ks = stage("specialise", [constfold.run(k) for k in ks])
+    ks = stage("fma", [fma.run(k) for k in ks])
+    ks = stage("hoist", [hoist.run(k) for k in ks])
+    ks = stage("tokens", [tokens.run(k) for k in ks])
+    ks = stage("dce", [dce.run(k) for k in ks])
+    return stage("final", ks)

@@ -1,0 +1,43 @@
+"""Constant folding: casts to the type a value already has, integer arithmetic on two constants, and
+constant-flag ``if`` s whose flag this entry fixes (``Kernel.variant``)."""
+
+from __future__ import annotations
+
+import operator
+
+from ..ir.ops import Block, Kernel, Op, OpKind
+from .util import replace_uses
+
+_INT = {OpKind.ADDI: operator.add, OpKind.SUBI: operator.sub, OpKind.MULI: operator.mul}
+
+
+def _fold_block(block: Block, consts: dict[int, object], flags: dict, mapping: dict) -> None:
+    out: list[Op] = []
+    for op in block.ops:
+        op.operands = [mapping.get(v.id, v) for v in op.operands]
+        for r in op.regions:
+            _fold_block(r, consts, flags, mapping)
+        if op.kind == OpKind.CONVERT and op.operands[0].type == op.result.type:
+            mapping[op.result.id] = op.operands[0]
+            continue
+        if op.kind == OpKind.CONSTANT:
+            consts[op.result.id] = op.attrs["value"]
+        if op.kind in _INT and all(v.id in consts for v in op.operands):
+            a, b = (consts[v.id] for v in op.operands)
+            op = Op(OpKind.CONSTANT, [], op.results, {"value": _INT[op.kind](a, b)}, op.loc)
+            consts[op.result.id] = op.attrs["value"]
+        if op.kind == OpKind.IF and op.attrs.get("flag") in flags:
+            arm = op.regions[0 if flags[op.attrs["flag"]] else 1]
+            *body, y = arm.ops
+            out += body
+            mapping.update({r.id: mapping.get(v.id, v) for r, v in zip(op.results, y.operands)})
+            continue
+        out.append(op)
+    block.ops = out
+
+
+def run(kernel: Kernel) -> Kernel:
+    mapping: dict = {}
+    _fold_block(kernel.body, {}, dict(kernel.variant), mapping)
+    replace_uses(kernel.body, mapping)
+    return kernel

@@ -1,0 +1,60 @@
+"""FMA contraction, as cuTile Python's ``fuse_mul_addsub`` rewrite does (checked against ``ctrs ir-ref``):
+
+a float ``m = a * b`` whose only use is an add/sub of the same type becomes part of an ``fma``; the
+left operand is tried first:
+  ``m + c`` / ``c + m`` -> ``fma(a, b, c)``;  ``m - c`` -> ``fma(a, b, negf(c))``;
+  ``c - m`` -> ``fma(negf(a), b, c)``.
+So rope's ``x1*c - x2*s`` is ``fma(x1, c, negf(x2*s))`` and ``x2*c + x1*s`` ``fma(x2, c, x1*s)``.
+Only concrete unrestricted floats (f16, bf16, f32, f64) contract: a dtype-generic tile is first made
+concrete by the specialise pass when a contraction depends on it.
+"""
+
+from __future__ import annotations
+
+from ..ir.ops import Block, Kernel, Op, OpKind
+from ..ir.types import DType, TileType
+from ..ir.values import Value
+from .util import use_counts
+
+FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def contractible(t) -> bool:
+    return isinstance(t, TileType) and isinstance(t.dtype, DType) and t.dtype.name in FLOATS
+
+
+def _rewrite(block: Block, counts: dict[int, int]) -> None:
+    defs = {}
+    out: list[Op] = []
+    dropped: set[int] = set()
+    for op in block.ops:
+        for r in op.regions:
+            _rewrite(r, counts)
+        if op.kind in (OpKind.ADDF, OpKind.SUBF) and contractible(op.result.type):
+            for side in (0, 1):
+                m = defs.get(op.operands[side].id)
+                if (m is None or m.kind != OpKind.MULF or counts.get(m.result.id) != 1 or m.result.id in dropped
+                        or m.attrs != op.attrs or m.result.type != op.result.type):
+                    continue
+                a, b = m.operands
+                c = op.operands[1 - side]
+                if op.kind == OpKind.SUBF:
+                    target = c if side == 0 else a
+                    neg = Op(OpKind.NEGF, [target], [Value(target.type, (target.hint or "t") + "_neg")], {}, op.loc)
+                    out.append(neg)
+                    if side == 0:
+                        c = neg.result
+                    else:
+                        a = neg.result
+                dropped.add(m.result.id)
+                op = Op(OpKind.FMA, [a, b, c], op.results, dict(op.attrs), op.loc)
+                break
+        for r in op.results:
+            defs[r.id] = op
+        out.append(op)
+    block.ops = [o for o in out if not (o.kind == OpKind.MULF and o.result.id in dropped)]
+
+
+def run(kernel: Kernel) -> Kernel:
+    _rewrite(kernel.body, use_counts(kernel.body))
+    return kernel

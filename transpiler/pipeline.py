@@ -1,0 +1,96 @@
+"""The typed-IR pipeline: cuTile Python -> IR (frontends/cutile.py) -> passes (passes/) -> Rust (emitters/ir_rust.py).
+
+It is the default for every cuTile Python file whose kernels it fully handles; a file with any construct
+outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
+pipeline instead (frontend_cutile -> specialise -> mono), and tests/test_ir_pipeline.py lists which
+fixtures take which path (a ratchet: the list only grows until the text model can go).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import errors, frontend_cutile, frontend_triton, model
+from .frontends import cutile as fe_cutile
+from .ir import Kernel, OpKind, print_kernel, walk
+from .passes import STAGES, run_pipeline
+
+FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT)
+PIPELINE_NAME = "typed-ir"
+
+
+def _info(path: Path) -> frontend_cutile.ModuleInfo:
+    info = frontend_cutile.ModuleInfo(path, frontend_cutile.read_kernel_source(path))
+    if not info.ct_names or not info.kernels:  # the text-model front end reports these
+        raise errors.CtrsError(errors.IR_UNSUPPORTED, "no cuTile kernel", "", errors.Loc(str(path)))
+    return info
+
+
+def lower(path: Path, stages=None) -> list[Kernel]:
+    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage."""
+    info = _info(Path(path))
+    mod = fe_cutile.lower_file(info)
+    out: list[Kernel] = []
+    for k in mod.kernels:
+        out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+    return out
+
+
+def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
+    out, seen = [], set()
+    for k in entries:
+        py = k.python_name or k.name
+        for g in k.generics:
+            if (py, g.name) in seen:
+                continue
+            seen.add((py, g.name))
+            if g.origin == "array_dtype":
+                text = f"{g.name}: ElementType <- dtype of every array parameter"
+            elif g.origin == "constant":
+                text = f"const {g.name}: i32 <- ct.Constant[int] {g.name} (value)"
+            else:
+                text = f"const {g.name}: i32 <- {g.note.removeprefix('1 when ').removesuffix(' (host-computed)')} " \
+                       "(host-computed flag)"
+            out.append(model.Decision(k.loc.line, py, "generic", text))
+        for op in walk(k.body):
+            if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered"):
+                out.append(model.Decision(op.loc.line, py, "ordering",
+                                          f"{k.name}: the store at line {op.loc.line} is ordered across loop "
+                                          "iterations "
+                                          "by the reference (its index is not the loop variable: the array's token is "
+                                          "loop-carried); cutile 0.3.1 cannot carry a store token through a loop, so "
+                                          "the port stores unordered (equal results when iterations write distinct "
+                                          "tiles)"))
+        if k.python_name and k.python_name != k.name:
+            out.append(model.Decision(k.loc.line, py, "variant",
+                                      f"{k.name}: element entry (fma contraction needs a concrete float dtype)"))
+    return out
+
+
+def translate_module(path: Path, stem: str) -> model.Module:
+    """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
+    the file should take the text-model pipeline)."""
+    from ctrs.emitters import ir_rust
+
+    entries = lower(path)
+    kernels = [ir_rust.emit_kernel(k, str(path)) for k in entries]
+    mod = model.Module(stem, Path(path).name, kernels, _decisions(Path(path), entries), PIPELINE_NAME)
+    return mod
+
+
+def emit_model(path: Path, stage: str = "final") -> str:
+    """``ctrs translate --emit model[:STAGE]``: the IR of every kernel after STAGE (all stages for ``all``)."""
+    if stage not in (*STAGES, "all"):
+        raise errors.CtrsError(errors.IR_STAGE, f"no IR stage '{stage}'",
+                               f"one of: {', '.join(STAGES)}, all", errors.Loc(str(path)))
+    if frontend_triton.is_triton_file(Path(path)):
+        raise errors.CtrsError(errors.IR_UNSUPPORTED, "Triton kernels do not lower into the typed IR yet",
+                               "ctrs translate FILE ports it through the Triton front end", errors.Loc(str(path)))
+    chunks: list[str] = []
+
+    def seen(name: str, ks: list[Kernel]) -> None:
+        if stage in (name, "all"):
+            chunks.extend(f"// stage: {name}\n{print_kernel(k)}" for k in ks)
+
+    lower(path, seen)
+    return "\n".join(chunks)
