@@ -13,10 +13,14 @@ from . import __version__, errors, toolchain
 
 def _write(path: Path, data: bytes | str) -> None:
     """Write atomically: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".ctrs-tmp")
-    tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".ctrs-tmp")
+        tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
+        tmp.replace(path)
+    except OSError as e:
+        raise errors.CtrsError(errors.OUTPUT_WRITE, f"cannot write the output: {e.strerror or e}",
+                               "choose a writable -o directory", errors.Loc(str(path))) from e
 
 
 def _emit_ir(args, results, labels, side: str) -> None:
@@ -98,7 +102,7 @@ def _translate_dir(args) -> int:
             print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
 
     rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress,
-                                   _llm_config(args))
+                                   _llm_config(args), args.force)
     head = ("file", "kernels", "status", "code")
     body = [(r["file"], str(r["kernels"]), r["status"], r["code"] or "-") for r in rows]
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
@@ -145,7 +149,7 @@ def cmd_translate(args) -> int:
               file=sys.stderr)
         return 1 if problems else 0
     llm = _llm_config(args)
-    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm)
+    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force)
     if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
         from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
@@ -271,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--explain", action="store_true",
                     help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
+    tr.add_argument("--force", action="store_true", help="replace files in the output directory that ctrs did not "
+                    "generate (no valid @generated checksum); directories are never replaced")
     tr.add_argument("--llm", action="store_true", help="send constructs without a rule to an OpenAI-compatible "
                     "LLM (OPENAI_BASE_URL, OPENAI_API_KEY); accept an answer only if its Tile IR is equivalent")
     tr.add_argument("--llm-model", help="model name for --llm (default $CTRS_LLM_MODEL, else gpt-4o-mini)")
@@ -321,6 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a non-UTF-8 file name is printed as the bytes it is
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape")
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)

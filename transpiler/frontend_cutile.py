@@ -19,7 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, specialise
+from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, source, specialise
 
 RULES_PATH = paths.data("rules", "cutile.toml")
 LLM_SPLICES: dict = {}  # (file, line, col) -> llm_fallback answer; empty unless `ctrs translate --llm` is running
@@ -1250,12 +1250,9 @@ def _is_docstring(stmt) -> bool:
 
 
 def read_kernel_source(path: Path) -> str:
-    """The text of a kernel file (either front end); an unreadable file is one coded error."""
-    try:
-        return Path(path).read_text()
-    except OSError as e:
-        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
-                               errors.Loc(str(path))) from e
+    """The text of a kernel file (either front end); an unreadable, undecodable, oversized or too deeply
+    nested file is one coded error (transpiler/source.py)."""
+    return source.read_python(Path(path))
 
 
 def parse_file(path: Path) -> tuple[ModuleInfo, list[KernelFront]]:

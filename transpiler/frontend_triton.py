@@ -53,8 +53,8 @@ def is_triton_source(text: str) -> bool:
 
 def is_triton_file(path: Path) -> bool:
     try:
-        return is_triton_source(Path(path).read_text(errors="replace"))
-    except OSError:
+        return is_triton_source(frontend_cutile.read_kernel_source(path))
+    except errors.CtrsError:  # unreadable: the cuTile front end reports it
         return False
 
 
