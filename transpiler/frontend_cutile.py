@@ -19,7 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, source, specialise
+from . import controlflow, errors, mem_cutile, model, ops_cutile, paths, signatures, source, specialise
 
 RULES_PATH = paths.data("rules", "cutile.toml")
 LLM_SPLICES: dict = {}  # (file, line, col) -> llm_fallback answer; empty unless `ctrs translate --llm` is running
@@ -795,6 +795,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             meth = self._method_call(node, hint)
             if meth is not None:
                 return meth
+        if rule is not None and (bad := signatures.check_call(fname, rule.get("signature"), node)):
+            raise self._err(node, bad, f"cuTile Python signature: {signatures.usage(fname, rule['signature'])}",
+                            errors.CALL_SIGNATURE)
         if rule is not None and fname.startswith("ct.") and any(
                 a.keyword is not None and a.keyword.value in self._CONST_KWS and isinstance(a.value, cst.Name)
                 for a in node.args):

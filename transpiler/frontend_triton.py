@@ -36,7 +36,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from . import errors, frontend_cutile, paths
+from . import errors, frontend_cutile, paths, signatures
 
 RULES_PATH = paths.data("rules", "triton.toml")
 _JIT_RE = re.compile(r"^\s*@\s*(?:triton\.)?jit\b", re.M)
@@ -1607,8 +1607,28 @@ def _code(node) -> str:
 # ---------------------------------------------------------------------------------------------- passes
 
 
+def _check_signatures(tf: TritonFile, fn: cst.FunctionDef) -> None:
+    """Every tl.* call of the kernel binds to its signature (rules/triton.toml [signatures]) before any pass
+    reads its arguments: CTRS-E107 with Python's TypeError text otherwise."""
+    table = load_rules().get("signatures", {})
+    calls: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            calls.append(node)
+
+    fn.visit(V())
+    for call in calls:
+        f = tf.dotted(call.func)
+        bad = signatures.check_call(f, table.get(f), call, "triton") if f else None
+        if bad:
+            raise errors.CtrsError(errors.CALL_SIGNATURE, bad, f"Triton signature: {signatures.usage(f, table[f])}",
+                                   tf.loc(call))
+
+
 def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> KernelRewrite:
     """Two passes: the first learns pointer parameters, extents and dropped parameters; the second emits."""
+    _check_signatures(tf, fn)
     prior = None
     descs = _descriptor_params(tf, fn)
     pointers = _pointer_params(tf, fn) | set(descs)
@@ -1935,7 +1955,10 @@ def check_subset(path: Path) -> list[errors.CtrsError]:
     tf = _load(path)
     out = []
     for fn in tf.kernels:
-        out += _rewrite(tf, fn, collect=True).problems
+        try:
+            out += _rewrite(tf, fn, collect=True).problems
+        except errors.CtrsError as e:  # a call that does not bind to its signature
+            out.append(e)
     if not out:  # the rewrite is clean: the shared cuTile lowering may still reject something
         from . import translate  # noqa: PLC0415
         try:
