@@ -38,7 +38,7 @@ _BOMS = {b"\xff\xfe": "UTF-16 LE", b"\xfe\xff": "UTF-16 BE"}
 
 
 def read_regular(path: Path, limit: int, what: str, code_missing: str = errors.TRANSLATE_INPUT,
-                 code_large: str = errors.INPUT_TOO_LARGE) -> bytes:
+                 code_large: str = errors.INPUT_TOO_LARGE, code_kind: str = errors.INPUT_NOT_REGULAR) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; anything else is one coded error."""
     loc = errors.Loc(str(path))
     try:
@@ -49,7 +49,7 @@ def read_regular(path: Path, limit: int, what: str, code_missing: str = errors.T
         kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
                 else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode)
                 or stat.S_ISBLK(st.st_mode) else "not a regular file")
-        raise errors.CtrsError(errors.INPUT_NOT_REGULAR, f"{what} is {kind}; only regular files are read",
+        raise errors.CtrsError(code_kind, f"{what} is {kind}; only regular files are read",
                                f"pass the path of a {what}", loc)
     if st.st_size > limit:
         raise errors.CtrsError(code_large, f"{what} is {st.st_size} bytes, over the {limit}-byte limit",
@@ -58,7 +58,7 @@ def read_regular(path: Path, limit: int, what: str, code_missing: str = errors.T
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise errors.CtrsError(errors.INPUT_NOT_REGULAR, f"{what} is not a regular file",
+                raise errors.CtrsError(code_kind, f"{what} is not a regular file",
                                        f"pass the path of a {what}", loc)
             data = f.read(limit + 1)
     except OSError as e:
