@@ -12,6 +12,7 @@ Exit code: 0 equivalent (info findings allowed), 1 any critical, 2 warnings only
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -333,17 +334,25 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
 
 
 def load_ir_text(path: Path) -> str:
-    if not path.exists():
-        raise errors.CtrsError(errors.IR_INPUT, f"no such file: {path}", "pass a .tileirbc or .mlir written by ir-ref / ir-rs")
-    data = path.read_bytes()
+    from . import source  # noqa: PLC0415
+
+    if not os.path.lexists(path):
+        raise errors.CtrsError(errors.IR_INPUT, "no such file", "pass a .tileirbc or .mlir written by ir-ref / ir-rs",
+                               errors.Loc(str(path)))
+    data = source.read_regular(path, source.MAX_IR_BYTES, "Tile IR file", errors.IR_INPUT, errors.IR_TOO_LARGE,
+                               errors.IR_INPUT)
     if data.startswith(tileir_tools.BYTECODE_MAGIC[:4]):
-        tileir_tools.check_bytecode(data, str(path))
-        return tileir_tools.disasm(data)
+        try:
+            tileir_tools.check_bytecode(data, str(path))
+            return tileir_tools.disasm(data)
+        except errors.CtrsError as e:
+            e.loc = e.loc or errors.Loc(str(path))  # a damaged bytecode file: located at the file
+            raise
     try:
         return data.decode()
     except UnicodeDecodeError as e:
-        raise errors.CtrsError(errors.IR_INPUT, f"{path} is neither Tile IR bytecode nor UTF-8 text",
-                               "pass a .tileirbc or .mlir written by ir-ref / ir-rs") from e
+        raise errors.CtrsError(errors.IR_INPUT, "neither Tile IR bytecode nor UTF-8 text",
+                               "pass a .tileirbc or .mlir written by ir-ref / ir-rs", errors.Loc(str(path))) from e
 
 
 def diff_files(ref: Path, gen: Path) -> Report:

@@ -188,7 +188,8 @@ def _resolve_locs(text: str) -> dict[str, tuple[str, int, int]]:
 
 def parse(text: str, origin: str = "<ir>") -> Module:
     if not text.strip():
-        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: empty Tile IR text", "pass the output of ir-ref / ir-rs")
+        raise errors.CtrsError(errors.IR_PARSE, "empty Tile IR text", "pass the output of ir-ref / ir-rs",
+                               errors.Loc(origin))
     try:
         tree = _parser().parse(_preprocess(text))
     except lark.exceptions.UnexpectedInput as e:
@@ -210,8 +211,8 @@ def parse(text: str, origin: str = "<ir>") -> Module:
         _check_depth(t, origin)
         entries += [op for op in t.walk() if op.name == "entry"]
     if not entries:
-        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: no 'entry' function in the Tile IR",
-                               "pass the output of ir-ref / ir-rs (tileirdisasm text)")
+        raise errors.CtrsError(errors.IR_PARSE, "no 'entry' function in the Tile IR",
+                               "pass the output of ir-ref / ir-rs (tileirdisasm text)", errors.Loc(origin))
     for e in entries:
         _check_well_formed(e, origin)
     return Module(entries, _resolve_locs(text))
