@@ -58,6 +58,8 @@ def plan(out: Path, files: dict[str, bytes], force: bool = False) -> list[str]:
         except FileNotFoundError:
             changed.append(name)
             continue
+        except NotADirectoryError as e:  # a parent of the output directory is a file
+            raise _write_error(out, e) from e
         except OSError as e:
             raise _write_error(target, e) from e
         if not stat.S_ISREG(st.st_mode):
