@@ -378,3 +378,9 @@ def test_ir_inputs_must_be_regular_files(tmp_path, capsys):
     assert err.startswith(f"{tmp_path / 'p.mlir'}: error[{errors.IR_INPUT}]: Tile IR file is a FIFO")
     err = one_error(capsys, "diff-ir", tmp_path, IR / "vector_add.f16_n1000.rs.mlir")
     assert f"error[{errors.IR_INPUT}]: Tile IR file is a directory" in err
+
+
+def test_syntax_warning_does_not_add_a_line(tmp_path, capsys):
+    k = kernel(tmp_path, VA_TEXT.replace("ct.store(z, index=", "ct.store(-1index="))
+    err = one_error(capsys, "translate", k, "-o", tmp_path / "o")
+    assert err.startswith(f"{k}:13:") and "error[CTRS-E102]: not valid Python: invalid syntax" in err

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 from . import __version__, errors, toolchain
@@ -330,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a non-UTF-8 file name is printed as the bytes it is
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="surrogateescape")
+    # a kernel's odd literal ("1if x") must not add a second line to a one-line diagnostic
+    warnings.filterwarnings("ignore", category=SyntaxWarning)
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)

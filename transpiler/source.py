@@ -24,6 +24,7 @@ import io
 import os
 import stat
 import tokenize
+import warnings
 from pathlib import Path
 
 from . import errors
@@ -106,7 +107,9 @@ def decode_python(data: bytes, path: Path) -> str:
 def check_python(text: str, path: Path) -> None:
     """Gate before libcst: valid Python (CPython's parser), nesting depth and kernel count within limits."""
     try:
-        tree = ast.parse(text, str(path))
+        with warnings.catch_warnings():  # SyntaxWarning ("invalid decimal literal") would print a second line
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, str(path))
     except SyntaxError as e:
         msg = e.msg or "invalid syntax"
         code = errors.INPUT_TOO_DEEP if "too many" in msg and "nested" in msg or "indentation" in msg \
