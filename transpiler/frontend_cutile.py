@@ -413,6 +413,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
     def _lower_body(self, flags: dict[str, bool]) -> list:
         self.flags = flags
         self.used: set[str] = {p.name for p in self._params} | {specialise.ELEMENT_GENERIC} | set(flags)
+        self._fresh_next: dict[str, int] = {}
         self.env: dict[str, Val] = {}
         for p in self._params:
             if p.kind == "array":
@@ -445,10 +446,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
     # helpers -----------------------------------------------------------------------------
 
     def fresh(self, hint: str) -> str:
-        name, n = hint, 0
+        """The first of ``hint``, ``hint_1``, ``hint_2``... not used yet. The search resumes where the last one
+        for this hint stopped (names are never released), so N rebinds of one name cost O(N), not O(N^2)."""
+        n = self._fresh_next.get(hint, 0)
+        name = f"{hint}_{n}" if n else hint
         while name in self.used:
             n += 1
             name = f"{hint}_{n}"
+        self._fresh_next[hint] = n
         self.used.add(name)
         return name
 
