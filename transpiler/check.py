@@ -216,10 +216,10 @@ def reference_source(kernel: Path) -> Path:
         return kernel
     side = Path(kernel).parent / "specs.json"
     ref = None
-    if side.exists():
+    if side.is_file():
         try:
-            doc = json.loads(side.read_text())
-        except ValueError:
+            doc = json.loads(side.read_bytes())
+        except (OSError, ValueError):  # an unreadable specs.json is reported by load_specs
             doc = None
         ref = doc.get("reference") if isinstance(doc, dict) else None
     if not ref:
