@@ -384,3 +384,30 @@ def test_syntax_warning_does_not_add_a_line(tmp_path, capsys):
     k = kernel(tmp_path, VA_TEXT.replace("ct.store(z, index=", "ct.store(-1index="))
     err = one_error(capsys, "translate", k, "-o", tmp_path / "o")
     assert err.startswith(f"{k}:13:") and "error[CTRS-E102]: not valid Python: invalid syntax" in err
+
+
+def _visits(tmp_path, monkeypatch, terms: int) -> int:
+    """libcst node visits to translate a Triton kernel whose ``pid`` is a chain of ``terms`` program ids."""
+    import libcst as cst
+
+    count = [0]
+    visit = cst.CSTNode.visit
+
+    def counted(self, visitor):
+        count[0] += 1
+        return visit(self, visitor)
+
+    monkeypatch.setattr(cst.CSTNode, "visit", counted)
+    src = (FIXTURES / "triton_autotune_add" / "kernel.py").read_text()
+    chain = " + ".join(["(tl.program_id(0))"] * terms)
+    translate.translate_source(kernel(tmp_path, src.replace("    pid = tl.program_id(0)", f"    pid = {chain}"),
+                                      f"t{terms}.py"))
+    return count[0]
+
+
+def test_triton_operator_chains_cost_linear_work(tmp_path, monkeypatch):
+    """Each link of an operator chain is classified once per pass; it was re-walked at every level (cubic: a
+    30-term chain of tl.program_id took 18 s, found by benchmarks/fuzz.py). Doubling the chain must not
+    double the total work (measured in libcst node visits, not seconds): 42k -> 212k visits before."""
+    v10, v20 = _visits(tmp_path, monkeypatch, 10), _visits(tmp_path, monkeypatch, 20)
+    assert v20 < 2 * v10, (v10, v20)

@@ -361,6 +361,7 @@ class KernelRewrite:
         self.notes: dict[tuple[int, str, str], None] = {}
         self.env: dict[str, object] = {}
         self.tile_vars: set[str] = set()
+        self._tile_memo: dict[tuple, tuple] = {}
         self.lifted: set[str] = set()
         # facts from a previous pass: parameter substitutions, dropped parameters, float scalars
         self.subst: dict[str, str] = dict(prior.subst) if prior else {}
@@ -1320,6 +1321,22 @@ class KernelRewrite:
         return {n for n, k, _ in self.params if k == "scalar" and n not in self.pointers}
 
     def _is_tile_expr(self, node) -> bool:
+        """Memoised per node and set of tile variables: the scalar/float checks ask it for every sub-expression
+        of an operator chain, which re-walked each subtree (cubic in the chain's length)."""
+        key = (id(node), frozenset(self.tile_vars))
+        hit = self._tile_memo.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if isinstance(node, cst.BinaryOperation):  # compositional: each link of a chain is looked at once
+            out = self._is_tile_expr(node.left) or self._is_tile_expr(node.right)
+        elif isinstance(node, cst.UnaryOperation):
+            out = self._is_tile_expr(node.expression)
+        else:
+            out = self._is_tile_expr_walk(node)
+        self._tile_memo[key] = (node, out)  # (the node is kept alive: its id cannot be reused)
+        return out
+
+    def _is_tile_expr_walk(self, node) -> bool:
         found = []
         tf = self.tf
         tiles = self.tile_vars
