@@ -25,8 +25,6 @@ _ARG = object()
 def _function(name: str, signature: str):
     """A do-nothing Python function with that parameter list (rules data, parsed as a ``def``)."""
     tree = ast.parse(f"def {name}({signature}):\n    pass\n")
-    fn = tree.body[0]
-    assert isinstance(fn, ast.FunctionDef)
     scope: dict = {}
     exec(compile(tree, f"<signature of {name}>", "exec"), {"__builtins__": {}, "Ellipsis": ...}, scope)  # noqa: S102
     return scope[name]

@@ -13,8 +13,9 @@ Every check here runs before a parser sees the input, and every failure is one c
   construct per syntax-tree level; 1,000 of most other constructs hit a RecursionError and 5,000 nested
   parentheses crash its native parser), so the limit is ``MAX_DEPTH`` = 64 levels, far above real
   kernels (< 30) and below every failure measured (benchmarks/fuzz.py);
-* a file is at most ``MAX_BYTES`` and ``MAX_KERNELS`` kernels: translation time is linear (about 30 ms
-  per kernel, 1 ms per statement on the 2-core CI machine), so the limits bound one file to seconds.
+* a file is at most ``MAX_BYTES`` and ``MAX_KERNELS`` kernels: translation time is linear in the input
+  (libcst's visitors dominate: ~30-60 ms per kernel, ~1-3 ms per statement on the 2-core CI machine;
+  benchmarks/bench_limits.py), so the limits bound one file to tens of seconds at worst.
 """
 
 from __future__ import annotations
