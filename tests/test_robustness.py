@@ -88,13 +88,15 @@ def test_fifo_is_refused_without_blocking(tmp_path, capsys):
                   "(hint: pass the path of a kernel file)"
 
 
-def test_directory_under_translate_dir_fifo_skipped(tmp_path, capsys):
+def test_translate_dir_skips_fifos_and_reports_oversized_files(tmp_path, capsys):
     d = tmp_path / "src"
     d.mkdir()
     os.mkfifo(d / "pipe.py")
     (d / "va.py").write_text(VA_TEXT)
+    (d / "zz_big.py").write_text(VA_TEXT + "#\n" * 200_000)
     rows = translate.translate_dir(d, tmp_path / "o")
-    assert [(r["file"], r["status"]) for r in rows] == [("va.py", "ok")]
+    assert [(r["file"], r["status"], r["code"]) for r in rows] == [("va.py", "ok", ""),
+                                                                    ("zz_big.py", "error", errors.INPUT_TOO_LARGE)]
 
 
 # ---------------------------------------------------------------------------------------------- limits

@@ -136,7 +136,9 @@ def kernel_files(root: Path) -> list[Path]:
             continue
         try:
             text = source.read_regular(p, source.MAX_BYTES, "kernel file").decode(errors="replace")
-        except errors.CtrsError:  # a FIFO, a huge file...: translate reports it for a file named directly
+        except errors.CtrsError as e:  # a FIFO or device is skipped; an oversized file gets its E104 row
+            if e.code == errors.INPUT_TOO_LARGE:
+                out.append(p)
             continue
         if _kernel_count(text):
             out.append(p)
@@ -157,7 +159,9 @@ def translate_dir(root: Path, output: Path | None = None, progress=None, llm=Non
             progress(i, len(files), f)
         rel = f.relative_to(root)
         out = (Path(output) / rel.parent / f"{f.stem}_rs") if output else None
-        row = {"file": str(rel), "kernels": _kernel_count(f.read_bytes().decode(errors="replace")),
+        with open(f, "rb") as fh:
+            head = fh.read(source.MAX_BYTES).decode(errors="replace")
+        row = {"file": str(rel), "kernels": _kernel_count(head),
                "status": "ok", "code": "", "message": "", "output": ""}
         try:
             written = translate(f, out, llm, force)
