@@ -11,6 +11,7 @@ tests (``st.randoms``), a seeded one in the benchmark.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
@@ -290,7 +291,9 @@ def _generated(fixture: Path) -> Path:
     if fixture not in _GENERATED:
         from ctrs import errors, translate  # noqa: PLC0415
 
-        d = Path(tempfile.mkdtemp(prefix="ctrs-fuzz-gen-")) / "out"
+        base = Path(tempfile.mkdtemp(prefix="ctrs-fuzz-gen-"))
+        atexit.register(shutil.rmtree, base, True)
+        d = base / "out"
         try:
             translate.translate(fixture, d)
         except errors.CtrsError:  # a fixture outside the subset (triton_unsupported): another port
