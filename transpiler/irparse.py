@@ -244,6 +244,14 @@ def _check_depth(top: Op, origin: str) -> None:
         stack.extend((o, depth + 1) for r in op.regions for o in r)
 
 
+def _delta(tok: str) -> int:
+    """Bracket depth change of one signature token (``->`` is an arrow, not a closing ``>``)."""
+    if tok == "->":
+        return 0
+    return tok.count("<") + tok.count("(") + tok.count("[") + tok.count("{") \
+        - tok.count(">") - tok.count(")") - tok.count("]") - tok.count("}")
+
+
 def _types_of(sig: str) -> tuple[list[str], list[str]]:
     """(operand-side types, result types) written after the op's ``:`` (``a, b -> c`` or one type for all)."""
     toks = (sig.rsplit(" {R}", 1)[0] if sig.endswith("{R}") else sig).split(" ")
@@ -251,17 +259,21 @@ def _types_of(sig: str) -> tuple[list[str], list[str]]:
     for i, tok in enumerate(toks):  # the last ``:`` outside brackets (``constant <f32: 1.0> : tile<f32>``)
         if tok == ":" and depth == 0:
             colon = i
-        depth += tok.count("<") + tok.count("(") + tok.count("[") + tok.count("{") \
-            - tok.count(">") - tok.count(")") - tok.count("]") - tok.count("}")
+        depth += _delta(tok)
     if colon < 0:
         return [], []
+    depth = 0
+    for tok in toks[colon + 1:]:  # a region header ``(%a: t, ...)`` after the types: types unknown, no check
+        if depth == 0 and tok.startswith(("(", "{")):
+            return [], []
+        depth += _delta(tok)
     tail = " ".join(toks[colon + 1:])
     lhs, arrow, rhs = tail.partition(" -> ")
 
     def split(text: str) -> list[str]:
         out, depth, cur = [], 0, []
         for tok in text.split(" "):
-            depth += tok.count("<") + tok.count("(") + tok.count("[") - tok.count(">") - tok.count(")") - tok.count("]")
+            depth += _delta(tok)
             if tok == "," and depth == 0:
                 out.append(" ".join(cur))
                 cur = []
