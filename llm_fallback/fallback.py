@@ -160,7 +160,10 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
         return files
     from ctrs.emitters import render_host  # noqa: PLC0415
 
-    rs_lines = [i + 1 for i, t in enumerate(files["kernel.rs"].splitlines()) if f"/* {splice.MARK} " in t]
+    from ctrs import regen  # noqa: PLC0415 - stdlib only
+
+    skip = regen.header_lines("kernel.rs")  # lines of the written kernel.rs, after its @generated header
+    rs_lines = [i + 1 + skip for i, t in enumerate(files["kernel.rs"].splitlines()) if f"/* {splice.MARK} " in t]
     data = json.loads(files["analysis.json"])
     data["llm_fallback"] = {
         "kernel_rs_lines": rs_lines,

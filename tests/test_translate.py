@@ -123,7 +123,8 @@ def test_translate_cli(tmp_path):
 def test_translate_import_and_alias_spellings(tmp_path):
     ref = translate.translate(FIXTURES / "vector_add" / "kernel.py", tmp_path / "a")[0].read_text()
     alt = translate.translate(DATA / "spelling_vector_add.py", tmp_path / "b")[0].read_text()
-    body = lambda t: t.split("\n", 1)[1].replace("kernel_module", "M").replace("spelling_vector_add_module", "M")  # noqa: E731
+    # (lines 1-2: the @generated checksum header and the "from <file>" comment)
+    body = lambda t: t.split("\n", 2)[2].replace("kernel_module", "M").replace("spelling_vector_add_module", "M")  # noqa: E731
     assert body(ref).replace("lhs + rhs", "X") == body(alt).replace("lhs + rhs", "X")
 
 

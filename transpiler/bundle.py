@@ -95,7 +95,7 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
     name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
     port = out / name
     crate = out.parent / "crates" / name
-    translate.translate(kernel_py, crate)
+    translate.translate(kernel_py, crate, force=True)  # .gpu/crates/: ctrs's own build area
     cargo = ["cargo", "build", "--lib", "--message-format=json-render-diagnostics"] + (
         ["--release"] if profile == "release" else [])
     res = subprocess.run(cargo, cwd=crate, env=toolchain.cargo_env(), capture_output=True, text=True)

@@ -70,6 +70,41 @@ def entry_for(spec: specmod.Spec, fks: list) -> object | None:
     return next((fk for fk in fks if e and fk.name == e["name"]), None)
 
 
+def check_known(specs: list[tuple[specmod.Spec, str]], fks: list, kernel: Path) -> None:
+    """A spec from a file or --spec names a kernel of the file and, if any, a Rust entry: a translated one,
+    the kernel's own name (the wrapper resolves it to the variant) or an entry of a hand-written port
+    (``*.rs``) beside the spec file, which ``ir-rs`` compiles: else
+    CTRS-E010 at its JSON path (a mistyped name must not silently fall back to another entry)."""
+    kernels = sorted({fk.python_name for fk in fks})
+    entries = sorted({fk.name for fk in fks})
+    for s, _ in specs:
+        if not s.origin:  # mined from the file's own launch code
+            continue
+        if s.kernel not in kernels:
+            raise errors.CtrsError(errors.SPEC_INVALID, f"{s.json_path}.kernel: unknown kernel '{s.kernel}' "
+                                   f"(kernels of {Path(kernel).name}: {', '.join(kernels)})",
+                                   "name a @ct.kernel / @triton.jit function of the file", errors.Loc(s.origin))
+        entry = s.rust.get("entry")
+        if entry and entry not in entries and entry != s.kernel and entry not in _hand_entries(s.origin):
+            raise errors.CtrsError(errors.SPEC_INVALID, f"{s.json_path}.rust.entry: unknown Rust entry '{entry}' "
+                                   f"(entries of the port: {', '.join(entries)})",
+                                   "name a translated entry, or leave rust.entry out", errors.Loc(s.origin))
+
+
+def _hand_entries(origin: str) -> set[str]:
+    """Entries of the hand-written ports (``*.rs``) beside a spec file: its rust.entry may name one of them."""
+    from .ir_rs import parse_entries  # noqa: PLC0415
+
+    d = Path(origin).parent if origin and not origin.startswith("<") else None
+    out: set[str] = set()
+    for rs in sorted(d.glob("*.rs")) if d is not None and d.is_dir() else []:
+        try:
+            out.update(e.name for e in parse_entries(rs.read_text(errors="replace")))
+        except (OSError, errors.CtrsError):
+            continue
+    return out
+
+
 def generics_for(spec: specmod.Spec, fk) -> list[str]:
     """The generic arguments ffi.rs passes for this launch, in the entry's declaration order."""
     consts = _const_values(spec)
@@ -181,10 +216,10 @@ def reference_source(kernel: Path) -> Path:
         return kernel
     side = Path(kernel).parent / "specs.json"
     ref = None
-    if side.exists():
+    if side.is_file():
         try:
-            doc = json.loads(side.read_text())
-        except ValueError:
+            doc = json.loads(side.read_bytes())
+        except (OSError, ValueError):  # an unreadable specs.json is reported by load_specs
             doc = None
         ref = doc.get("reference") if isinstance(doc, dict) else None
     if not ref:
@@ -225,6 +260,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
         build_crate(port)
         fks = render_host.ffi_kernels(translate.translate_module(kernel))
         specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
+        check_known(specs, fks, kernel)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"
         for i, (s, origin) in enumerate(specs):

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 from . import __version__, errors, toolchain
@@ -13,10 +14,14 @@ from . import __version__, errors, toolchain
 
 def _write(path: Path, data: bytes | str) -> None:
     """Write atomically: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".ctrs-tmp")
-    tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".ctrs-tmp")
+        tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
+        tmp.replace(path)
+    except OSError as e:
+        raise errors.CtrsError(errors.OUTPUT_WRITE, f"cannot write the output: {e.strerror or e}",
+                               "choose a writable -o directory", errors.Loc(str(path))) from e
 
 
 def _emit_ir(args, results, labels, side: str) -> None:
@@ -101,7 +106,7 @@ def _translate_dir(args) -> int:
             print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
 
     rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress,
-                                   _llm_config(args))
+                                   _llm_config(args), args.force)
     head = ("file", "kernels", "status", "code")
     body = [(r["file"], str(r["kernels"]), r["status"], r["code"] or "-") for r in rows]
     widths = [max(len(x[i]) for x in [head, *body]) for i in range(4)]
@@ -163,7 +168,7 @@ def cmd_translate(args) -> int:
     if getattr(args, "emit", None):
         return _emit_model(args)
     llm = _llm_config(args)
-    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm)
+    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force)
     if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
         from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
@@ -291,6 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--emit", metavar="model[:STAGE]",
                     help="print the typed tile IR instead of writing the port: after STAGE (frontend, constfold, "
                          "specialise, fma, hoist, tokens, dce, final (default), all)")
+    tr.add_argument("--force", action="store_true", help="replace files in the output directory that ctrs did not "
+                    "generate (no valid @generated checksum); directories are never replaced")
     tr.add_argument("--llm", action="store_true", help="send constructs without a rule to an OpenAI-compatible "
                     "LLM (OPENAI_BASE_URL, OPENAI_API_KEY); accept an answer only if its Tile IR is equivalent")
     tr.add_argument("--llm-model", help="model name for --llm (default $CTRS_LLM_MODEL, else gpt-4o-mini)")
@@ -341,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a non-UTF-8 file name is printed as the bytes it is
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape")
+    # a kernel's odd literal ("1if x") must not add a second line to a one-line diagnostic
+    warnings.filterwarnings("ignore", category=SyntaxWarning)
     args = build_parser().parse_args(argv)
     try:
         return args.fn(args)

@@ -19,7 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, specialise
+from . import controlflow, errors, mem_cutile, model, ops_cutile, signatures, source, specialise
 from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, float_literal, literal_text,  # noqa: F401
                           _is_docstring, literal_value, load_rules)
 
@@ -350,6 +350,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
     def _lower_body(self, flags: dict[str, bool]) -> list:
         self.flags = flags
         self.used: set[str] = {p.name for p in self._params} | {specialise.ELEMENT_GENERIC} | set(flags)
+        self._fresh_next: dict[str, int] = {}
         self.env: dict[str, Val] = {}
         for p in self._params:
             if p.kind == "array":
@@ -382,10 +383,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
     # helpers -----------------------------------------------------------------------------
 
     def fresh(self, hint: str) -> str:
-        name, n = hint, 0
+        """The first of ``hint``, ``hint_1``, ``hint_2``... not used yet. The search resumes where the last one
+        for this hint stopped (names are never released), so N rebinds of one name cost O(N), not O(N^2)."""
+        n = self._fresh_next.get(hint, 0)
+        name = f"{hint}_{n}" if n else hint
         while name in self.used:
             n += 1
             name = f"{hint}_{n}"
+        self._fresh_next[hint] = n
         self.used.add(name)
         return name
 
@@ -732,6 +737,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             meth = self._method_call(node, hint)
             if meth is not None:
                 return meth
+        if rule is not None and (bad := signatures.check_call(fname, rule.get("signature"), node)):
+            raise self._err(node, bad, f"cuTile Python signature: {signatures.usage(fname, rule['signature'])}",
+                            errors.CALL_SIGNATURE)
         if rule is not None and fname.startswith("ct.") and any(
                 a.keyword is not None and a.keyword.value in self._CONST_KWS and isinstance(a.value, cst.Name)
                 for a in node.args):
@@ -1183,12 +1191,9 @@ def _tuple(node, front: KernelFront):
 
 
 def read_kernel_source(path: Path) -> str:
-    """The text of a kernel file (either front end); an unreadable file is one coded error."""
-    try:
-        return Path(path).read_text()
-    except OSError as e:
-        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"cannot read {path}: {e.strerror}", "check the kernel path",
-                               errors.Loc(str(path))) from e
+    """The text of a kernel file (either front end); an unreadable, undecodable, oversized or too deeply
+    nested file is one coded error (transpiler/source.py)."""
+    return source.read_python(Path(path))
 
 
 def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]]:

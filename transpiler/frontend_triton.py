@@ -36,7 +36,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from . import errors, frontend_cutile, paths
+from . import errors, frontend_cutile, paths, signatures
 from .sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
@@ -49,8 +49,8 @@ def load_rules(path: str = str(RULES_PATH)) -> dict:
 
 def is_triton_file(path: Path) -> bool:
     try:
-        return is_triton_source(Path(path).read_text(errors="replace"))
-    except OSError:
+        return is_triton_source(frontend_cutile.read_kernel_source(path))
+    except errors.CtrsError:  # unreadable: the cuTile front end reports it
         return False
 
 
@@ -357,6 +357,7 @@ class KernelRewrite:
         self.notes: dict[tuple[int, str, str], None] = {}
         self.env: dict[str, object] = {}
         self.tile_vars: set[str] = set()
+        self._tile_memo: dict[tuple, tuple] = {}
         self.lifted: set[str] = set()
         # facts from a previous pass: parameter substitutions, dropped parameters, float scalars
         self.subst: dict[str, str] = dict(prior.subst) if prior else {}
@@ -1316,6 +1317,22 @@ class KernelRewrite:
         return {n for n, k, _ in self.params if k == "scalar" and n not in self.pointers}
 
     def _is_tile_expr(self, node) -> bool:
+        """Memoised per node and set of tile variables: the scalar/float checks ask it for every sub-expression
+        of an operator chain, which re-walked each subtree (cubic in the chain's length)."""
+        key = (id(node), frozenset(self.tile_vars))
+        hit = self._tile_memo.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if isinstance(node, cst.BinaryOperation):  # compositional: each link of a chain is looked at once
+            out = self._is_tile_expr(node.left) or self._is_tile_expr(node.right)
+        elif isinstance(node, cst.UnaryOperation):
+            out = self._is_tile_expr(node.expression)
+        else:
+            out = self._is_tile_expr_walk(node)
+        self._tile_memo[key] = (node, out)  # (the node is kept alive: its id cannot be reused)
+        return out
+
+    def _is_tile_expr_walk(self, node) -> bool:
         found = []
         tf = self.tf
         tiles = self.tile_vars
@@ -1603,8 +1620,28 @@ def _code(node) -> str:
 # ---------------------------------------------------------------------------------------------- passes
 
 
+def _check_signatures(tf: TritonFile, fn: cst.FunctionDef) -> None:
+    """Every tl.* call of the kernel binds to its signature (rules/triton.toml [signatures]) before any pass
+    reads its arguments: CTRS-E107 with Python's TypeError text otherwise."""
+    table = load_rules().get("signatures", {})
+    calls: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            calls.append(node)
+
+    fn.visit(V())
+    for call in calls:
+        f = tf.dotted(call.func)
+        bad = signatures.check_call(f, table.get(f), call, "triton") if f else None
+        if bad:
+            raise errors.CtrsError(errors.CALL_SIGNATURE, bad, f"Triton signature: {signatures.usage(f, table[f])}",
+                                   tf.loc(call))
+
+
 def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> KernelRewrite:
     """Two passes: the first learns pointer parameters, extents and dropped parameters; the second emits."""
+    _check_signatures(tf, fn)
     prior = None
     descs = _descriptor_params(tf, fn)
     pointers = _pointer_params(tf, fn) | set(descs)
@@ -1933,7 +1970,10 @@ def check_subset(path: Path, lower=None) -> list[errors.CtrsError]:
     tf = _load(path)
     out = []
     for fn in tf.kernels:
-        out += _rewrite(tf, fn, collect=True).problems
+        try:
+            out += _rewrite(tf, fn, collect=True).problems
+        except errors.CtrsError as e:  # a call that does not bind to its signature
+            out.append(e)
     if not out and lower is not None:
         try:
             lower(Path(path))

@@ -52,8 +52,9 @@ class Canon:
     ops: list[CanonOp]  # every op of the entry body, nested regions included, in textual order
     value_keys: set[str]
     arg_types: list[str]
-    facts: dict[int, list[str]] = field(default_factory=dict)  # entry arg index -> assumed facts
+    facts: dict[int, list[str]] = field(default_factory=dict)  # entry arg index -> assumed facts (live assumes)
     hints: str = ""
+    value_facts: dict[str, list[str]] = field(default_factory=dict)  # value key -> facts assumed on a non-argument
 
     def live_ops(self) -> dict[str, CanonOp]:
         """Distinct live computations (CSE: equal keys are one value), first occurrence kept."""
@@ -124,15 +125,17 @@ def canonicalise(entry: Op) -> Canon:
         ordered = [c.key for c in mine if c.live and c.op.name in ORDERED]
         return _h("block", *roots, "|", *ordered), mine
 
+    assumes: list[tuple[CanonOp, int | None, str]] = []  # (assume, entry arg it constrains or None, fact)
+
     def visit(op: Op) -> CanonOp:
         if op.name == "assume":
-            src = op.uses[0]
+            src = op.uses[0] if op.uses else ""
             for r in op.results:
                 env[r] = env.get(src, _h("free", src))
                 if src in root_of:
                     root_of[r] = root_of[src]
-                    facts.setdefault(root_of[src], []).append(_fact(op.sig))
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
+            assumes.append((c, root_of.get(src), _fact(op.sig)))
             all_ops.append(c)
             return c
         if op.name in IDENTITY_WHEN_SAME_TYPE and _identity_cast(op.sig):
@@ -179,7 +182,16 @@ def canonicalise(entry: Op) -> Canon:
     for c in all_ops:
         if not c.live:
             kill(c.op)
-    return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig))
+    # Facts count where the assumed value is used (a dead argument's assume is plumbing either side emits or not).
+    value_facts: dict[str, list[str]] = {}
+    for c, arg, fact in assumes:
+        if not c.live:
+            continue
+        if arg is not None:
+            facts.setdefault(arg, []).append(fact)
+        else:
+            value_facts.setdefault(c.key, []).append(fact)
+    return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
 
 
 def _has_effects(c: CanonOp) -> bool:

@@ -12,6 +12,7 @@ Exit code: 0 equivalent (info findings allowed), 1 any critical, 2 warnings only
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -249,18 +250,51 @@ def _frontier(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[Findin
     return out
 
 
+_DIV = re.compile(r"^div_by<(\d+)")
+
+
+def _div(facts: set[str]) -> int:
+    return max([int(m.group(1)) for f in facts if (m := _DIV.match(f))] or [1])
+
+
+def _fact_finding(what: str, rf: set[str], gf: set[str], ptr: bool) -> Finding | None:
+    """Assumed facts of one used value, ref vs port. Bounds decide masking and bounds checks: CRITICAL.
+    Divisibility decides vectorisation / TMA: a port assuming less than the reference is a WARNING with a
+    performance note; more (cutile's launcher derives power-of-two divisors from the launch values) is INFO.
+    Any other fact that differs is a WARNING. cutile also states ``bounded<0, ?>`` on the block ids, which
+    cuTile Python leaves implicit: a port-only non-negativity bound is INFO."""
+    if rf == gf:
+        return None
+    shown = f"ref {sorted(rf)} vs port {sorted(gf)}"
+    rb, gb = {f for f in rf if f.startswith("bounded")}, {f for f in gf if f.startswith("bounded")}
+    if rb != gb and not (not rb and gb == {"bounded<0,?>"}):  # (a port-only `>= 0` on a block id: a tautology)
+        return Finding(CRITICAL, "IRD-ASSUME-BOUNDS", "assume", f"{what}: bounds facts differ ({shown}); they decide "
+                       "bounds checks and masking, so the port may read or write other elements")
+    rd, gd = _div(rf), _div(gf)
+    other_r, other_g = {f for f in rf - rb if not _DIV.match(f)}, {f for f in gf - gb if not _DIV.match(f)}
+    if gd < rd:
+        return Finding(WARNING, "IRD-ASSUME-PTR" if ptr else "IRD-ASSUME-DIV", "assume",
+                       f"{what}: port assumes div_by<{gd}> where the reference has div_by<{rd}> ({shown}); "
+                       "performance: vectorised / TMA accesses the reference gets may be lost")
+    if other_r != other_g:
+        return Finding(WARNING, "IRD-ASSUME", "assume", f"{what}: assumed facts differ ({shown}); performance: "
+                       "the compilers may optimise the two differently")
+    return Finding(INFO, "IRD-ASSUME", "assume", f"{what}: port assumes more ({shown}; cutile's launcher derives "
+                   "divisors from the launch values)")
+
+
 def _facts(ref: ircanon.Canon, gen: ircanon.Canon) -> list[Finding]:
     out: list[Finding] = []
     for i, t in enumerate(ref.arg_types):
-        rf, gf = set(ref.facts.get(i, [])), set(gen.facts.get(i, []))
-        if rf == gf:
-            continue
-        if "ptr" in t and any(f.startswith("div_by") for f in rf - gf):
-            out.append(Finding(WARNING, "IRD-ASSUME-PTR", "assume",
-                               f"entry arg {i} ({t}): port drops pointer alignment {sorted(rf - gf)}"))
-        else:
-            out.append(Finding(INFO, "IRD-ASSUME", "assume",
-                               f"entry arg {i} ({t}): assumed facts ref {sorted(rf)} vs port {sorted(gf)}"))
+        f = _fact_finding(f"entry arg {i} ({t})", set(ref.facts.get(i, [])), set(gen.facts.get(i, [])), "ptr" in t)
+        if f is not None:
+            out.append(f)
+    for key in sorted(ref.value_facts.keys() | gen.value_facts.keys()):
+        if key in ref.value_keys and key in gen.value_keys:  # values both sides compute (else the frontier says)
+            f = _fact_finding("assumed value", set(ref.value_facts.get(key, [])), set(gen.value_facts.get(key, [])),
+                              False)
+            if f is not None:
+                out.append(f)
     return out
 
 
@@ -300,17 +334,25 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
 
 
 def load_ir_text(path: Path) -> str:
-    if not path.exists():
-        raise errors.CtrsError(errors.IR_INPUT, f"no such file: {path}", "pass a .tileirbc or .mlir written by ir-ref / ir-rs")
-    data = path.read_bytes()
+    from . import source  # noqa: PLC0415
+
+    if not os.path.lexists(path):
+        raise errors.CtrsError(errors.IR_INPUT, "no such file", "pass a .tileirbc or .mlir written by ir-ref / ir-rs",
+                               errors.Loc(str(path)))
+    data = source.read_regular(path, source.MAX_IR_BYTES, "Tile IR file", errors.IR_INPUT, errors.IR_TOO_LARGE,
+                               errors.IR_INPUT)
     if data.startswith(tileir_tools.BYTECODE_MAGIC[:4]):
-        tileir_tools.check_bytecode(data, str(path))
-        return tileir_tools.disasm(data)
+        try:
+            tileir_tools.check_bytecode(data, str(path))
+            return tileir_tools.disasm(data)
+        except errors.CtrsError as e:
+            e.loc = e.loc or errors.Loc(str(path))  # a damaged bytecode file: located at the file
+            raise
     try:
         return data.decode()
     except UnicodeDecodeError as e:
-        raise errors.CtrsError(errors.IR_INPUT, f"{path} is neither Tile IR bytecode nor UTF-8 text",
-                               "pass a .tileirbc or .mlir written by ir-ref / ir-rs") from e
+        raise errors.CtrsError(errors.IR_INPUT, "neither Tile IR bytecode nor UTF-8 text",
+                               "pass a .tileirbc or .mlir written by ir-ref / ir-rs", errors.Loc(str(path))) from e
 
 
 def diff_files(ref: Path, gen: Path) -> Report:

@@ -80,56 +80,67 @@ class _Builder:
         sig_parts: list[str] = [name]
         loc: list[str | None] = [None]
 
-        def emit(items: list, in_header: bool) -> None:
-            items = [it.children[0] if isinstance(it, lark.Tree) and it.data == "value" else it for it in items]
-            for i, it in enumerate(items):
-                nxt = items[i + 1] if i + 1 < len(items) else None
-                if isinstance(it, lark.Token):
-                    if it.type == "VALUE":
-                        if nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "eq" and not in_header:
-                            defs.append(str(it))
-                            sig_parts.append("%def")
-                        elif in_header or (nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "atom"
-                                           and str(nxt.children[0]) == "in"):
-                            defs.append(str(it))
-                            sig_parts.append("%def")
-                        else:
-                            prev = items[i - 1] if i > 0 else None
-                            prev2 = items[i - 2] if i > 1 else None
-                            if (isinstance(prev, lark.Tree) and prev.data == "eq" and isinstance(prev2, lark.Tree)
-                                    and prev2.data == "atom" and str(prev2.children[0]) == "token"):
-                                token_uses.append(len(uses))
-                            uses.append(str(it))
-                            sig_parts.append("%")
-                    continue
-                kind = it.data
-                if kind in ("value", "atom", "string", "symbol", "locref", "eq", "comma", "colon", "arrow"):
-                    if kind == "atom" and str(it.children[0]) == "loc" and isinstance(nxt, lark.Tree) \
-                            and nxt.data == "paren":
-                        refs = [c for c in nxt.children if isinstance(c, lark.Tree) and c.data == "locref"]
-                        if refs:
-                            loc[0] = str(refs[0].children[0])
-                        items[i + 1] = lark.Tree("skip", [])
-                        continue
-                    tok = {"eq": "=", "comma": ",", "colon": ":", "arrow": "->"}.get(kind)
-                    sig_parts.append(tok if tok else str(it.children[0]))
-                elif kind == "skip":
-                    continue
-                elif kind == "region":
-                    regions.append([self.op(c) for c in it.children if isinstance(c, lark.Tree) and c.data == "op"])
-                    sig_parts.append("{R}")
-                else:
-                    opener, closer = {"angle": ("<", ">"), "square": ("[", "]"), "paren": ("(", ")"),
-                                      "dict": ("{", "}")}[kind]
-                    header = kind == "paren" and isinstance(nxt, lark.Tree) and nxt.data == "region" and \
-                        any(isinstance(c, lark.Tree) and c.data == "value" for c in it.children)
-                    # entry signatures `entry @f(%a: t, ...)` also declare values
-                    header = header or (kind == "paren" and name == "entry")
-                    sig_parts.append(opener)
-                    emit(list(it.children), in_header or header)
-                    sig_parts.append(closer)
+        def unwrap(items: list) -> list:
+            return [it.children[0] if isinstance(it, lark.Tree) and it.data == "value" else it for it in items]
 
-        emit(children, False)
+        # An explicit stack, not recursion: a type may nest thousands of levels (tile<tile<...>>).
+        # Frame: [items, next index, in_header, closer to append when the group ends].
+        stack: list[list] = [[unwrap(children), 0, False, None]]
+        while stack:
+            frame = stack[-1]
+            items, i, in_header, closer_of_frame = frame
+            if i >= len(items):
+                stack.pop()
+                if closer_of_frame is not None:
+                    sig_parts.append(closer_of_frame)
+                continue
+            frame[1] = i + 1
+            it = items[i]
+            nxt = items[i + 1] if i + 1 < len(items) else None
+            if isinstance(it, lark.Token):
+                if it.type == "VALUE":
+                    if nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "eq" and not in_header:
+                        defs.append(str(it))
+                        sig_parts.append("%def")
+                    elif in_header or (nxt is not None and isinstance(nxt, lark.Tree) and nxt.data == "atom"
+                                       and str(nxt.children[0]) == "in"):
+                        defs.append(str(it))
+                        sig_parts.append("%def")
+                    else:
+                        prev = items[i - 1] if i > 0 else None
+                        prev2 = items[i - 2] if i > 1 else None
+                        if (isinstance(prev, lark.Tree) and prev.data == "eq" and isinstance(prev2, lark.Tree)
+                                and prev2.data == "atom" and str(prev2.children[0]) == "token"):
+                            token_uses.append(len(uses))
+                        uses.append(str(it))
+                        sig_parts.append("%")
+                continue
+            kind = it.data
+            if kind in ("value", "atom", "string", "symbol", "locref", "eq", "comma", "colon", "arrow"):
+                if kind == "atom" and str(it.children[0]) == "loc" and isinstance(nxt, lark.Tree) \
+                        and nxt.data == "paren":
+                    refs = [c for c in nxt.children if isinstance(c, lark.Tree) and c.data == "locref"]
+                    if refs:
+                        loc[0] = str(refs[0].children[0])
+                    items[i + 1] = lark.Tree("skip", [])
+                    continue
+                tok = {"eq": "=", "comma": ",", "colon": ":", "arrow": "->"}.get(kind)
+                sig_parts.append(tok if tok else str(it.children[0]))
+            elif kind == "skip":
+                continue
+            elif kind == "region":
+                regions.append([self.op(c) for c in it.children if isinstance(c, lark.Tree) and c.data == "op"])
+                sig_parts.append("{R}")
+            else:
+                opener, closer = {"angle": ("<", ">"), "square": ("[", "]"), "paren": ("(", ")"),
+                                  "dict": ("{", "}")}[kind]
+                header = kind == "paren" and isinstance(nxt, lark.Tree) and nxt.data == "region" and \
+                    any(isinstance(c, lark.Tree) and c.data == "value" for c in it.children)
+                # entry signatures `entry @f(%a: t, ...)` also declare values
+                header = header or (kind == "paren" and name == "entry")
+                sig_parts.append(opener)
+                stack.append([unwrap(list(it.children)), 0, in_header or header, closer])
+
         sig = " ".join(sig_parts)
         if name != "entry":
             sig = _norm_op_hints(sig)
@@ -177,7 +188,8 @@ def _resolve_locs(text: str) -> dict[str, tuple[str, int, int]]:
 
 def parse(text: str, origin: str = "<ir>") -> Module:
     if not text.strip():
-        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: empty Tile IR text", "pass the output of ir-ref / ir-rs")
+        raise errors.CtrsError(errors.IR_PARSE, "empty Tile IR text", "pass the output of ir-ref / ir-rs",
+                               errors.Loc(origin))
     try:
         tree = _parser().parse(_preprocess(text))
     except lark.exceptions.UnexpectedInput as e:
@@ -189,9 +201,123 @@ def parse(text: str, origin: str = "<ir>") -> Module:
                                "regenerate the dump with ir-ref / ir-rs (tileirdisasm output)",
                                errors.Loc(origin, line, col)) from e
     b = _Builder()
-    top = [b.op(c) for c in tree.children if isinstance(c, lark.Tree) and c.data == "op"]
-    entries = [op for t in top for op in t.walk() if op.name == "entry"]
+    try:
+        top = [b.op(c) for c in tree.children if isinstance(c, lark.Tree) and c.data == "op"]
+    except RecursionError:  # regions nested thousands deep (types are handled without recursion)
+        raise errors.CtrsError(errors.IR_PARSE, f"regions nested deeper than the parser handles (limit "
+                               f"{MAX_REGION_DEPTH})", "pass the output of ir-ref / ir-rs", errors.Loc(origin)) from None
+    entries = []
+    for t in top:
+        _check_depth(t, origin)
+        entries += [op for op in t.walk() if op.name == "entry"]
     if not entries:
-        raise errors.CtrsError(errors.IR_PARSE, f"{origin}: no 'entry' function in the Tile IR",
-                               "pass the output of ir-ref / ir-rs (tileirdisasm text)")
+        raise errors.CtrsError(errors.IR_PARSE, "no 'entry' function in the Tile IR",
+                               "pass the output of ir-ref / ir-rs (tileirdisasm text)", errors.Loc(origin))
+    for e in entries:
+        _check_well_formed(e, origin)
     return Module(entries, _resolve_locs(text))
+
+
+# ---------------------------------------------------------------------------------------------- well-formedness
+
+MAX_REGION_DEPTH = 64  # nested regions (loops / ifs); real kernels nest < 10
+
+# Ops whose operands and result all have the one type written after ``:`` (the elementwise arithmetic the
+# diff compares); an operand defined with another type is ill-formed IR.
+SAME_TYPE_OPS = {"addf", "subf", "mulf", "divf", "remf", "maxf", "minf", "negf", "absf", "fma", "addi", "subi",
+                 "muli", "divi", "remi", "maxi", "mini", "negi", "absi", "andi", "ori", "xori", "shli", "shri",
+                 "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh", "sin", "cos", "floor", "ceil", "pow"}
+
+
+def _short(t: str) -> str:
+    t = t.replace(" ", "")
+    return t if len(t) <= 60 else t[:57] + "..."
+
+
+def _check_depth(top: Op, origin: str) -> None:
+    stack = [(top, 0)]
+    while stack:
+        op, depth = stack.pop()
+        if depth > MAX_REGION_DEPTH:
+            raise errors.CtrsError(errors.IR_PARSE, f"regions nested deeper than {MAX_REGION_DEPTH}",
+                                   "pass the output of ir-ref / ir-rs", errors.Loc(origin, op.line, 1))
+        stack.extend((o, depth + 1) for r in op.regions for o in r)
+
+
+def _delta(tok: str) -> int:
+    """Bracket depth change of one signature token (``->`` is an arrow, not a closing ``>``)."""
+    if tok == "->":
+        return 0
+    return tok.count("<") + tok.count("(") + tok.count("[") + tok.count("{") \
+        - tok.count(">") - tok.count(")") - tok.count("]") - tok.count("}")
+
+
+def _types_of(sig: str) -> tuple[list[str], list[str]]:
+    """(operand-side types, result types) written after the op's ``:`` (``a, b -> c`` or one type for all)."""
+    toks = (sig.rsplit(" {R}", 1)[0] if sig.endswith("{R}") else sig).split(" ")
+    depth, colon = 0, -1
+    for i, tok in enumerate(toks):  # the last ``:`` outside brackets (``constant <f32: 1.0> : tile<f32>``)
+        if tok == ":" and depth == 0:
+            colon = i
+        depth += _delta(tok)
+    if colon < 0:
+        return [], []
+    depth = 0
+    for tok in toks[colon + 1:]:  # a region header ``(%a: t, ...)`` after the types: types unknown, no check
+        if depth == 0 and tok.startswith(("(", "{")):
+            return [], []
+        depth += _delta(tok)
+    tail = " ".join(toks[colon + 1:])
+    lhs, arrow, rhs = tail.partition(" -> ")
+
+    def split(text: str) -> list[str]:
+        out, depth, cur = [], 0, []
+        for tok in text.split(" "):
+            depth += _delta(tok)
+            if tok == "," and depth == 0:
+                out.append(" ".join(cur))
+                cur = []
+            else:
+                cur.append(tok)
+        if cur:
+            out.append(" ".join(cur))
+        return [t for t in out if t]
+    return split(lhs), split(rhs) if arrow else split(lhs)
+
+
+def _check_well_formed(entry: Op, origin: str) -> None:
+    """Every used value is defined before, in an enclosing scope (SSA dominance, textually); the operands of
+    elementwise ops have the op's type. Iterative: deep IR is not a recursion problem."""
+    types: dict[str, str] = {}
+    arg_types = re.findall(r"%def : (.*?)(?= , %def| \))", entry.sig.split("(", 1)[1] if "(" in entry.sig else "")
+    for a, t in zip(entry.defs, arg_types):
+        types[a] = t.strip()
+    # (ops of one block, index, visible values)
+    stack: list[tuple[list[Op], int, set[str]]] = [(r, 0, set(entry.defs)) for r in reversed(entry.regions)]
+    while stack:
+        ops, i, scope = stack.pop()
+        if i >= len(ops):
+            continue
+        op = ops[i]
+        stack.append((ops, i + 1, scope))
+        for u in op.uses:
+            if u not in scope:
+                raise errors.CtrsError(errors.IR_PARSE, f"use of undefined value {u} in '{op.name}'",
+                                       "the IR is ill-formed: regenerate it with ir-ref / ir-rs",
+                                       errors.Loc(origin, op.line, 1))
+        ins, outs = _types_of(op.sig)
+        if op.name in SAME_TYPE_OPS and len(set(ins)) == 1 and not any(i in op.token_uses for i in range(len(op.uses))):
+            want = ins[0]
+            for u in op.uses:
+                if u in types and types[u] != want:
+                    raise errors.CtrsError(errors.IR_PARSE, f"type mismatch in '{op.name}': operand {u} is "
+                                           f"{_short(types[u])}, the op is {_short(want)}",
+                                           "the IR is ill-formed: regenerate it with ir-ref / ir-rs",
+                                           errors.Loc(origin, op.line, 1))
+        if len(outs) == len(op.results):
+            for r, t in zip(op.results, outs):
+                types[r] = t
+        inner = scope | set(op.defs)
+        for r in reversed(op.regions):
+            stack.append((r, 0, inner))
+        scope.update(op.results)

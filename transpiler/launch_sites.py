@@ -289,4 +289,6 @@ def _fmt(v: object) -> str:
 
 
 def mine_file(path: Path) -> dict:
-    return mine_source(Path(path).read_text(), str(path))
+    from . import source  # noqa: PLC0415
+
+    return mine_source(source.read_python(Path(path)), str(path))

@@ -32,6 +32,7 @@ computes at run time (``compute_spec``: power-of-two divisors capped at 16, stri
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,6 +118,8 @@ class Spec:
     rust: dict[str, Any] = field(default_factory=dict)
     grid: list[str] = field(default_factory=list)  # launch grid expressions (see grid_for)
     fuzz: dict[str, Any] = field(default_factory=dict)  # {"vary": ["x.0", ...], "max": int}
+    origin: str = field(default="", compare=False, repr=False)  # the spec file (or "<inline spec>")
+    json_path: str = field(default="", compare=False, repr=False)  # where in it: "$.spec[2]"
 
     def grid_for(self, shapes: dict[str, tuple[int, ...]] | None = None, num_sms: int = 132) -> tuple[int, int, int]:
         """Evaluate the grid expressions for these (or the spec's own) array shapes.
@@ -210,27 +213,54 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
                 dict(raw.get("fuzz", {})))
 
 
+def _finite(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"number {text} is not finite")
+    return v
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a specialisation can use")
+
+
 def load_specs(text_or_path: str) -> list[Spec]:
-    """Accept inline JSON, or a .json / .toml file holding one spec, a list, or {"spec": [...]}."""
+    """Accept inline JSON, or a .json / .toml file holding one spec, a list, or {"spec": [...]}.
+
+    The document is validated against the spec schema (transpiler/spec_schema.py, jsonschema) before
+    anything reads it: every problem is one CTRS-E010 naming the file and the JSON path."""
+    from . import source, spec_schema  # noqa: PLC0415
+
+    inline = text_or_path.lstrip().startswith(("{", "["))
+    origin = "<inline spec>" if inline else text_or_path
     p = Path(text_or_path)
-    origin = text_or_path if len(text_or_path) < 60 else "<inline spec>"
     try:
-        if text_or_path.lstrip().startswith(("{", "[")):
-            data = json.loads(text_or_path)
-        elif p.suffix == ".toml":
-            data = tomllib.loads(p.read_text())
+        if inline:
+            text = text_or_path
         else:
-            data = json.loads(p.read_text())
-    except FileNotFoundError as e:
-        raise errors.CtrsError(errors.SPEC_INVALID, f"spec file not found: {text_or_path}",
-                               "pass inline JSON or a path to a .json/.toml spec") from e
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise errors.CtrsError(errors.SPEC_INVALID, f"{origin}: not valid JSON/TOML ({e})",
-                               "check the spec syntax") from e
-    if isinstance(data, dict) and "spec" in data:
-        data = data["spec"]
-    items = data if isinstance(data, list) else [data]
-    return [parse_spec(d, origin) for d in items]
+            raw = source.read_regular(p, source.MAX_SPEC_BYTES, "spec file", errors.SPEC_INVALID, errors.SPEC_INVALID,
+                                      errors.SPEC_INVALID)
+            text = raw.decode("utf-8-sig")
+        if not inline and p.suffix == ".toml":
+            data = tomllib.loads(text, parse_float=_finite)
+        else:
+            data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    except UnicodeDecodeError as e:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"not valid UTF-8 (byte 0x{e.object[e.start]:02x} at offset {e.start})",
+                               "save the spec file as UTF-8", errors.Loc(origin)) from None
+    except json.JSONDecodeError as e:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"not valid JSON: {e.msg}", "check the spec syntax",
+                               errors.Loc(origin, e.lineno, e.colno)) from None
+    except (ValueError, tomllib.TOMLDecodeError, RecursionError) as e:
+        raise errors.CtrsError(errors.SPEC_INVALID, f"not valid {'TOML' if p.suffix == '.toml' and not inline else 'JSON'}: "
+                               f"{e}", "check the spec syntax", errors.Loc(origin)) from None
+    spec_schema.validate(data, origin)
+    out = []
+    for path, d in spec_schema._items(data):
+        s = parse_spec(d, origin)
+        s.origin, s.json_path = origin, path
+        out.append(s)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

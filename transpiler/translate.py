@@ -3,19 +3,16 @@
 front end (frontend_cutile) -> specialise -> emit (emitters/render: kernel.rs; emitters/render_host:
 lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines the file's own
 ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
-are written atomically (a temp dir, then renamed into place); on any error nothing is written and
-existing outputs are left untouched.
+carry a ``@generated`` checksum and are written all or nothing (transpiler/outputs.py); on any error
+nothing is written, and files ctrs did not generate are never replaced without ``--force``.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, mono, pipeline, sources, specialise
+from . import errors, frontend_cutile, model, mono, pipeline, source, sources, specialise
 
 
 def default_output(kernel: Path) -> Path:
@@ -75,6 +72,9 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
         if triton:
             frontend_triton.to_source_columns(e, kernel)
         raise
+    except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
+        raise errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
+                               f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel))) from None
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)
 
 
@@ -84,29 +84,27 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
     return [f"{kernel}:{d.line}: {d.kernel}: {d.kind}: {d.text}" for d in mod.decisions]
 
 
-def translate(kernel: Path, output: Path | None = None, llm=None) -> list[Path]:
+def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False) -> list[Path]:
+    """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
+    only files ctrs generated are replaced unless ``force``; all or nothing)."""
+    from . import outputs, regen  # noqa: PLC0415
+
     kernel = Path(kernel)
+    _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
     files = translate_source(kernel, llm)
-    if out.exists() and not out.is_dir():
-        raise errors.CtrsError(errors.OUTPUT_EXISTS, f"{out} exists and is not a directory",
-                               "pass -o with a directory path", errors.Loc(str(out)))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.ctrs-", dir=out.parent))
+    data = {name: regen.add_header(name, text, by="ctrs translate") for name, text in files.items()}
+    return outputs.write_set(out, data, force)
+
+
+def _check_name(kernel: Path) -> None:
+    """The file name goes into generated files (analysis.json, wrapper.py): it must be text."""
     try:
-        for name, text in files.items():
-            (tmp / name).write_text(text)
-        if out.exists():
-            # keep files we do not produce; replace ours atomically one by one
-            for name in files:
-                os.replace(tmp / name, out / name)
-            shutil.rmtree(tmp)
-        else:
-            os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return [out / n for n in files]
+        kernel.name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise errors.CtrsError(errors.INPUT_FILENAME, "kernel file name is not valid UTF-8; it cannot be named in "
+                               "the generated files", "rename the file (e.g. with convmv)",
+                               errors.Loc(str(kernel))) from None
 
 
 # ---------------------------------------------------------------------------------------------- --stats / DIR
@@ -133,15 +131,17 @@ def kernel_files(root: Path) -> list[Path]:
         if any(part in _SKIP_DIRS or part.startswith(".") or part.endswith("_rs") for part in rel[:-1]):
             continue
         try:
-            text = p.read_text(errors="replace")
-        except OSError:
+            text = source.read_regular(p, source.MAX_BYTES, "kernel file").decode(errors="replace")
+        except errors.CtrsError as e:  # a FIFO or device is skipped; an oversized file gets its E104 row
+            if e.code == errors.INPUT_TOO_LARGE:
+                out.append(p)
             continue
         if sources.kernel_count(text):
             out.append(p)
     return out
 
 
-def translate_dir(root: Path, output: Path | None = None, progress=None, llm=None) -> list[dict]:
+def translate_dir(root: Path, output: Path | None = None, progress=None, llm=None, force: bool = False) -> list[dict]:
     """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message).
 
     With ``output`` each port goes to ``output/<relative dir>/<stem>_rs``, else next to its file. A failing
@@ -155,10 +155,12 @@ def translate_dir(root: Path, output: Path | None = None, progress=None, llm=Non
             progress(i, len(files), f)
         rel = f.relative_to(root)
         out = (Path(output) / rel.parent / f"{f.stem}_rs") if output else None
-        row = {"file": str(rel), "kernels": sources.kernel_count(f.read_text(errors="replace")),
+        with open(f, "rb") as fh:
+            head = fh.read(source.MAX_BYTES).decode(errors="replace")
+        row = {"file": str(rel), "kernels": sources.kernel_count(head),
                "status": "ok", "code": "", "message": "", "output": ""}
         try:
-            written = translate(f, out, llm)
+            written = translate(f, out, llm, force)
             row["output"] = str(written[0].parent)
         except errors.CtrsError as e:
             row.update(status="error", code=e.code, message=e.one_line())
