@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,3 +31,28 @@ def test_demo_translates_proves_and_assembles_the_bundled_kernel(tmp_path):
         for side in ("ref", "rs"):
             cubin = out / "ir" / f"{s}.{side}.sm_90.cubin"
             assert cubin.read_bytes()[:4] == b"\x7fELF", cubin
+
+
+def test_readme_before_after_is_what_the_translator_generates():
+    """README's opening example == scripts/readme_example.py's block (kernel.py + the kernel.rs made today)."""
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "readme_example.py")], capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stdout[-4000:] + res.stderr
+    readme = (ROOT / "README.md").read_text()
+    assert "pub fn fused_add_rms_norm<E: ElementType, const TILE: i32, const HAS_RESIDUAL: i32>(" in readme
+    assert (FIXTURE / "kernel.py").read_text().split("import cuda.tile as ct", 1)[1].rstrip() in readme
+
+
+def test_readme_example_check_fails_on_drift(tmp_path, monkeypatch):
+    """The drift check is not vacuous: a stale README block is reported with exit 1 and a diff."""
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("readme_example", ROOT / "scripts" / "readme_example.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    stale = tmp_path / "README.md"
+    stale.write_text((ROOT / "README.md").read_text().replace("const HAS_RESIDUAL: i32>(", "const HAS_RESIDUAL: i64>("))
+    monkeypatch.setattr(mod, "README", stale)
+    assert mod.main([]) == 1
+    assert mod.main(["--write"]) == 0 and mod.main([]) == 0
+    assert stale.read_text() == (ROOT / "README.md").read_text()

@@ -89,14 +89,9 @@ def _print_stats(rows: list[dict]) -> None:
 def _translate_dir(args) -> int:
     """``ctrs translate DIR``: every kernel file under DIR, a progress counter on stderr, a summary table."""
     from . import translate  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
-    def progress(i: int, n: int, path) -> None:
-        if sys.stderr.isatty():
-            end = "\n" if path is None else "\r"
-            print(f"\r[{i}/{n}] {path or 'done'}\033[K", end=end, file=sys.stderr, flush=True)
-        elif path is not None:
-            print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
-
+    progress = Progress(0, "translate").callback()
     rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress,
                                    _llm_config(args))
     head = ("file", "kernels", "status", "code")
@@ -173,11 +168,9 @@ def cmd_translate(args) -> int:
 
 def cmd_check(args) -> int:
     from . import check  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
-    def progress(i: int, n: int, name) -> None:
-        if name is not None:
-            print(f"[{i + 1}/{n}] {name}", file=sys.stderr, flush=True)
-
+    progress = Progress(0, "check").callback()
     rows = check.check(Path(args.kernel), args.spec or [], Path(args.port) if args.port else None,
                        Path(args.output) if args.output else None, progress)
     if args.json:
@@ -198,24 +191,31 @@ def cmd_regen(args) -> int:
 
 def cmd_bundle(args) -> int:
     from . import bundle  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
     out = Path(args.output)
+    progress = Progress(len(args.kernels) + 3, "bundle")
+    progress.step("tileiras kit")
     kit = bundle.build_kit(out / "kit")
+    progress.step("wheels")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
-    print(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    progress.note(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
     built = []
     for k in args.kernels:
+        progress.step(k)
         kp = Path(k)
         kernel = kp / "kernel.py" if kp.is_dir() else kp
         specs = kernel.parent / "specs.json"
         if not specs.exists():  # e.g. fixtures/triton_unsupported under a fixtures/triton_* glob
-            print(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
+            progress.note(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
             continue
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
         built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
-        print(f"port: {port} ({size / 2**20:.1f} MiB)")
+        progress.note(f"port: {port} ({size / 2**20:.1f} MiB)")
+    progress.step("stage 2")
     stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
+    progress.done()
     print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
     print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
     print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))

@@ -58,4 +58,9 @@ TRANSLATE_INPUT = "CTRS-E102"
 TRITON_UNSUPPORTED = "CTRS-E110"
 TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
+# Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;
+# a report file cannot be written where asked (ctrs check --html/--markdown).
+CORPUS_FETCH = "CTRS-E150"
+CORPUS_HASH = "CTRS-E151"
+REPORT_OUTPUT = "CTRS-E152"
 INTERNAL = "CTRS-E999"
