@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 SUPPORTED = ["vector_add", "row_softmax", "rms_norm", "matmul", "masked_gather", "activations", "bmm", "attention",
-             "const_branches", "helpers_multi", "layer_norm_persistent", "rope", "splitk_reduce"]
+             "const_branches", "helpers_multi", "layer_norm_persistent", "rope", "splitk_reduce", "fused_rms_norm"]
 
 
 def _cases():
