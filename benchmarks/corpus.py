@@ -252,8 +252,10 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
     out = [f"# Corpus: {CORPUS} (PyPI) through ctrs", "", summary(ks), ""]
     for front in TREES:
         sub = [k for k in ks if k.front == front]
-        files = len({k.file for k in sub})
-        out.append(f"* {front} (`{TREES[front]}`, {files} files): {summary(sub)}")
+        files = sorted({k.file for k in sub})
+        whole = sum(all(k.tier == "rules" for k in sub if k.file == f) for f in files)
+        out.append(f"* {front} (`{TREES[front]}`): {summary(sub)}; files whose every kernel is rules-only: "
+                   f"{whole} of {len(files)}")
     specs_note = ("no specs" if not any(k.specs for k in ks) else
                   f"{sum(k.specs for k in ks)} specs for {sum(1 for k in ks if k.specs)} kernels")
     out += [f"* check tier: {meta['tier'] == 'check' and specs_note or 'not run (--tier translate)'} "
@@ -273,7 +275,7 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
             "| front | file | kernel | family | tier | blockers | translate s | specs | equivalent | check s |",
             "|---|---|---|---|---|---|---:|---:|---:|---:|"]
     for k in ks:
-        bl = "<br>".join(f"{b['code']} :{b['line']}:{b['col']} {_md_cell(b['message'])}" for b in k.blockers) or "-"
+        bl = "<br>".join(f"{b['code']} line {b['line']}:{b['col']}: {_md_cell(b['message'])}" for b in k.blockers) or "-"
         spec = str(k.specs) if k.specs else "no specs"
         out.append(f"| {k.front} | `{k.file.split('/ops/', 1)[-1]}` | `{k.name}` | {k.family} | {k.tier} | {bl} | "
                    f"{k.translate_s:.2f} | {spec} | {k.equivalent if k.specs else '-'} | "

@@ -21,11 +21,14 @@ echo "  decisions (--explain; line: kernel: kind: decision):"
 sed -n -e 's#^.*/kernel\.py:\([0-9]*\): #    line \1: #p' "$out/translate.log"
 echo "  wrote $(rel "$(sed -n -e '/\/kernel\.rs$/p' "$out/translate.log")") (+ lib.rs, ffi.rs, Cargo.toml, wrapper.py: a crate)"
 
+echo "   (${SECONDS}s)"; t=$SECONDS
 echo "== 2/3 ctrs check $(rel "$fx/kernel.py") --port $(rel "$out/port")   (specs: $(rel "$fx/specs.json"))"
 "$ctrs" check "$fx/kernel.py" --port "$out/port"
 
+echo "   ($((SECONDS - t))s)"; t=$SECONDS
 echo "== 3/3 sm_90 cubins (reference: cuTile Python; port: the generated kernel.rs)"
 "$ctrs" ir-ref "$fx/kernel.py" --spec "$fx/specs.json" -o "$out/ir" --cubin > /dev/null
 "$ctrs" ir-rs "$out/port/kernel.rs" --spec "$fx/specs.json" -o "$out/ir" --cubin > /dev/null
 for f in "$out"/ir/*.cubin; do echo "  $(rel "$f") ($(stat -c %s "$f") bytes)"; done
+echo "   ($((SECONDS - t))s)"
 echo "demo: done in ${SECONDS}s after set-up"
