@@ -219,7 +219,8 @@ def check_kernel(k: Kernel, src: Path) -> None:
     t = time.perf_counter()
     try:
         rows = [r for r in check.check(variant, [str(sf)]) if r.kernel == k.name]
-        k.check = [{"spec": r.spec, "verdict": r.verdict, "findings": r.findings[:3]} for r in rows]
+        k.check = [{"spec": r.spec, "verdict": r.verdict,
+                    "findings": [f.replace(str(variant), k.file) for f in r.findings[:3]]} for r in rows]
         k.equivalent = sum(r.verdict == "EQUIVALENT" for r in rows)
     except errors.CtrsError as e:
         k.check = [{"spec": "*", "verdict": "ERROR", "findings": [e.one_line().replace(str(variant), k.file)]}]
@@ -248,6 +249,15 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
+def _first_bad(k: Kernel) -> str:
+    """The first check row that is not EQUIVALENT: ``spec: VERDICT first finding`` (shortened), or ``-``."""
+    bad = next((c for c in k.check if c["verdict"] != "EQUIVALENT"), None)
+    if bad is None:
+        return "-"
+    text = f"{bad['spec']}: {bad['verdict']} {(bad['findings'] or [''])[0]}".strip()
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
     out = [f"# Corpus: {CORPUS} (PyPI) through ctrs", "", summary(ks), ""]
     for front in TREES:
@@ -272,19 +282,19 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
     for n, code, msg, eg in blocker_table(ks):
         out.append(f"| {n} | {code} | {_md_cell(msg)} | `{eg}` |")
     out += ["", "## Per kernel", "",
-            "| front | file | kernel | family | tier | blockers | translate s | specs | equivalent | check s |",
-            "|---|---|---|---|---|---|---:|---:|---:|---:|"]
+            "| front | file | kernel | family | tier | blockers | translate s | specs | equivalent | check s | not equivalent |",
+            "|---|---|---|---|---|---|---:|---:|---:|---:|---|"]
     for k in ks:
         bl = "<br>".join(f"{b['code']} line {b['line']}:{b['col']}: {_md_cell(b['message'])}" for b in k.blockers) or "-"
         spec = str(k.specs) if k.specs else "no specs"
         out.append(f"| {k.front} | `{k.file.split('/ops/', 1)[-1]}` | `{k.name}` | {k.family} | {k.tier} | {bl} | "
                    f"{k.translate_s:.2f} | {spec} | {k.equivalent if k.specs else '-'} | "
-                   f"{f'{k.check_s:.1f}' if k.specs else '-'} |")
+                   f"{f'{k.check_s:.1f}' if k.specs else '-'} | {_md_cell(_first_bad(k))} |")
     return "\n".join(out) + "\n"
 
 
 def render_png(ks: list[Kernel], path: Path) -> None:
-    """Stacked horizontal bars: kernels per tier for each operator family (cuTile and Triton together)."""
+    """Stacked horizontal bars: kernels per tier for each operator family, one panel per front end."""
     import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")
@@ -293,16 +303,21 @@ def render_png(ks: list[Kernel], path: Path) -> None:
     fams = [f for f, _ in FAMILIES if any(k.family == f for k in ks)]
     fams.sort(key=lambda f: -sum(k.family == f for k in ks))
     colours = {"rules": "#2e7d32", "llm": "#1565c0", "refused": "#c62828"}
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(fams) + 1.6), dpi=110)
-    left = [0] * len(fams)
-    for tier in TIERS:
-        counts = [sum(k.family == f and k.tier == tier for k in ks) for f in fams]
-        ax.barh(fams, counts, left=left, color=colours[tier], label=f"{tier} ({sum(counts)})")
-        left = [a + b for a, b in zip(left, counts)]
-    ax.invert_yaxis()
-    ax.set_xlabel("kernels")
-    ax.set_title(f"{CORPUS}: {summary(ks).split(';')[0]}", fontsize=9)
-    ax.legend(loc="lower right", fontsize=8)
+    fig, axes = plt.subplots(1, len(TREES), sharey=True, figsize=(10, 0.42 * len(fams) + 1.8), dpi=110,
+                             gridspec_kw={"width_ratios": [3, 1.3]})
+    for ax, front in zip(axes, TREES):
+        sub = [k for k in ks if k.front == front]
+        left = [0] * len(fams)
+        for tier in TIERS:
+            counts = [sum(k.family == f and k.tier == tier for k in sub) for f in fams]
+            ax.barh(fams, counts, left=left, color=colours[tier], label=tier)
+            left = [a + b for a, b in zip(left, counts)]
+        ax.set_title(f"{front}: {sum(k.tier == 'rules' for k in sub)} of {len(sub)} rules-only", fontsize=9)
+        ax.set_xlabel("kernels")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+    axes[0].legend(loc="lower right", fontsize=8)
+    axes[0].invert_yaxis()
+    fig.suptitle(f"{CORPUS}: {summary(ks).split(';')[0]}", fontsize=10)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, metadata={"Software": None})
