@@ -11,8 +11,10 @@ into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``
   copy of its file, next to it in the cache, where the decorators of the file's other kernels are turned
   into comment lines (line numbers unchanged; Triton ``@triton.jit`` functions the kernel calls keep theirs).
   Tier ``rules`` (rules only), ``llm`` (``--llm``: translated with the verified LLM fallback) or ``refused``
-  with its blockers: for cuTile the diagnostic the translator stops at (one per kernel: it stops at the
-  first), for Triton every construct outside the subset (``ctrs translate --dry-run``).
+  with its blockers: for cuTile the diagnostic the translator stops at (it stops at the first), then every
+  ``ct.*`` call without a rule in rules/cutile.toml (a static scan of the kernel; on rules-only kernels it must
+  find nothing, tests/test_corpus.py checks that), for Triton every construct outside the subset
+  (``ctrs translate --dry-run``).
 * check tier: ``ctrs check`` of each translated kernel against the committed specialisations
   ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec names its
   kernel), when present.
@@ -64,7 +66,8 @@ class Kernel:
     line: int
     family: str
     tier: str = ""
-    blockers: list[dict] = field(default_factory=list)  # {"code", "line", "col", "message"}
+    blockers: list[dict] = field(default_factory=list)  # {"code", "line", "col", "message", "text"}
+    scan: list[dict] = field(default_factory=list)  # ct.* calls without a rule in rules/cutile.toml (static scan)
     translate_s: float = 0.0
     specs: int = 0
     equivalent: int = 0
@@ -133,6 +136,33 @@ def kernels_of(path: Path, front: str) -> tuple[ast.Module, list[ast.FunctionDef
     fns = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)  # nested ones too (kernel factories)
            and any(_deco_name(d) in decos for d in n.decorator_list)]
     return tree, sorted(fns, key=lambda n: n.lineno)
+
+
+def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
+    """Every ``ct.X(...)`` call of a cuTile kernel whose ``ct.X`` has no entry in rules/cutile.toml, in source
+    order: the translator stops at the first blocker, this lists the missing functions behind it too."""
+    import tomllib  # noqa: PLC0415
+
+    from ctrs import errors, paths  # noqa: PLC0415
+
+    table = tomllib.loads(paths.data("rules", "cutile.toml").read_text())
+    rules = set(table["functions"]) | set(table.get("dtypes", {}))
+    tree = ast.parse(path.read_text())
+    heads = {d.removesuffix(".kernel") for d in _kernel_decos(tree, "cutile")}
+    froms = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "cuda.tile"
+             for a in n.names}
+    out, seen = [], set()
+    for node in (n for stmt in fn.body for n in ast.walk(stmt)):  # the body: not the @ct.kernel(...) decorator
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        head, _, rest = name.rpartition(".")
+        full = f"ct.{rest}" if head in heads else (f"ct.{froms[name]}" if name in froms else "")
+        if full and full not in rules and full not in seen and not rest[:1].isupper():
+            seen.add(full)
+            out.append({"code": errors.NO_RULE, "line": node.lineno, "col": node.col_offset + 1,
+                        "message": f"no rule for '{full}'", "text": f"{path.name}:{node.lineno}: no rule for '{full}'"})
+    return sorted(out, key=lambda b: (b["line"], b["col"]))
 
 
 def _calls(fn: ast.FunctionDef) -> set[str]:
@@ -276,7 +306,8 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
             "",
             "Each kernel is translated alone (the file's other kernel decorators commented out, lines kept): "
             "`ctrs translate` is all-or-nothing per file. cuTile blockers are the diagnostic the translator stops "
-            "at (the first per kernel); Triton blockers are every construct outside the subset (`--dry-run`).",
+            "at (the first per kernel), then every `ct.*` call without a rule in rules/cutile.toml (a static scan); Triton "
+            "blockers are every construct outside the subset (`--dry-run`).",
             "", f"![kernels per tier per operator family]({png})", "",
             "## Blockers, most common first", "", "| kernels | code | message | e.g. |", "|---:|---|---|---|"]
     for n, code, msg, eg in blocker_table(ks):
@@ -354,7 +385,10 @@ def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
                 continue
             _, fns = kernels_of(p, front)
             rel = str(p.relative_to(src))
-            ks += [Kernel(front, rel, fn.name, fn.lineno, _family(rel.split(f"{tree}/", 1)[-1])) for fn in fns]
+            for fn in fns:
+                k = Kernel(front, rel, fn.name, fn.lineno, _family(rel.split(f"{tree}/", 1)[-1]))
+                k.scan = scan_no_rule(p, fn) if front == "cutile" else []
+                ks.append(k)
     llm = None
     if llm_on:
         from ctrs.llm_fallback import Config  # noqa: PLC0415
@@ -365,6 +399,9 @@ def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
         prog.step(f"{k.file.split('/ops/', 1)[-1]}:{k.name}")
         translate_kernel(k, src, llm)
     prog.done()
+    for k in ks:  # a refused cuTile kernel also lists the ct.* functions without a rule after its first blocker
+        if k.tier == "refused":
+            k.blockers += [b for b in k.scan if b["message"] not in {x["message"] for x in k.blockers}]
     if tier == "check":
         todo = [k for k in ks if k.tier != "refused" and spec_file(k).exists()]
         prog = Progress(len(todo), "check")

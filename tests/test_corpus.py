@@ -31,6 +31,9 @@ def test_corpus_translate_tier_holds_the_rules_only_ratchet(tmp_path):
         assert k["tier"] in ("rules", "refused")
         assert bool(k["blockers"]) == (k["tier"] == "refused"), k
         assert all(re.fullmatch(r"CTRS-E\d{3}", b["code"]) for b in k["blockers"]), k
+        if k["tier"] == "rules":  # the static scan for ct.* calls without a rule agrees with the translator
+            assert k["scan"] == [], k
+    assert any(k["scan"] for k in cutile)  # ... and is not vacuous (ct.cumsum, ct.extract have no rule today)
     md = (tmp_path / "corpus-tilegym-1.5.1.md").read_text()
     n_rules = sum(k["tier"] == "rules" for k in ks)
     assert re.search(rf"^kernels 85, rules-only {n_rules}, llm 0, refused {85 - n_rules}; specs 0, equivalent 0$",
