@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_plain_lines_when_not_a_terminal():
     out = io.StringIO()
-    cb = Progress(0, "check", stream=out).callback()
+    p = Progress(0, "check", stream=out)
+    p.status("cargo build")  # a terminal-only phase line
+    cb = p.callback()
     for i, name in enumerate(["a", "b"]):
         cb(i, 2, name)
     cb(2, 2, None)
@@ -25,11 +27,13 @@ def test_plain_lines_when_not_a_terminal():
 def test_one_line_rewritten_on_a_terminal():
     out = io.StringIO()
     p = Progress(2, "bundle", stream=out, tty=True)
+    p.status("warming up")
     p.step("kit")
     p.step("ports")
     p.done()
     text = out.getvalue()
-    assert "\n" not in text and text.count("\r") == 3 and text.endswith("\r\033[K")
+    assert "\n" not in text and text.count("\r") == 4 and text.endswith("\r\033[K")
+    assert text.startswith("\rbundle: warming up  ")
     assert "\rbundle: [1/2] kit  " in text and "\rbundle: [2/2] ports  " in text
 
 

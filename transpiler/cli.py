@@ -171,7 +171,8 @@ def cmd_check(args) -> int:
     from . import check  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
-    progress = Progress(0, "check").callback()
+    prog = Progress(0, "check")
+    progress = prog.callback()
     kernel = Path(args.kernel)
     reports = [(f, fmt) for f, fmt in ((args.html, "html"), (args.markdown, "markdown")) if f]
     for f, fmt in reports:  # refuse before the (long) check, not after
@@ -184,6 +185,7 @@ def cmd_check(args) -> int:
             import tempfile  # noqa: PLC0415
 
             keep = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ctrs-check-"))) / "port"
+        prog.status("translate, cargo build of the port crate" if not args.port else "cargo build of the port crate")
         rows = check.check(kernel, args.spec or [], Path(args.port) if args.port else None, keep, progress)
         if reports:
             from . import check_report  # noqa: PLC0415

@@ -28,7 +28,15 @@ class Progress:
 
     def step(self, label: object) -> None:
         self.i += 1
-        line = f"{self._prefix()}[{self.i}/{self.total}] {label}"
+        self._show(f"{self._prefix()}[{self.i}/{self.total}] {label}")
+
+    def status(self, label: object) -> None:
+        """A phase before the counted steps (e.g. the port crate's cargo build), not counted; terminal only (logs
+        get the counted steps, and a failing phase's one-line error stays the only line on stderr)."""
+        if self.tty:
+            self._show(f"{self._prefix()}{label}")
+
+    def _show(self, line: str) -> None:
         if self.tty:
             line += f"  {time.monotonic() - self.t0:.0f}s"
             self.stream.write(f"\r{line}\033[K")
