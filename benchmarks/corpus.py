@@ -355,13 +355,6 @@ def render_png(ks: list[Kernel], path: Path) -> None:
     plt.close(fig)
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".ctrs-tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
 def ratchet(ks: list[Kernel]) -> list[str]:
     """The rules-only counts that dropped below the committed figures (empty: the ratchet holds)."""
     want = json.loads((COMMITTED / "ratchet.json").read_text())
@@ -375,6 +368,7 @@ def ratchet(ks: list[Kernel]) -> list[str]:
 
 def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
     from ctrs import __version__, toolchain  # noqa: PLC0415
+    from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.progress import Progress  # noqa: PLC0415
 
     src = fetch(toolchain.cache_root() / "corpus" / CORPUS)

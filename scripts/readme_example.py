@@ -55,9 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     new = replaced(old)
     if a.write:
         if new != old:
-            tmp = README.with_name(README.name + ".ctrs-tmp")
-            tmp.write_text(new)
-            tmp.replace(README)
+            from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
+
+            _write(README, new)
         print(f"{README.name}: example {'regenerated' if new != old else 'up to date'}")
         return 0
     if new != old:
