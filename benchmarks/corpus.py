@@ -266,11 +266,17 @@ def summary(ks: list[Kernel]) -> str:
             f"specs {sum(k.specs for k in ks)}, equivalent {sum(k.equivalent for k in ks)}")
 
 
+def blocker_kind(message: str) -> str:
+    """A blocker message with the user's own names (quoted lower-case identifiers) elided, so that "parameter 'x'"
+    and "parameter 'a'" count as one kind; operators, ct./tl. names and node types stay."""
+    return re.sub(r"'[a-z_][A-Za-z0-9_]*'", "'…'", message)
+
+
 def blocker_table(ks: list[Kernel]) -> list[tuple[int, str, str, str]]:
-    """(kernels, code, message, example kernel) per distinct blocker, most common first."""
+    """(kernels, code, message kind, example kernel) per kind of blocker, most common first."""
     seen: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
     for k in ks:
-        for b in {(b["code"], b["message"]) for b in k.blockers}:
+        for b in sorted({(b["code"], blocker_kind(b["message"])) for b in k.blockers}):
             seen[b].append(f"{k.file}:{k.name}")
     return sorted(((len(v), c, m, v[0]) for (c, m), v in seen.items()), key=lambda r: (-r[0], r[1], r[2]))
 
