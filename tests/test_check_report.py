@@ -68,3 +68,20 @@ def test_report_path_that_is_a_directory_is_refused_before_checking(tmp_path):
     assert res.returncode == 3 and res.stdout == ""
     assert res.stderr.strip() == (f"{tmp_path}: error[CTRS-E152]: {tmp_path} is a directory "
                                   "(hint: pass a file path to --html (e.g. check.html))")
+
+
+def test_ctrs_check_html_and_markdown_from_the_command_line(tmp_path):
+    """End to end: a port with a dropped flush_to_zero -> exit 1, both reports name kernel.py:14 and the kernel.rs line."""
+    port = tmp_path / "port"
+    kernel_rs = translate.translate(KERNEL, port)[0]
+    kernel_rs.write_text(kernel_rs.read_text().replace("rounding::NearestEven, ftz::Enabled)",
+                                                       "rounding::NearestEven, ftz::Disabled)", 1))
+    page, md = tmp_path / "r" / "check.html", tmp_path / "r" / "check.md"
+    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(KERNEL), "--port", str(port), "--html", str(page),
+                          "--markdown", str(md)], capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    assert res.returncode == 1, res.stderr
+    assert "ctrs check: 3 rows, 0 equivalent, 3 critical, 0 other" in res.stdout
+    rs_line = next(n for n, line in enumerate(kernel_rs.read_text().splitlines(), 1) if "ftz::Disabled" in line)
+    for text in (page.read_text(), md.read_text()):
+        assert text.count("first divergence: critical IRD-MATH-FTZ mulf") == 3
+        assert text.count(f"reference {KERNEL}:14") == 3 and text.count(f"port {kernel_rs}:{rs_line}") == 3
