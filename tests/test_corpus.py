@@ -41,3 +41,34 @@ def test_corpus_translate_tier_holds_the_rules_only_ratchet(tmp_path):
     assert md.count("\n| cutile | ") == 74 and md.count("\n| triton | ") == 11
     png = tmp_path / "corpus-tilegym-1.5.1.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def _corpus_cli(tmp_path, env_extra: dict) -> subprocess.CompletedProcess:
+    import os  # noqa: PLC0415
+
+    env = {**os.environ, "CTRS_CACHE": str(tmp_path / "cache"), **env_extra}
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "--tier", "translate", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_corpus_download_failure_is_one_coded_line(tmp_path):
+    res = _corpus_cli(tmp_path, {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "2",
+                                 "PIP_NO_CACHE_DIR": "1", "PIP_FIND_LINKS": ""})
+    cache = tmp_path / "cache" / "corpus" / "tilegym-1.5.1"
+    assert res.returncode == 3 and res.stdout == ""
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith(f"{cache}: error[CTRS-E150]: pip download tilegym==1.5.1 failed: ")
+    assert line.endswith("(hint: the corpus benchmark needs PyPI; check the network or pip's index settings)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_corpus_wheel_with_another_hash_is_refused(tmp_path):
+    cache = tmp_path / "cache" / "corpus" / "tilegym-1.5.1"
+    cache.mkdir(parents=True)
+    (cache / "tilegym-1.5.1-py3-none-any.whl").write_bytes(b"not the wheel")
+    res = _corpus_cli(tmp_path, {})
+    assert res.returncode == 3 and res.stdout == ""
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith(f"{cache / 'tilegym-1.5.1-py3-none-any.whl'}: error[CTRS-E151]: tilegym-1.5.1-py3-none-any.whl "
+                           "has sha256 ")
+    assert not (cache / "src").exists() and not (tmp_path / "out").exists()
