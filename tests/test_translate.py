@@ -17,7 +17,7 @@ FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 SUPPORTED = ["vector_add", "row_softmax", "rms_norm", "matmul", "masked_gather", "activations", "bmm", "attention",
              "const_branches", "helpers_multi", "layer_norm_persistent", "rope", "splitk_reduce",
-             "rope_f16"]
+             "rope_f16", "fused_rms_norm"]
 
 
 def _cases():

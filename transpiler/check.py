@@ -37,6 +37,8 @@ class Row:
     matched: int = 0
     total: int = 0
     findings: list[str] = field(default_factory=list)
+    # both IR texts and the diff's findings, for the side-by-side report (check_report); not in to_json
+    ir: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def critical(self) -> bool:
@@ -299,6 +301,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             row.total = int(rep.stats.get("ref_ops", 0))
             row.findings += [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
                              if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
+            row.ir = {"ref": ref.text, "port": gen.text, "findings": rep.findings}
             rows.append(row)
         if progress:
             progress(len(specs), len(specs), None)

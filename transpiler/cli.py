@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import traceback
@@ -97,14 +98,9 @@ def _print_stats(rows: list[dict]) -> None:
 def _translate_dir(args) -> int:
     """``ctrs translate DIR``: every kernel file under DIR, a progress counter on stderr, a summary table."""
     from . import translate  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
-    def progress(i: int, n: int, path) -> None:
-        if sys.stderr.isatty():
-            end = "\n" if path is None else "\r"
-            print(f"\r[{i}/{n}] {path or 'done'}\033[K", end=end, file=sys.stderr, flush=True)
-        elif path is not None:
-            print(f"[{i + 1}/{n}] {path}", file=sys.stderr, flush=True)
-
+    progress = Progress(0, "translate").callback()
     rows = translate.translate_dir(Path(args.kernel), Path(args.output) if args.output else None, progress,
                                    _llm_config(args), args.force)
     head = ("file", "kernels", "status", "code")
@@ -193,13 +189,33 @@ def cmd_translate(args) -> int:
 
 def cmd_check(args) -> int:
     from . import check  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
-    def progress(i: int, n: int, name) -> None:
-        if name is not None:
-            print(f"[{i + 1}/{n}] {name}", file=sys.stderr, flush=True)
+    prog = Progress(0, "check")
+    progress = prog.callback()
+    kernel = Path(args.kernel)
+    reports = [(f, fmt) for f, fmt in ((args.html, "html"), (args.markdown, "markdown")) if f]
+    for f, fmt in reports:  # refuse before the (long) check, not after
+        if Path(f).is_dir():
+            raise errors.CtrsError(errors.REPORT_OUTPUT, f"{f} is a directory", f"pass a file path to --{fmt} "
+                                   "(e.g. check.html)", errors.Loc(str(f)))
+    with contextlib.ExitStack() as stack:
+        keep = Path(args.output) if args.output else None
+        if reports and keep is None and not args.port:  # the report quotes kernel.rs: keep the port until then
+            import tempfile  # noqa: PLC0415
 
-    rows = check.check(Path(args.kernel), args.spec or [], Path(args.port) if args.port else None,
-                       Path(args.output) if args.output else None, progress)
+            keep = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="ctrs-check-"))) / "port"
+        prog.status("translate, cargo build of the port crate" if not args.port else "cargo build of the port crate")
+        rows = check.check(kernel, args.spec or [], Path(args.port) if args.port else None, keep, progress)
+        if reports:
+            from . import check_report  # noqa: PLC0415
+
+            port_rs = (Path(args.port) if args.port else keep) / "kernel.rs"
+            reference = check.reference_source(kernel)
+            for f, fmt in reports:
+                render = check_report.render_html if fmt == "html" else check_report.render_markdown
+                _write(Path(f), render(rows, kernel, reference, port_rs))
+                print(f"ctrs check: {fmt} report {f}", file=sys.stderr)
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=2, sort_keys=True))
     else:
@@ -218,24 +234,31 @@ def cmd_regen(args) -> int:
 
 def cmd_bundle(args) -> int:
     from . import bundle  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
 
     out = Path(args.output)
+    progress = Progress(len(args.kernels) + 3, "bundle")
+    progress.step("tileiras kit")
     kit = bundle.build_kit(out / "kit")
+    progress.step("wheels")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
-    print(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    progress.note(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
     built = []
     for k in args.kernels:
+        progress.step(k)
         kp = Path(k)
         kernel = kp / "kernel.py" if kp.is_dir() else kp
         specs = kernel.parent / "specs.json"
         if not specs.exists():  # e.g. fixtures/triton_unsupported under a fixtures/triton_* glob
-            print(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
+            progress.note(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
             continue
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
         built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
-        print(f"port: {port} ({size / 2**20:.1f} MiB)")
+        progress.note(f"port: {port} ({size / 2**20:.1f} MiB)")
+    progress.step("stage 2")
     stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
+    progress.done()
     print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
     print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
     print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))
@@ -255,8 +278,26 @@ def cmd_gpu(args) -> int:
     return gpu_host.main(argv)
 
 
+# ``ctrs --help`` and every subcommand's help end with one of these.
+EXAMPLES = {
+    "ctrs": "ctrs check fixtures/fused_rms_norm/kernel.py   # translate, build the port, prove it by Tile IR",
+    "doctor": "ctrs doctor",
+    "ir-ref": "ctrs ir-ref fixtures/vector_add/kernel.py --spec fixtures/vector_add/specs.json -o out/ir --cubin",
+    "ir-rs": "ctrs ir-rs fixtures/vector_add/port.rs --spec fixtures/vector_add/specs.json -o out/ir --cubin",
+    "diff-ir": "ctrs diff-ir out/ir/f32_n4096.ref.tileirbc out/ir/f32_n4096.rs.tileirbc",
+    "translate": "ctrs translate fixtures/fused_rms_norm/kernel.py -o out/port --explain",
+    "check": "ctrs check fixtures/fused_rms_norm/kernel.py --html out/check.html",
+    "verify": "ctrs verify .gpu/ports/* --gpu --out gpu-report",
+    "fuzz": "ctrs fuzz .gpu/ports/* --gpu --examples 50",
+    "bench": "ctrs bench .gpu/ports/* --gpu --reps 30",
+    "bundle": "ctrs bundle fixtures/vector_add fixtures/rms_norm -o .gpu",
+    "regen": "ctrs regen --check   # in a repository with a ctrs.toml",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ctrs", description="Port cuTile Python kernels to cuTile Rust, proven by Tile IR.")
+    p = argparse.ArgumentParser(prog="ctrs", description="Port cuTile Python kernels to cuTile Rust, proven by Tile IR.",
+                                epilog=f"example: {EXAMPLES['ctrs']}", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"ctrs {__version__}")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -314,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--port", help="check this existing port directory instead of translating")
     ck.add_argument("-o", "--output", help="keep the translated port in this directory (default: a temp dir)")
     ck.add_argument("--json", action="store_true", help="machine-readable rows")
+    ck.add_argument("--html", metavar="FILE", help="also write an HTML report: the rows, and reference and port "
+                    "side by side (source lines + Tile IR) at the first divergence of every non-equivalent row")
+    ck.add_argument("--markdown", metavar="FILE", help="the same report as Markdown")
     ck.set_defaults(fn=cmd_check)
     for name, what in (("verify", "numerics of port vs reference on identical inputs, every spec"),
                        ("fuzz", "verify + hypothesis-drawn shapes from each spec's fuzz plan"),
@@ -344,6 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     rg.add_argument("--verify", action="store_true", help="run 'ctrs check' on the selected kernels with their specs")
     rg.add_argument("--manifest", help="path of ctrs.toml (default: searched upwards from the current directory)")
     rg.set_defaults(fn=cmd_regen)
+    for name, sp in sub.choices.items():  # one example line per subcommand (tests/test_cli_help.py: every one has it)
+        if name in EXAMPLES:
+            sp.epilog, sp.formatter_class = f"example: {EXAMPLES[name]}", argparse.RawDescriptionHelpFormatter
     return p
 
 

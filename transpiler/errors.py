@@ -83,4 +83,9 @@ IR_VERIFY_STRUCTURE = "CTRS-E123"  # region/yield arity, terminator placement
 IR_UNSUPPORTED = "CTRS-E124"  # a construct outside the IR front end's subset (the old pipeline takes the file)
 IR_EMIT = "CTRS-E125"  # the Rust emitter has no spelling for an op/type
 IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
+# Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;
+# a report file cannot be written where asked (ctrs check --html/--markdown).
+CORPUS_FETCH = "CTRS-E150"
+CORPUS_HASH = "CTRS-E151"
+REPORT_OUTPUT = "CTRS-E152"
 INTERNAL = "CTRS-E999"

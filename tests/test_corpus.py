@@ -1,0 +1,74 @@
+"""The corpus benchmark's translate tier on tilegym 1.5.1 (PyPI): the rules-only ratchet and the reports.
+
+Needs PyPI on the first run (the wheel is cached in the ctrs cache afterwards); CI has it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RATCHET = json.loads((ROOT / "benchmarks" / "corpus" / "tilegym-1.5.1" / "ratchet.json").read_text())
+
+
+def test_corpus_translate_tier_holds_the_rules_only_ratchet(tmp_path):
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "--tier", "translate",
+                          "--out", str(tmp_path), "--check-ratchet"], capture_output=True, text=True, timeout=1800)
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    doc = json.loads((tmp_path / "corpus-tilegym-1.5.1.json").read_text())
+    ks = doc["kernels"]
+    cutile = [k for k in ks if k["front"] == "cutile"]
+    triton = [k for k in ks if k["front"] == "triton"]
+    assert (len(cutile), len(triton)) == (74, 11)  # every @ct.kernel (nested ones too) and every @triton.jit
+    assert len({k["file"] for k in cutile}) == 40 and len({k["file"] for k in triton}) == 5
+    assert sum(k["tier"] == "rules" for k in cutile) >= RATCHET["cutile_rules_only"]
+    assert sum(k["tier"] == "rules" for k in triton) >= RATCHET["triton_rules_only"]
+    for k in ks:  # a refusal always names its blockers with a stable code; a translated kernel has none
+        assert k["tier"] in ("rules", "refused")
+        assert bool(k["blockers"]) == (k["tier"] == "refused"), k
+        assert all(re.fullmatch(r"CTRS-E\d{3}", b["code"]) for b in k["blockers"]), k
+        if k["tier"] == "rules":  # the static scan for ct.* calls without a rule agrees with the translator
+            assert k["scan"] == [], k
+    assert any(k["scan"] for k in cutile)  # ... and is not vacuous (ct.cumsum, ct.extract have no rule today)
+    md = (tmp_path / "corpus-tilegym-1.5.1.md").read_text()
+    n_rules = sum(k["tier"] == "rules" for k in ks)
+    assert re.search(rf"^kernels 85, rules-only {n_rules}, llm 0, refused {85 - n_rules}; specs 0, equivalent 0$",
+                     md, re.M), md[:500]
+    assert md.count("\n| cutile | ") == 74 and md.count("\n| triton | ") == 11
+    png = tmp_path / "corpus-tilegym-1.5.1.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def _corpus_cli(tmp_path, env_extra: dict) -> subprocess.CompletedProcess:
+    import os  # noqa: PLC0415
+
+    env = {**os.environ, "CTRS_CACHE": str(tmp_path / "cache"), **env_extra}
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "--tier", "translate", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_corpus_download_failure_is_one_coded_line(tmp_path):
+    res = _corpus_cli(tmp_path, {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_RETRIES": "0", "PIP_TIMEOUT": "2",
+                                 "PIP_NO_CACHE_DIR": "1", "PIP_FIND_LINKS": ""})
+    cache = tmp_path / "cache" / "corpus" / "tilegym-1.5.1"
+    assert res.returncode == 3 and res.stdout == ""
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith(f"{cache}: error[CTRS-E150]: pip download tilegym==1.5.1 failed: ")
+    assert line.endswith("(hint: the corpus benchmark needs PyPI; check the network or pip's index settings)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_corpus_wheel_with_another_hash_is_refused(tmp_path):
+    cache = tmp_path / "cache" / "corpus" / "tilegym-1.5.1"
+    cache.mkdir(parents=True)
+    (cache / "tilegym-1.5.1-py3-none-any.whl").write_bytes(b"not the wheel")
+    res = _corpus_cli(tmp_path, {})
+    assert res.returncode == 3 and res.stdout == ""
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith(f"{cache / 'tilegym-1.5.1-py3-none-any.whl'}: error[CTRS-E151]: tilegym-1.5.1-py3-none-any.whl "
+                           "has sha256 ")
+    assert not (cache / "src").exists() and not (tmp_path / "out").exists()
