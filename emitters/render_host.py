@@ -424,12 +424,12 @@ def source_map(mod: model.Module, kernel_rs: str) -> list[dict]:
     Computed from the rendered text: the template prints the model in order, one line per statement
     (plus loop / if headers and closers), so a forward scan finds each statement's line.
     """
-    from ctrs import regen  # noqa: PLC0415 - stdlib only
+    from ctrs import generated  # noqa: PLC0415 - stdlib only
 
     lines = kernel_rs.splitlines()
     out: list[dict] = []
     cur = 0
-    skip = regen.header_lines("kernel.rs")  # lines of the written kernel.rs, after its @generated header
+    skip = generated.header_lines("kernel.rs")  # lines of the written kernel.rs, after its @generated header
 
     def find(pred, start: int) -> int:
         for i in range(start, len(lines)):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import regen, toolchain, translate
+from ctrs import generated, regen, toolchain, translate
 from tests.test_regen import _env as _git_env  # git identity, no global config, PRE_COMMIT_HOME under tmp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,7 +177,8 @@ def test_core_install_translates_and_regenerates(venv, tmp_path):
     # translate: a cuTile fixture and a Triton one (its Philox helper is read from the installed rules/)
     for fx in ("vector_add", "triton_dropout"):
         r = _run([ctrs, "translate", FIX / fx / "kernel.py", "-o", tmp_path / fx], cwd=tmp_path, env=env)
-        want = translate.translate_source(FIX / fx / "kernel.py")
+        want = {n: generated.add_header(n, text, by="ctrs translate").decode()
+                for n, text in translate.translate_source(FIX / fx / "kernel.py").items()}
         assert r.stdout.splitlines() == [str(tmp_path / fx / n) for n in want]
         assert {n: (tmp_path / fx / n).read_text() for n in want} == want  # byte-identical to the checkout's
 

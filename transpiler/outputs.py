@@ -1,7 +1,7 @@
 """Writing an output set safely (``ctrs translate``), the way black / pre-commit treat user files.
 
 * A file is replaced only if ctrs generated it: its ``@generated`` header (or analysis.json's
-  ``ctrs_generated`` key) carries a valid checksum of its content (transpiler/regen.py writes and checks
+  ``ctrs_generated`` key) carries a valid checksum of its content (transpiler/generated.py writes and checks
   them). Cargo.lock, which cargo owns and which carries no header, counts as generated when the
   Cargo.toml beside it does. Anything else is ``CTRS-E051`` unless ``force``.
 * A directory, a symlink or a special file where an output file goes is ``CTRS-E052``, even with
@@ -19,7 +19,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from . import errors, regen
+from . import errors, generated
 
 
 def _umask() -> int:
@@ -34,11 +34,11 @@ def _write_error(path: Path, e: OSError) -> errors.CtrsError:
 
 
 def _generated(out: Path, name: str, data: bytes) -> bool:
-    ok = regen.verify_header(name, data)
+    ok = generated.verify_header(name, data)
     if ok is None:  # no header of its own (Cargo.lock): generated iff the Cargo.toml beside it is
         toml = out / "Cargo.toml"
         try:
-            return toml.is_file() and regen.verify_header("Cargo.toml", toml.read_bytes()) is True
+            return toml.is_file() and generated.verify_header("Cargo.toml", toml.read_bytes()) is True
         except OSError:
             return False
     return ok

@@ -39,27 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from . import errors
+from .spec_schema import ALIASES, DTYPES  # noqa: F401 - the dtype tables live with the schema
 
-# cuTile Python dtype name -> (bits, cutile-rs type name)
-DTYPES: dict[str, tuple[int, str]] = {
-    "bool_": (8, "bool"),
-    "int8": (8, "i8"),
-    "int16": (16, "i16"),
-    "int32": (32, "i32"),
-    "int64": (64, "i64"),
-    "uint8": (8, "u8"),
-    "uint16": (16, "u16"),
-    "uint32": (32, "u32"),
-    "uint64": (64, "u64"),
-    "float16": (16, "f16"),
-    "bfloat16": (16, "bf16"),
-    "float32": (32, "f32"),
-    "float64": (64, "f64"),
-    "float8_e4m3fn": (8, "f8e4m3fn"),
-    "float8_e5m2": (8, "f8e5m2"),
-}
-ALIASES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8",
-           "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool_"}
 TMA_MAX_NDIM = 5
 
 

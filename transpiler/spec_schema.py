@@ -19,6 +19,26 @@ from functools import cache
 from . import errors
 
 INT_RANGES = {"int8": 8, "int16": 16, "int32": 32, "int64": 64}
+# cuTile Python dtype name -> (bits, cutile-rs type name)
+DTYPES: dict[str, tuple[int, str]] = {
+    "bool_": (8, "bool"),
+    "int8": (8, "i8"),
+    "int16": (16, "i16"),
+    "int32": (32, "i32"),
+    "int64": (64, "i64"),
+    "uint8": (8, "u8"),
+    "uint16": (16, "u16"),
+    "uint32": (32, "u32"),
+    "uint64": (64, "u64"),
+    "float16": (16, "f16"),
+    "bfloat16": (16, "bf16"),
+    "float32": (32, "f32"),
+    "float64": (64, "f64"),
+    "float8_e4m3fn": (8, "f8e4m3fn"),
+    "float8_e5m2": (8, "f8e5m2"),
+}
+ALIASES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8",
+           "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool_"}
 UINT_RANGES = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 MAX_INDEX = {"int32": 2**31 - 1, "int64": 2**63 - 1}
@@ -26,8 +46,6 @@ MAX_INDEX = {"int32": 2**31 - 1, "int64": 2**63 - 1}
 
 @cache
 def schema() -> dict:
-    from .spec import ALIASES, DTYPES  # noqa: PLC0415 - spec imports this module lazily
-
     dtypes = sorted(set(DTYPES) | set(ALIASES))
     dims = lambda lo, hi: {"type": "array", "minItems": 1, "maxItems": 8,  # noqa: E731
                            "items": {"type": "integer", "minimum": lo, "maximum": hi}}
@@ -112,8 +130,6 @@ def _items(doc) -> list[tuple[str, dict]]:
 
 
 def _semantic(doc, origin: str) -> None:
-    from .spec import ALIASES, DTYPES  # noqa: PLC0415
-
     names: dict[str, str] = {}
     for path, s in _items(doc):
         name = str(s.get("name") or s["kernel"])

@@ -87,13 +87,13 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False) -> list[Path]:
     """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
     only files ctrs generated are replaced unless ``force``; all or nothing)."""
-    from . import outputs, regen  # noqa: PLC0415
+    from . import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
     files = translate_source(kernel, llm)
-    data = {name: regen.add_header(name, text, by="ctrs translate") for name, text in files.items()}
+    data = {name: generated.add_header(name, text, by="ctrs translate") for name, text in files.items()}
     return outputs.write_set(out, data, force)
 
 
