@@ -184,7 +184,31 @@ def cmd_check(args) -> int:
         print(json.dumps([r.to_json() for r in rows], indent=2, sort_keys=True))
     else:
         print(check.render_table(rows))
-    return check.exit_code(rows)
+    return check.exit_code(rows, args.allow_incomplete)
+
+
+def cmd_specs(args) -> int:
+    from . import capture, spec  # noqa: PLC0415
+
+    specs, notes = capture.capture_file(Path(args.kernel), args.call, args.num_sms)
+    for n in notes:
+        print(n, file=sys.stderr)
+    if not specs:
+        raise errors.CtrsError(errors.CAPTURE_NO_LAUNCH, f"no launch of a kernel defined in {args.kernel} was recorded",
+                               "call the host function of this file that launches its kernels",
+                               errors.Loc(str(args.kernel)))
+    text = spec.dump_specs(specs)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force and out.read_text() != text:
+        raise errors.CtrsError(errors.OUTPUT_EXISTS, f"{out} exists and differs from the captured specs",
+                               "pass --force to overwrite it, or another -o", errors.Loc(str(out)))
+    _write(out, text)
+    kernels = sorted({s.kernel for s in specs})
+    print(f"{out}: {len(specs)} spec(s) of {len(kernels)} kernel(s): {', '.join(kernels)}")
+    return 0
 
 
 def cmd_regen(args) -> int:
@@ -287,7 +311,19 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--port", help="check this existing port directory instead of translating")
     ck.add_argument("-o", "--output", help="keep the translated port in this directory (default: a temp dir)")
     ck.add_argument("--json", action="store_true", help="machine-readable rows")
+    ck.add_argument("--allow-incomplete", action="store_true",
+                    help="exit 0 unless a row is critical (unproven rows, warnings and zero rows pass)")
     ck.set_defaults(fn=cmd_check)
+    sp = sub.add_parser("specs", help="record the specialisations a host function launches (CPU torch tensors, "
+                        "ct.launch intercepted, H200 device properties)")
+    sp.add_argument("kernel", help="kernel file whose host code launches its kernels")
+    sp.add_argument("--call", action="append", required=True,
+                    help="Python expression calling a host function of the file, e.g. "
+                         "'softmax(torch.empty(1000, 512, dtype=torch.float16))'; repeatable")
+    sp.add_argument("-o", "--output", help="specs file to write (default: stdout)")
+    sp.add_argument("--force", action="store_true", help="overwrite an existing, different specs file")
+    sp.add_argument("--num-sms", type=int, default=132, help="SM count host code reads (default 132, an H200)")
+    sp.set_defaults(fn=cmd_specs)
     for name, what in (("verify", "numerics of port vs reference on identical inputs, every spec"),
                        ("fuzz", "verify + hypothesis-drawn shapes from each spec's fuzz plan"),
                        ("bench", "verify + device time (CUPTI) of reference and port, ratio and geomean")):

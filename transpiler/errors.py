@@ -39,6 +39,13 @@ SPEC_INVALID = "CTRS-E010"
 KERNEL_NOT_FOUND = "CTRS-E011"
 KERNEL_IMPORT = "CTRS-E012"
 REF_COMPILE = "CTRS-E013"
+# Specs: two different specialisations under one name; ctrs specs: the --call expression / host code failed,
+# it launched nothing; the reference module extracted from a kernel file does not load.
+SPEC_DUPLICATE = "CTRS-E014"
+CAPTURE_CALL = "CTRS-E015"
+CAPTURE_NO_LAUNCH = "CTRS-E016"
+CAPTURE_UNSUPPORTED = "CTRS-E017"
+REF_EXTRACT = "CTRS-E018"
 RS_BUILD = "CTRS-E020"
 RS_COMPILE = "CTRS-E021"
 RS_ENTRY_NOT_FOUND = "CTRS-E022"
