@@ -118,11 +118,15 @@ def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[t
     side = Path(kernel).parent / "specs.json"
     sources = ([(str(side), "specs.json")] if side.exists() else []) + [(s, "--spec") for s in extra]
     loaded: list[tuple[specmod.Spec, str]] = []
+    origin_of: dict[str, str] = {}
     for text, origin in sources:
-        loaded += [(s, origin) for s in specmod.load_specs(text)]
-    for s, origin in specmod.unique_specs(loaded):  # a name given twice with different content: an error
-        names.add(s.name)
-        out.append((s, origin))
+        label = text if len(text) < 80 else "<inline spec>"
+        for sp in specmod.load_specs(text):
+            loaded.append((sp, label))
+            origin_of.setdefault(label, origin)
+    for sp, label in specmod.unique_specs(loaded):  # a name given twice with different content: an error
+        names.add(sp.name)
+        out.append((sp, origin_of[label]))
     skipped: list[Row] = []
     given = list(out)
     sites = {s.site for s, _ in out if s.site}
@@ -241,9 +245,11 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
                                    "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
         analysis = json.loads((port / "analysis.json").read_text())
         reference = reference_source(kernel)
+        specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
+        if not specs:  # nothing to prove: no build (the exit code says so)
+            return skipped
         build_crate(port)
         fks = render_host.ffi_kernels(translate.translate_module(kernel))
-        specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"
         for i, (s, origin) in enumerate(specs):
