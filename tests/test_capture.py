@@ -261,3 +261,14 @@ def test_check_zero_rows_exits_nonzero(tmp_path):
     assert res.returncode == 5, res.stdout + res.stderr
     assert "ctrs check: 0 rows, 0 equivalent, 0 critical, 0 warnings, 0 unproven -- nothing was proven" in res.stdout
     assert _run("check", str(k), "--allow-incomplete").returncode == 0
+
+
+def test_describe_names_an_undescribable_parameter():
+    sys.path.insert(0, str(CAP))
+    try:
+        import host_patterns as hp  # noqa: PLC0415
+    finally:
+        sys.path.remove(str(CAP))
+    x = torch.empty(64, 64)
+    assert capture.describe(hp.scale2d, (1,), (x, x, "64", 64), True) == "BM"  # a str where a Constant goes
+    assert capture.describe(hp.rows_persistent, (1,), (x, x, [64], 64), True) == "n_rows"  # a list scalar

@@ -61,12 +61,11 @@ class Recorder:
         """Describe one launch; None when the JIT would reuse an earlier compilation."""
         self.seen += 1
         spec = describe(kernel, grid, args, self.mode == "intercept")
-        if spec is not None:
-            spec.site = _call_site()
-        if spec is None:
-            self.unsupported.append(f"{_kernel_name(kernel)}: a parameter of a type the spec format cannot "
-                                    "describe (tuple, list, dataclass, pointer)")
+        if isinstance(spec, str):
+            self.unsupported.append(f"{_kernel_name(kernel)}: parameter '{spec}' is of a kind the spec format "
+                                    "cannot describe (tuple, list, dataclass, pointer, dtype)")
             return None
+        spec.site = _call_site()
         key = jit_key(kernel, spec)
         if key in self._keys:
             return None
@@ -115,11 +114,44 @@ def _kernel_name(kernel) -> str:
     return getattr(_pyfunc(kernel), "__name__", type(kernel).__name__)
 
 
-def _hints(kernel) -> dict[str, Any]:
+def _options(kernel) -> dict[str, Any]:
     opts = getattr(kernel, "_compiler_options", None)
     if opts is None or not dataclasses.is_dataclass(opts):
         return {}
-    return {k: v for k, v in dataclasses.asdict(opts).items() if k in _DEFAULT_HINTS and v != _DEFAULT_HINTS[k]}
+    return {k: v for k, v in dataclasses.asdict(opts).items() if k in _DEFAULT_HINTS}
+
+
+def _declared(kernel):
+    """The module-level ``@ct.kernel`` object of the same function (its decorator's hints), if any."""
+    fn = _pyfunc(kernel)
+    mod = sys.modules.get(getattr(fn, "__module__", ""), None)
+    for v in vars(mod).values() if mod is not None else ():
+        if getattr(v, "_pyfunc", None) is fn and hasattr(v, "_compiler_options"):
+            return v
+    return None
+
+
+def _for_sm90(v):
+    """A ``ct.ByTarget`` hint as an H200 (sm_90) compile sees it."""
+    by = getattr(v, "_by_target", None)
+    if by is None:
+        return v
+    val = by.get("sm_90", getattr(v, "_default", None))
+    return val if isinstance(val, (int, float, bool)) else None
+
+
+def _hints(kernel) -> dict[str, Any]:
+    """Compiler hints of the launched kernel that its decorator does not declare (``replace_hints``,
+    autotune ``hints_fn``): the reference compiles the file's kernel, so only these must be added."""
+    have = _options(kernel)
+    base = _options(_declared(kernel)) if _declared(kernel) is not None else dict(_DEFAULT_HINTS)
+    out = {}
+    for k, v in have.items():
+        if v != base.get(k):
+            v = _for_sm90(v)
+            if v is not None:
+                out[k] = v
+    return out
 
 
 def _is_tensor(x) -> bool:
@@ -170,8 +202,8 @@ def _constant_params(kernel) -> set[str]:
     return out
 
 
-def describe(kernel, grid, args, model_gpu: bool) -> specmod.Spec | None:
-    """The spec of one ``ct.launch(stream, grid, kernel, args)``; None if a parameter cannot be described."""
+def describe(kernel, grid, args, model_gpu: bool) -> specmod.Spec | str:
+    """The spec of one ``ct.launch(stream, grid, kernel, args)``, or the name of a parameter it cannot describe."""
     params = list(inspect.signature(_pyfunc(kernel)).parameters)
     consts = _constant_params(kernel)
     out: dict[str, specmod.ArrayArg | specmod.ScalarArg | specmod.ConstArg] = {}
@@ -182,12 +214,12 @@ def describe(kernel, grid, args, model_gpu: bool) -> specmod.Spec | None:
                                           tuple(int(s) for s in v.stride()), _align(v, model_gpu))
         elif pname in consts:
             if not isinstance(v, (bool, int, float)):
-                return None
+                return pname
             out[pname] = specmod.ConstArg(pname, v)
         else:
             dt = _scalar_dtype(v)
             if not dt:
-                return None
+                return pname
             val = v.item() if hasattr(v, "item") else v
             out[pname] = specmod.ScalarArg(pname, specmod.canonical_dtype(dt, pname), val)
     if len(out) != len(params):
@@ -459,9 +491,11 @@ def capture_file(path, calls: list[str], num_sms: int = H200_SMS) -> tuple[list[
             if rec.seen == before:
                 raise errors.CtrsError(errors.CAPTURE_NO_LAUNCH, f"--call {expr!r} launched no kernel",
                                        "call the host function that runs ct.launch", errors.Loc(str(path)))
-    if rec.unsupported:
+    specs = rec.specs(str(path))
+    if rec.unsupported and not specs:
         raise errors.CtrsError(errors.CAPTURE_UNSUPPORTED, rec.unsupported[0],
                                "write that launch's spec by hand (README, Specialisation format)", errors.Loc(str(path)))
     notes = sorted({f"note: launches of '{la.kernel}' ({la.source}) skipped: not defined in {path.name}"
                     for la in rec.launches if la.source != str(path)})
-    return rec.specs(str(path)), notes
+    notes += [f"note: launch not recorded: {u}" for u in sorted(set(rec.unsupported))]
+    return specs, notes
