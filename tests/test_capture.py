@@ -38,7 +38,7 @@ def _specs(*calls: str, extra: tuple[str, ...] = (), kernel: Path = CAP / "host_
 
 def _summary(specs: list[dict]) -> list[tuple]:
     return [(s["name"], tuple(s["grid"]), {k: v for k, v in s["args"].items() if not isinstance(v, dict)},
-             s.get("hints", {}), s["site"]) for s in specs]
+             s.get("hints", {}), tuple(s["sites"])) for s in specs]
 
 
 # ----------------------------------------------------------------------------------- ctrs specs on a CPU
@@ -50,19 +50,20 @@ def test_specs_host_code_patterns():
     got = _summary(_specs(*HOST_CALLS))
     assert got == [
         # bm, bn = 64, 128; grid cdiv(200, 64) x cdiv(300, 128)
-        ("scale2d__f16_200x300_BM64_BN128", ("4", "3", "1"), {"BM": 64, "BN": 128}, {}, "host_patterns.py:52"),
+        ("scale2d__f16_200x300_BM64_BN128", ("4", "3", "1"), {"BM": 64, "BN": 128}, {}, ("host_patterns.py:52",)),
         # row_tile(100) = min(1024, max(16, next_power_of_2(100)))
-        ("row_double__f32_8x100_TILE128", ("8",), {"TILE": 128}, {}, "host_patterns.py:60"),
+        ("row_double__f32_8x100_TILE128", ("8",), {"TILE": 128}, {}, ("host_patterns.py:60",)),
         # min(num SMs = 132, 1000 rows); row_tile(48) = 64
-        ("rows_persistent__f32_1000x48_TILE64", ("132", "1", "1"), {"TILE": 64}, {}, "host_patterns.py:69"),
+        ("rows_persistent__f32_1000x48_TILE64", ("132", "1", "1"), {"TILE": 64}, {}, ("host_patterns.py:69",)),
         # exhaustive_search over CONFIGS: one spec per config; the final launch of the "best" one is a repeat
-        ("scale2d__f32_128x128_BM32_BN64", ("4", "2", "1"), {"BM": 32, "BN": 64}, {}, "host_patterns.py:77"),
-        ("scale2d__f32_128x128_BM64_BN64", ("2", "2", "1"), {"BM": 64, "BN": 64}, {}, "host_patterns.py:77"),
+        ("scale2d__f32_128x128_BM32_BN64", ("4", "2", "1"), {"BM": 32, "BN": 64}, {},
+         ("host_patterns.py:77", "host_patterns.py:81")),
+        ("scale2d__f32_128x128_BM64_BN64", ("2", "2", "1"), {"BM": 64, "BN": 64}, {}, ("host_patterns.py:77",)),
         # cuda.tile_experimental.autotune_launch with hints_fn: the hint is part of the JIT key and the spec
         ("scale2d__f32_128x128_BM32_BN64_occupancy2", ("4", "2", "1"), {"BM": 32, "BN": 64}, {"occupancy": 2},
-         "host_patterns.py:91"),
+         ("host_patterns.py:91",)),
         ("scale2d__f32_128x128_BM64_BN64_occupancy2", ("2", "2", "1"), {"BM": 64, "BN": 64}, {"occupancy": 2},
-         "host_patterns.py:91"),
+         ("host_patterns.py:91",)),
     ]
 
 
@@ -118,8 +119,8 @@ def test_specs_host_import_missing():
 
 def test_specs_package_relative_imports():
     (s,) = _specs("add_one_host(torch.empty(3000))", kernel=CAP / "hostpkg" / "kernels.py")
-    assert (s["name"], s["args"]["TILE"], s["grid"], s["site"]) == ("add_one__f32_3000_TILE1024", 1024, ["3"],
-                                                                    "kernels.py:21")
+    assert (s["name"], s["args"]["TILE"], s["grid"], s["sites"]) == ("add_one__f32_3000_TILE1024", 1024, ["3"],
+                                                                     ["kernels.py:21"])
 
 
 def test_recorder_dedupes_by_jit_key():

@@ -65,10 +65,14 @@ class Recorder:
             self.unsupported.append(f"{_kernel_name(kernel)}: parameter '{spec}' is of a kind the spec format "
                                     "cannot describe (tuple, list, dataclass, pointer, dtype)")
             return None
-        spec.site = _call_site()
+        site = _call_site()
         key = jit_key(kernel, spec)
-        if key in self._keys:
+        if key in self._keys:  # compiled once by the JIT: one spec, every launch line it came from
+            first = next(la for la in self.launches if la.key == key)
+            if site and site not in first.spec.sites:
+                first.spec.sites.append(site)
             return None
+        spec.sites = [site] if site else []
         self._keys.add(key)
         src = inspect.getsourcefile(_pyfunc(kernel)) or ""
         launch = Launch(spec.kernel, src, spec, origin, key)
@@ -345,6 +349,7 @@ def recording(rec: Recorder):
     swaps = {real_launch: launch, real_search: exhaustive_search}
     if real_autotune is not None:
         swaps[real_autotune] = autotune_launch
+    by_id = {id(k): (k, v) for k, v in swaps.items()}
     saved: list[tuple[object, str, object]] = []
 
     def swap(obj, name: str, new) -> None:
@@ -369,13 +374,10 @@ def recording(rec: Recorder):
         if not isinstance(d, dict) or mod in (ct, tune, _tune, experimental):
             continue
         for name, val in list(d.items()):
-            try:
-                new = swaps.get(val)
-            except TypeError:  # unhashable
-                continue
-            if new is not None:
-                swap(mod, name, new)
-    rec._rebind = swaps  # modules imported during the recording rebind through rebind_module
+            new = by_id.get(id(val))  # identity, never hash(): module globals may not be hashable
+            if new is not None and new[0] is val:
+                swap(mod, name, new[1])
+    rec._rebind = by_id  # modules imported during the recording rebind through rebind_module
     if not passthrough:
         _patch_torch_cuda(rec, swap)
     try:
@@ -389,14 +391,11 @@ def recording(rec: Recorder):
 
 def rebind_module(rec: Recorder, mod) -> None:
     """Swap names a module imported during a recording bound to the real launch / autotuners."""
-    swaps = getattr(rec, "_rebind", {})
+    by_id = getattr(rec, "_rebind", {})
     for name, val in list(vars(mod).items()):
-        try:
-            new = swaps.get(val)
-        except TypeError:
-            continue
-        if new is not None:
-            setattr(mod, name, new)
+        new = by_id.get(id(val))
+        if new is not None and new[0] is val:
+            setattr(mod, name, new[1])
 
 
 def _patch_torch_cuda(rec: Recorder, swap) -> None:

@@ -129,7 +129,7 @@ def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[t
         out.append((sp, origin_of[label]))
     skipped: list[Row] = []
     given = list(out)
-    sites = {s.site for s, _ in out if s.site}
+    sites = {x for s, _ in out for x in s.sites}
     for m in analysis.get("specialisations", []):
         if f"{Path(kernel).name}:{m['line']}" in sites and m["origin"].startswith("launch:"):
             continue  # ctrs specs recorded this very launch site with its real constants

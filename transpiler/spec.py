@@ -16,7 +16,7 @@ A specialisation names the kernel and describes every parameter the way ``ct.lau
       "grid": ["x.shape[0]", 1, 1],                     # launch grid (GPU runs), see Spec.grid_for
       "fuzz": {"vary": ["x.0", "y.0"], "max": 8192},    # dims hypothesis may resize (equal sizes stay tied)
       "hints": {"occupancy": 2},                         # compiler hints of the launch (replace_hints, autotune)
-      "site": "kernel.py:57"                             # where ctrs specs recorded it (the ct.launch line)
+      "sites": ["kernel.py:57"]                          # where ctrs specs recorded it (the ct.launch lines)
     }
 
 Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../bool_), ``shape``,
@@ -120,7 +120,7 @@ class Spec:
     grid: list[str] = field(default_factory=list)  # launch grid expressions (see grid_for)
     fuzz: dict[str, Any] = field(default_factory=dict)  # {"vary": ["x.0", ...], "max": int}
     hints: dict[str, Any] = field(default_factory=dict)  # kernel compiler hints of the launch (occupancy, num_ctas)
-    site: str = ""  # "file.py:LINE" of the ct.launch / autotune call a captured spec was recorded at
+    sites: list[str] = field(default_factory=list)  # "file.py:LINE" of the launch / autotune calls ctrs specs saw
 
     def grid_for(self, shapes: dict[str, tuple[int, ...]] | None = None, num_sms: int = 132) -> tuple[int, int, int]:
         """Evaluate the grid expressions for these (or the spec's own) array shapes.
@@ -169,8 +169,8 @@ class Spec:
             d["fuzz"] = self.fuzz
         if self.hints:
             d["hints"] = dict(sorted(self.hints.items()))
-        if self.site:
-            d["site"] = self.site
+        if self.sites:
+            d["sites"] = list(self.sites)
         return d
 
 
@@ -215,7 +215,8 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
                                    'use {"dtype":..,"shape":[..]}, {"scalar":"int32","value":..} or a plain value')
     grid = [str(g) for g in raw.get("grid", [])]
     return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})), grid,
-                dict(raw.get("fuzz", {})), dict(raw.get("hints", {})), str(raw.get("site", "")))
+                dict(raw.get("fuzz", {})), dict(raw.get("hints", {})),
+                [str(x) for x in raw.get("sites", [])])
 
 
 def load_specs(text_or_path: str) -> list[Spec]:
