@@ -120,7 +120,7 @@ def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[t
     loaded: list[tuple[specmod.Spec, str]] = []
     origin_of: dict[str, str] = {}
     for text, origin in sources:
-        label = text if len(text) < 80 else "<inline spec>"
+        label = "<inline spec>" if text.lstrip().startswith(("{", "[")) else text
         for sp in specmod.load_specs(text):
             loaded.append((sp, label))
             origin_of.setdefault(label, origin)

@@ -47,10 +47,14 @@ def cmd_doctor(args) -> int:
     return 0
 
 
+def _label(spec_arg: str) -> str:
+    return "<inline spec>" if spec_arg.lstrip().startswith(("{", "[")) else spec_arg
+
+
 def cmd_ir_ref(args) -> int:
     from . import ir_ref, spec  # noqa: PLC0415
 
-    specs = spec.load_specs(args.spec)
+    specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     results = [ir_ref.compile_reference(Path(args.kernel), s) for s in specs]
     _emit_ir(args, results, [s.name for s in specs], "ref")
     return 0
@@ -59,7 +63,7 @@ def cmd_ir_ref(args) -> int:
 def cmd_ir_rs(args) -> int:
     from . import ir_rs, spec  # noqa: PLC0415
 
-    specs = spec.load_specs(args.spec)
+    specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     jobs = [(s, args.entry or s.rust.get("entry") or s.kernel) for s in specs]
     results = ir_rs.compile_ports(Path(args.kernel), jobs, args.target)
     _emit_ir(args, results, [s.name for s in specs], "rs")
