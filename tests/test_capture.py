@@ -273,3 +273,36 @@ def test_describe_names_an_undescribable_parameter():
     x = torch.empty(64, 64)
     assert capture.describe(hp.scale2d, (1,), (x, x, "64", 64), True) == "BM"  # a str where a Constant goes
     assert capture.describe(hp.rows_persistent, (1,), (x, x, [64], 64), True) == "n_rows"  # a list scalar
+
+
+def test_hint_difference_is_critical():
+    """A launch's occupancy hint the port does not carry is critical for performance (IRD-HINT-ENTRY)."""
+    from ctrs import irdiff  # noqa: PLC0415
+
+    raw = {"kernel": "scale2d", "args": {"x": {"dtype": "float32", "shape": [128, 128]},
+                                         "y": {"dtype": "float32", "shape": [128, 128]}, "BM": 32, "BN": 64}}
+    plain = ir_ref.compile_reference(CAP / "host_patterns.py", specmod.parse_spec(raw)).text
+    hinted = ir_ref.compile_reference(CAP / "host_patterns.py", specmod.parse_spec({**raw, "hints": {"occupancy": 2}})).text
+    rep = irdiff.diff(hinted, plain)
+    assert rep.verdict() == "CRITICAL"
+    assert [(f.code, f.severity) for f in rep.findings] == [("IRD-HINT-ENTRY", "critical")]
+    assert "kernel hints differ (performance): ref 'default={occupancy=2}' vs port 'none'" in rep.findings[0].message
+
+
+def test_check_proves_captured_specs_end_to_end(tmp_path):
+    """Host code whose launch sites the static miner cannot complete: captured specs make every row
+    EQUIVALENT and cover those sites, so ctrs check exits 0; without them it exits 5 (INCOMPLETE)."""
+    out = tmp_path / "hp.json"
+    calls = [a for c in HOST_CALLS[:4] for a in ("--call", c)]
+    assert _run("specs", "tests/data/capture/host_patterns.py", *calls, "-o", str(out)).returncode == 0
+    res = _run("check", "tests/data/capture/host_patterns.py", "--spec", str(out), "--json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    rows = json.loads(res.stdout)
+    assert sorted(r["spec"] for r in rows) == sorted(s.name for s in specmod.load_specs(str(out)))
+    assert all(r["verdict"] == "EQUIVALENT" and r["matched"] == r["total"] > 0 for r in rows)
+    bare = _run("check", "tests/data/capture/host_patterns.py", "--port", str(tmp_path / "nope"))
+    assert bare.returncode == 3  # not a port dir: an error, not a pass
+    mined = _run("check", "tests/data/capture/host_patterns.py")
+    assert mined.returncode == 5, mined.stdout + mined.stderr
+    assert "INCOMPLETE" in mined.stdout and "get specs: ctrs specs tests/data/capture/host_patterns.py --call 'scale(" \
+        in mined.stdout
