@@ -305,8 +305,17 @@ def recording(rec: Recorder):
     real_launch, real_search = ct.launch, tune.exhaustive_search
     passthrough = rec.mode == "passthrough"
 
+    def record(kernel, grid, args, origin: str) -> None:
+        if not passthrough:
+            rec.record(kernel, grid, args, origin)
+            return
+        try:  # recording must never break the suite it watches: a failure is noted, the launch goes on
+            rec.record(kernel, grid, args, origin)
+        except Exception as e:  # noqa: BLE001
+            rec.unsupported.append(f"{_kernel_name(kernel)}: not recorded: {type(e).__name__}: {e}")
+
     def launch(stream, grid, kernel, args, *rest, **kw):
-        rec.record(kernel, grid, args, "launch")
+        record(kernel, grid, args, "launch")
         if passthrough:
             return real_launch(stream, grid, kernel, args, *rest, **kw)
         return None
@@ -318,7 +327,7 @@ def recording(rec: Recorder):
             hints = hints_fn(cfg) if hints_fn else {}
             if hints:
                 k = k.replace_hints(**hints)
-            rec.record(k, grid_fn(cfg), (launch_args_fn or args_fn)(cfg), f"autotune[{i}]")
+            record(k, grid_fn(cfg), (launch_args_fn or args_fn)(cfg), f"autotune[{i}]")
         return configs
 
     def exhaustive_search(search_space, stream, grid_fn, kernel, args_fn, hints_fn=None, **kw):
