@@ -455,13 +455,6 @@ def _package_import(path):
         sys.path.remove(str(d))
 
 
-def _user_frame(exc: BaseException, path) -> errors.Loc | None:
-    import traceback  # noqa: PLC0415
-
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-    return errors.Loc(str(path), frames[-1].lineno or 0, (frames[-1].colno or 0) + 1) if frames else None
-
-
 def capture_file(path, calls: list[str], num_sms: int = H200_SMS) -> tuple[list[specmod.Spec], list[str]]:
     """Run each ``--call`` expression in FILE's namespace (``torch`` available) with launches intercepted.
     Returns the specs of kernels defined in FILE and notes (launches of kernels defined elsewhere)."""
@@ -495,7 +488,7 @@ def capture_file(path, calls: list[str], num_sms: int = H200_SMS) -> tuple[list[
                 raise errors.CtrsError(errors.CAPTURE_CALL, f"--call {expr!r} raised {type(e).__name__}: {first}",
                                        "the host code ran on CPU torch tensors with ct.launch intercepted; "
                                        "fix the call's arguments (shapes, dtypes) or the host code",
-                                       _user_frame(e, path) or errors.Loc(str(path))) from e
+                                       errors.loc_in_traceback(e, path)) from e
             if rec.seen == before:
                 raise errors.CtrsError(errors.CAPTURE_NO_LAUNCH, f"--call {expr!r} launched no kernel",
                                        "call the host function that runs ct.launch", errors.Loc(str(path)))

@@ -17,6 +17,14 @@ class Loc:
         return self.file
 
 
+def loc_in_traceback(exc: BaseException, path) -> Loc:
+    """Where user code in ``path`` raised ``exc`` (its innermost frame in that file), else the file."""
+    import traceback  # noqa: PLC0415
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+    return Loc(str(path), frames[-1].lineno or 0, (frames[-1].colno or 0) + 1) if frames else Loc(str(path))
+
+
 class CtrsError(Exception):
     """A user-facing failure: one line, a stable code, a hint; the CLI exits non-zero."""
 

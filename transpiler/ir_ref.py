@@ -39,11 +39,8 @@ def load_module(path: Path, code: str = errors.KERNEL_IMPORT, hint: str = "the k
     try:
         modspec.loader.exec_module(mod)
     except Exception as e:  # noqa: BLE001 - any failure importing user code is reported, not raised
-        import traceback  # noqa: PLC0415
-
-        fr = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == str(path)]
-        loc = errors.Loc(str(path), fr[-1].lineno or 0, (fr[-1].colno or 0) + 1) if fr else errors.Loc(str(path))
-        raise errors.CtrsError(code, f"importing {path.name} failed: {type(e).__name__}: {e}", hint, loc) from e
+        raise errors.CtrsError(code, f"importing {path.name} failed: {type(e).__name__}: {e}", hint,
+                               errors.loc_in_traceback(e, path)) from e
     finally:
         sys.path.remove(str(path.parent))
     sys.modules[name] = mod

@@ -216,13 +216,9 @@ def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()
         raise
     except Exception as e:  # noqa: BLE001 - user code
         sys.modules.pop(name, None)
-        import traceback  # noqa: PLC0415
-
-        fr = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == str(path)]
-        loc = errors.Loc(str(path), fr[-1].lineno or 0, (fr[-1].colno or 0) + 1) if fr else errors.Loc(str(path))
         raise errors.CtrsError(errors.REF_EXTRACT, f"the kernels' part of {path.name} failed to load: "
                                f"{type(e).__name__}: {e}", "the statements the kernels use must run without a GPU",
-                               loc) from e
+                               errors.loc_in_traceback(e, path)) from e
     return mod
 
 
