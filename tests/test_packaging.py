@@ -155,7 +155,7 @@ def test_wheel_ships_every_file_in_one_package(wheel):
     assert [r.split(">")[0].split("<")[0].lower() for r in core] == ["jinja2", "lark", "libcst"]
     assert all("==" not in r.split(";")[0] for r in requires), requires  # ranges only: the pins live in constraints.txt
     assert {ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Provides-Extra:")} == \
-        {"verify", "gpu", "llm", "dev"}
+        {"verify", "gpu", "llm", "dev", "specs"}
 
 
 # ------------------------------------------------------------------------------------------ a fresh venv

@@ -1,6 +1,7 @@
 """``ctrs check kernel.py``: translate, build the port crate, and prove every specialisation by Tile IR.
 
-Specialisations come from (in this order, duplicates by name dropped):
+Specialisations come from (in this order; the same spec given twice counts once, two different specs of one
+name are an error naming them):
   1. ``specs.json`` next to the kernel file, when present;
   2. every ``--spec`` given;
   3. the ones mined from the file's own launch code (analysis.json ``specialisations``): they carry
@@ -9,7 +10,12 @@ Specialisations come from (in this order, duplicates by name dropped):
 For each: the Rust entry is picked like the FFI/wrapper pick it (variant constants, per-dtype entries),
 its generics are computed like ffi.rs computes them (element types from the arrays, const generics from
 the constants, dtype flags from the array dtype), then ir-ref vs ir-rs and diff-ir. One row per
-kernel x specialisation; any CRITICAL (or a compile error on either side) makes the exit code 1.
+kernel x specialisation.
+
+Exit code (``exit_code``): 0 only when at least one row was proven and every row is EQUIVALENT; 1 when any
+row is CRITICAL (or a compile error on either side); 5 when a row could not be verified (INCOMPLETE,
+NO-SHAPES) or no row was proven at all; 2 when the only divergences are warnings. ``--allow-incomplete``
+gives the old answer: 1 on a critical row, else 0.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from pathlib import Path
 from . import errors, spec as specmod, toolchain
 
 CRITICAL_VERDICTS = {"CRITICAL", "REF-ERROR", "PORT-ERROR", "NO-ENTRY"}
+UNPROVEN_VERDICTS = {"INCOMPLETE", "NO-SHAPES"}
+EXIT_OK, EXIT_CRITICAL, EXIT_WARNINGS, EXIT_UNPROVEN = 0, 1, 2, 5
 
 
 @dataclass
@@ -134,28 +142,43 @@ def generics_for(spec: specmod.Spec, fk) -> list[str]:
     return out
 
 
+def capture_hint(kernel: Path, mined: dict) -> str:
+    """How to get specs for a launch the static miner could not complete: run its host function."""
+    fn = mined.get("function") or "host_fn"
+    return f"get specs: ctrs specs {kernel} --call '{fn}(torch.empty(...), ...)' -o specs.json"
+
+
 def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[tuple[specmod.Spec, str]], list[Row]]:
     """(spec, origin) pairs to verify, plus rows for mined specialisations that cannot be verified."""
     out: list[tuple[specmod.Spec, str]] = []
     names: set[str] = set()
     side = Path(kernel).parent / "specs.json"
     sources = ([(str(side), "specs.json")] if side.exists() else []) + [(s, "--spec") for s in extra]
+    loaded: list[tuple[specmod.Spec, str]] = []
+    origin_of: dict[str, str] = {}
     for text, origin in sources:
-        for s in specmod.load_specs(text):
-            if s.name not in names:
-                names.add(s.name)
-                out.append((s, origin))
+        label = "<inline spec>" if text.lstrip().startswith(("{", "[")) else text
+        for sp in specmod.load_specs(text):
+            loaded.append((sp, label))
+            origin_of.setdefault(label, origin)
+    for sp, label in specmod.unique_specs(loaded):  # a name given twice with different content: an error
+        names.add(sp.name)
+        out.append((sp, origin_of[label]))
     skipped: list[Row] = []
     given = list(out)
+    sites = {x for s, _ in out for x in s.sites}
     for m in analysis.get("specialisations", []):
+        if f"{Path(kernel).name}:{m['line']}" in sites and m["origin"].startswith("launch:"):
+            continue  # ctrs specs recorded this very launch site with its real constants
         if not m["complete"]:
             skipped.append(Row(m["kernel"], m["name"], m["origin"], "INCOMPLETE",
-                               findings=[f"constants not static: {', '.join(m['missing'])}"]))
+                               findings=[f"constants not static: {', '.join(m['missing'])}; "
+                                         f"{capture_hint(kernel, m)}"]))
             continue
         base = next((s for s, _ in given if s.kernel == m["kernel"]), None)
         if base is None:
             skipped.append(Row(m["kernel"], m["name"], m["origin"], "NO-SHAPES",
-                               findings=["no spec with shapes for this kernel: add specs.json or --spec"]))
+                               findings=[f"no spec with shapes for this kernel; {capture_hint(kernel, m)}"]))
             continue
         if any(s.kernel == m["kernel"] and all(_const_values(s).get(k) == v for k, v in m["constants"].items())
                for s, _ in out):
@@ -259,9 +282,11 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
                                    "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
         analysis = json.loads((port / "analysis.json").read_text())
         reference = reference_source(kernel)
+        specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
+        if not specs:  # nothing to prove: no build (the exit code says so)
+            return skipped
         build_crate(port)
         fks = render_host.ffi_kernels(translate.translate_module(kernel))
-        specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
         check_known(specs, fks, kernel)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"
@@ -299,8 +324,10 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             row.verdict = rep.verdict()
             row.matched = int(rep.stats.get("matched", 0))
             row.total = int(rep.stats.get("ref_ops", 0))
-            row.findings += [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
-                             if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
+            rank = {irdiff.CRITICAL: 0, irdiff.WARNING: 1}  # critical first: the table shows the first one
+            row.findings += [f"{f.severity}: {f.code} {f.op}: {f.message}"
+                             for f in sorted(rep.findings, key=lambda f: rank.get(f.severity, 2))
+                             if f.severity in rank]
             row.ir = {"ref": ref.text, "port": gen.text, "findings": rep.findings}
             rows.append(row)
         if progress:
@@ -319,8 +346,9 @@ def render_table(rows: list[Row]) -> str:
     body = []
     for r in rows:
         ops = f"{r.matched}/{r.total}" if r.total else "-"
-        first = r.findings[0] if r.findings else ""
-        first = first if len(first) <= 140 else first[:137] + "..."
+        first = next((f for f in r.findings if f.startswith("critical:")), r.findings[0]) if r.findings else ""
+        if r.verdict not in UNPROVEN_VERDICTS:  # their finding is the command to run: never cut
+            first = first if len(first) <= 140 else first[:137] + "..."
         more = f" (+{len(r.findings) - 1} more)" if len(r.findings) > 1 else ""
         body.append((r.kernel if r.entry in ("", r.kernel) else f"{r.kernel} [{r.entry}]", r.spec, r.verdict, ops,
                      first + more))
@@ -330,10 +358,22 @@ def render_table(rows: list[Row]) -> str:
         lines.append("  ".join(x.ljust(w) for x, w in zip(b[:4], widths)) + "  " + b[4])
     crit = sum(r.critical for r in rows)
     ok = sum(r.verdict == "EQUIVALENT" for r in rows)
-    lines.append(f"ctrs check: {len(rows)} rows, {ok} equivalent, {crit} critical, "
-                 f"{len(rows) - ok - crit} other")
+    warn = sum(r.verdict == "WARNINGS" for r in rows)
+    unproven = sum(r.verdict in UNPROVEN_VERDICTS for r in rows)
+    lines.append(f"ctrs check: {len(rows)} rows, {ok} equivalent, {crit} critical, {warn} warnings, "
+                 f"{unproven} unproven" + ("" if ok + warn else " -- nothing was proven"))
     return "\n".join(lines)
 
 
-def exit_code(rows: list[Row]) -> int:
-    return 1 if any(r.critical for r in rows) else 0
+def exit_code(rows: list[Row], allow_incomplete: bool = False) -> int:
+    """0 all proven EQUIVALENT; 1 critical; 5 unproven rows or nothing proven; 2 warnings only (module doc)."""
+    if any(r.critical for r in rows):
+        return EXIT_CRITICAL
+    if allow_incomplete:
+        return EXIT_OK
+    if not any(r.verdict in ("EQUIVALENT", "WARNINGS") for r in rows) or any(
+            r.verdict in UNPROVEN_VERDICTS for r in rows):
+        return EXIT_UNPROVEN
+    if any(r.verdict != "EQUIVALENT" for r in rows):
+        return EXIT_WARNINGS
+    return EXIT_OK

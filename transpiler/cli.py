@@ -56,10 +56,14 @@ def cmd_doctor(args) -> int:
     return 1 if missing else 0
 
 
+def _label(spec_arg: str) -> str:
+    return "<inline spec>" if spec_arg.lstrip().startswith(("{", "[")) else spec_arg
+
+
 def cmd_ir_ref(args) -> int:
     from . import ir_ref, spec  # noqa: PLC0415
 
-    specs = spec.load_specs(args.spec)
+    specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     results = [ir_ref.compile_reference(Path(args.kernel), s) for s in specs]
     _emit_ir(args, results, [s.name for s in specs], "ref")
     return 0
@@ -68,7 +72,7 @@ def cmd_ir_ref(args) -> int:
 def cmd_ir_rs(args) -> int:
     from . import ir_rs, spec  # noqa: PLC0415
 
-    specs = spec.load_specs(args.spec)
+    specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     jobs = [(s, args.entry or s.rust.get("entry") or s.kernel) for s in specs]
     results = ir_rs.compile_ports(Path(args.kernel), jobs, args.target, cutile=args.cutile)
     _emit_ir(args, results, [s.name for s in specs], "rs")
@@ -220,7 +224,31 @@ def cmd_check(args) -> int:
         print(json.dumps([r.to_json() for r in rows], indent=2, sort_keys=True))
     else:
         print(check.render_table(rows))
-    return check.exit_code(rows)
+    return check.exit_code(rows, args.allow_incomplete)
+
+
+def cmd_specs(args) -> int:
+    from . import capture, spec  # noqa: PLC0415
+
+    specs, notes = capture.capture_file(Path(args.kernel), args.call, args.num_sms)
+    for n in notes:
+        print(n, file=sys.stderr)
+    if not specs:
+        raise errors.CtrsError(errors.CAPTURE_NO_LAUNCH, f"no launch of a kernel defined in {args.kernel} was recorded",
+                               "call the host function of this file that launches its kernels",
+                               errors.Loc(str(args.kernel)))
+    text = spec.dump_specs(specs)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force and out.read_text() != text:
+        raise errors.CtrsError(errors.OUTPUT_EXISTS, f"{out} exists and differs from the captured specs",
+                               "pass --force to overwrite it, or another -o", errors.Loc(str(out)))
+    _write(out, text)
+    kernels = sorted({s.kernel for s in specs})
+    print(f"{out}: {len(specs)} spec(s) of {len(kernels)} kernel(s): {', '.join(kernels)}")
+    return 0
 
 
 def cmd_regen(args) -> int:
@@ -292,6 +320,7 @@ EXAMPLES = {
     "bench": "ctrs bench .gpu/ports/* --gpu --reps 30",
     "bundle": "ctrs bundle fixtures/vector_add fixtures/rms_norm -o .gpu",
     "regen": "ctrs regen --check   # in a repository with a ctrs.toml",
+    "specs": "ctrs specs kernels/softmax.py --call 'softmax(torch.empty(4096, 1024, dtype=torch.float16))' -o specs.json",
 }
 
 
@@ -358,7 +387,19 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--html", metavar="FILE", help="also write an HTML report: the rows, and reference and port "
                     "side by side (source lines + Tile IR) at the first divergence of every non-equivalent row")
     ck.add_argument("--markdown", metavar="FILE", help="the same report as Markdown")
+    ck.add_argument("--allow-incomplete", action="store_true",
+                    help="exit 0 unless a row is critical (unproven rows, warnings and zero rows pass)")
     ck.set_defaults(fn=cmd_check)
+    sp = sub.add_parser("specs", help="record the specialisations a host function launches (CPU torch tensors, "
+                        "ct.launch intercepted, H200 device properties)")
+    sp.add_argument("kernel", help="kernel file whose host code launches its kernels")
+    sp.add_argument("--call", action="append", required=True,
+                    help="Python expression calling a host function of the file, e.g. "
+                         "'softmax(torch.empty(1000, 512, dtype=torch.float16))'; repeatable")
+    sp.add_argument("-o", "--output", help="specs file to write (default: stdout)")
+    sp.add_argument("--force", action="store_true", help="overwrite an existing, different specs file")
+    sp.add_argument("--num-sms", type=int, default=132, help="SM count host code reads (default 132, an H200)")
+    sp.set_defaults(fn=cmd_specs)
     for name, what in (("verify", "numerics of port vs reference on identical inputs, every spec"),
                        ("fuzz", "verify + hypothesis-drawn shapes from each spec's fuzz plan"),
                        ("bench", "verify + device time (CUPTI) of reference and port, ratio and geomean")):

@@ -17,6 +17,14 @@ class Loc:
         return self.file
 
 
+def loc_in_traceback(exc: BaseException, path) -> Loc:
+    """Where user code in ``path`` raised ``exc`` (its innermost frame in that file), else the file."""
+    import traceback  # noqa: PLC0415
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+    return Loc(str(path), frames[-1].lineno or 0, (frames[-1].colno or 0) + 1) if frames else Loc(str(path))
+
+
 class CtrsError(Exception):
     """A user-facing failure: one line, a stable code, a hint; the CLI exits non-zero."""
 
@@ -40,6 +48,13 @@ SPEC_INVALID = "CTRS-E010"
 KERNEL_NOT_FOUND = "CTRS-E011"
 KERNEL_IMPORT = "CTRS-E012"
 REF_COMPILE = "CTRS-E013"
+# Specs: two different specialisations under one name; ctrs specs: the --call expression / host code failed,
+# it launched nothing; the reference module extracted from a kernel file does not load.
+SPEC_DUPLICATE = "CTRS-E014"
+CAPTURE_CALL = "CTRS-E015"
+CAPTURE_NO_LAUNCH = "CTRS-E016"
+CAPTURE_UNSUPPORTED = "CTRS-E017"
+REF_EXTRACT = "CTRS-E018"
 RS_BUILD = "CTRS-E020"
 RS_COMPILE = "CTRS-E021"
 RS_ENTRY_NOT_FOUND = "CTRS-E022"

@@ -24,7 +24,7 @@ class IRResult:
     symbol: str
 
 
-def load_module(path: Path):
+def load_module(path: Path, code: str = errors.KERNEL_IMPORT, hint: str = "the kernel file must import without a GPU"):
     """Import a kernel file under a private name (its directory goes first on sys.path)."""
     path = path.resolve()
     if not path.exists():
@@ -39,8 +39,8 @@ def load_module(path: Path):
     try:
         modspec.loader.exec_module(mod)
     except Exception as e:  # noqa: BLE001 - any failure importing user code is reported, not raised
-        raise errors.CtrsError(errors.KERNEL_IMPORT, f"importing {path.name} failed: {type(e).__name__}: {e}",
-                               "the kernel file must import without a GPU", errors.Loc(str(path))) from e
+        raise errors.CtrsError(code, f"importing {path.name} failed: {type(e).__name__}: {e}", hint,
+                               errors.loc_in_traceback(e, path)) from e
     finally:
         sys.path.remove(str(path.parent))
     sys.modules[name] = mod
@@ -53,9 +53,28 @@ def kernels_in(mod) -> dict[str, object]:
     return {n: o for n, o in vars(mod).items() if isinstance(o, ct.kernel)}
 
 
+def reference_module(path: Path):
+    """The kernels of ``path`` and what they use (refmodule: host code, torch, the file's own package are
+    not imported); the whole file imported as a fallback (kernels built at import time by other code)."""
+    from . import refmodule  # noqa: PLC0415
+
+    try:
+        return refmodule.load(Path(path))
+    except errors.CtrsError as first:
+        try:
+            return load_module(Path(path))
+        except errors.CtrsError:
+            raise first from None
+
+
 def find_kernel(path: Path, name: str):
-    mod = load_module(path)
+    mod = reference_module(path)
     ks = kernels_in(mod)
+    if name not in ks:  # a kernel made by code the extraction does not keep: import the whole file
+        try:
+            ks = kernels_in(load_module(Path(path)))
+        except errors.CtrsError:
+            pass
     if name not in ks:
         raise errors.CtrsError(errors.KERNEL_NOT_FOUND, f"no @ct.kernel named '{name}' in {path.name}",
                                f"known kernels: {', '.join(sorted(ks)) or 'none'}", errors.Loc(str(path)))
@@ -67,6 +86,8 @@ def compile_reference(path: Path, spec: specmod.Spec) -> IRResult:
     from cuda.tile.compilation import export_kernel  # noqa: PLC0415
 
     kernel = find_kernel(path, spec.kernel)
+    if spec.hints:  # the launch's compiler hints (replace_hints / autotune) are part of the reference
+        kernel = kernel.replace_hints(**spec.hints)
     params = list(inspect.signature(kernel._pyfunc).parameters)
     sig = specmod.reference_signature(spec, params).with_mangled_symbol(spec.kernel)
     buf = io.BytesIO()

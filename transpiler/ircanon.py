@@ -10,9 +10,18 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
   * ``bitcast`` / ``broadcast`` / ``reshape`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the
     source languages; a same-shape broadcast) is the identity, so its result is its operand;
   * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
-    between the ops of one region is kept by comparing stores in textual order);
-  * constants: equal constants are one value (dedup); commutative ops sort their operands;
-  * dead code: only ops that reach a store, a terminator or a region with side effects count.
+    between the ops of one region is kept by comparing stores in textual order); tokens threaded through
+    a loop or an ``if`` (token iter values, token results, the tokens its terminators yield) are that
+    one value too, so a port that threads them and one that does not have the same graph;
+  * constants: equal constants are one value (dedup); a splat constant reshaped / broadcast to another
+    shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
+    ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
+    scalar constant used only by such folds is no op of its own); commutative ops sort their operands;
+  * dead code: only ops that reach a store, a terminator or a region with side effects count;
+  * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
+    constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
+    For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
+    Only the reference is rewritten: a port that hard-codes a 1 is still a difference.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .irparse import Module, Op
 
@@ -29,6 +38,10 @@ SIDE_EFFECTS = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas
                 "return", "yield", "continue", "break", "atomic_red_view_tko"}
 PLUMBING = {"assume", "make_token"}
 IDENTITY_WHEN_SAME_TYPE = {"bitcast", "broadcast", "reshape"}
+SPLAT_FOLDS = {"broadcast", "reshape"}
+_SPLAT = re.compile(r"^constant < (\w+) : ([^<>\[\],]+) > : (tile < [^<>]* >)$")
+_RESULT_TYPE = re.compile(r"-> (tile < [^<>]* >)$")
+TERMINATORS = {"yield", "continue", "break"}
 ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print"}
 
 
@@ -83,7 +96,38 @@ def _identity_cast(sig: str) -> bool:
     return len(parts) == 2 and parts[0] == parts[1] and bool(parts[0])
 
 
-def canonicalise(entry: Op) -> Canon:
+_UNIT_TV = re.compile(r"tensor_view < ((?:[0-9?]+x)+)")
+_SHAPE_LIST = re.compile(r"shape = \[ ([^\]]*) \]")
+
+
+def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int]) -> Op:
+    """Reference side: a size-1 dim the launch made a constant (calling convention v2) read as the entry
+    argument that carries it, like a port that does not specialise it (``shape = [ 1 , % ]`` ->
+    ``shape = [ % , % ]`` with that dim's argument, ``tensor_view<1x?x..>`` -> ``tensor_view<?x?x..>``)."""
+    sig = _UNIT_TV.sub(lambda m: "tensor_view < " + "".join("?x" if d == "1" else f"{d}x"
+                                                            for d in m.group(1).split("x")[:-1]), op.sig)
+    if op.name != "make_tensor_view" or not op.uses or op.uses[0] not in root_of:
+        return replace(op, sig=sig) if sig != op.sig else op
+    m = _SHAPE_LIST.search(sig)
+    if not m:
+        return replace(op, sig=sig)
+    items = _split_top(m.group(1))
+    base = root_of[op.uses[0]]
+    uses, pos, new_items = list(op.uses), 1, []
+    for k, it in enumerate(items):
+        if it == "1" and base + 1 + k < len(entry.defs):
+            uses.insert(pos, entry.defs[base + 1 + k])
+            new_items.append("%")
+            pos += 1
+        else:
+            new_items.append(it)
+            pos += it == "%"
+    sig = sig[:m.start()] + f"shape = [ {' , '.join(new_items)} ]" + sig[m.end():]
+    shift = len(uses) - len(op.uses)
+    return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
+
+
+def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     env: dict[str, str] = {}
     facts: dict[int, list[str]] = {}
     arg_index: dict[str, int] = {}
@@ -97,6 +141,22 @@ def canonicalise(entry: Op) -> Canon:
         arg_index[a] = i
         arg_types.append(t)
     root_of: dict[str, int] = dict(arg_index)
+    splat: dict[str, tuple[str, str]] = {}  # value name -> (element type, literal) of a splat constant
+    folded_from: dict[str, list[CanonOp]] = {}  # scalar constant value name -> the folds that consumed it
+    producer: dict[str, CanonOp] = {}
+    term_drop: list[set[int]] = []  # per enclosing region op: positions of token results its terminators yield
+
+    def splat_const(op: Op, elem: str, lit: str, typ: str) -> CanonOp:
+        """A splat constant of type ``typ``: keyed like ``constant <elem: lit> : typ``, wherever it came from."""
+        sig = f"constant < {elem} : {lit} > : {typ}"
+        synth = op if op.name == "constant" else replace(op, name="constant", sig=sig, uses=[], regions=[])
+        key = _h(_h(sig))  # = the key visit() gives a constant op of that text (no operands, no regions)
+        for r in op.results:
+            env[r] = _h(key, "result", 0)
+            splat[r] = (elem, lit)
+        c = CanonOp(synth, key, [])
+        all_ops.append(c)
+        return c
 
     def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
         mine: list[CanonOp] = []
@@ -120,14 +180,34 @@ def canonicalise(entry: Op) -> Canon:
         # A block is identified by its effects: ordered stores, terminators, and ops with regions.
         # Pure values enter through their users' keys, so where a pure op (a constant, a
         # loop-invariant value) is placed does not matter.
-        roots = sorted({c.key for c in mine if c.live and c.op.name not in ORDERED | PLUMBING
+        roots = sorted({c.key for c in mine if c.live and c.op.name not in ORDERED | PLUMBING and not c.alias
                         and (c.op.name in SIDE_EFFECTS or c.op.regions)})
         ordered = [c.key for c in mine if c.live and c.op.name in ORDERED]
         return _h("block", *roots, "|", *ordered), mine
 
     assumes: list[tuple[CanonOp, int | None, str]] = []  # (assume, entry arg it constrains or None, fact)
+    canon_of: dict[int, CanonOp] = {}  # id(original op) -> its CanonOp (the op may be a rewritten copy)
 
     def visit(op: Op) -> CanonOp:
+        c = _visit(op)
+        canon_of[id(op)] = c
+        for r in op.results:
+            producer[r] = c
+        return c
+
+    def _visit(op: Op) -> CanonOp:
+        if unit_dims_dynamic:
+            op = _dynamic_unit_dims(op, entry, root_of)
+        m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
+        if m:
+            return splat_const(op, m.group(1), m.group(2), m.group(3))
+        if op.name in SPLAT_FOLDS and len(op.uses) == 1 and op.uses[0] in splat and len(op.results) == 1:
+            rt = _RESULT_TYPE.search(op.sig)
+            if rt:
+                src = op.uses[0]
+                c = splat_const(op, *splat[src], rt.group(1))
+                folded_from.setdefault(src, []).append(c)
+                return c
         if op.name == "assume":
             src = op.uses[0] if op.uses else ""
             for r in op.results:
@@ -152,31 +232,54 @@ def canonicalise(entry: Op) -> Canon:
             c = CanonOp(op, key, [])
             all_ops.append(c)
             return c
-        operand_keys = [env.get(u, _h("free", u)) for i, u in enumerate(op.uses) if i not in op.token_uses]
+        drop = set(op.token_uses)
         sig = _strip_tokens(op.sig, len(op.token_uses))
+        tok_results = _token_positions(sig) if op.regions else set()
+        token_defs: set[int] = set()
+        if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
+            n = sig.count("%def = %")
+            drop |= {len(op.uses) - n + k for k in tok_results if n}
+            token_defs = {len(op.defs) - n + k for k in tok_results if n}
+            sig = _drop_token_results(sig, tok_results)
+        if op.name in TERMINATORS and term_drop and term_drop[-1]:
+            drop |= term_drop[-1]
+            sig = _drop_yielded(sig, term_drop[-1])
+        operand_keys = [env.get(u, _h("free", u)) for i, u in enumerate(op.uses) if i not in drop]
         if op.name in COMMUTATIVE:
             operand_keys = sorted(operand_keys)
         pre = _h(sig, *operand_keys)
         for i, d in enumerate(op.defs):
-            env[d] = _h(pre, "def", i)
+            env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
         c = CanonOp(op, "", operand_keys)
+        # a `continue` / `yield` left with nothing to pass (it only passed tokens) is the implicit one
+        c.alias = op.name in ("continue", "yield") and not operand_keys and not op.regions and bool(drop)
         all_ops.append(c)
         region_keys = []
         for r in op.regions:
+            term_drop.append(tok_results)
             rk, _ = block(r)
+            term_drop.pop()
             region_keys.append(rk)
         c.key = _h(pre, *region_keys)
+        kept = 0
         for i, r in enumerate(op.results):
-            env[r] = _h(c.key, "result", i)
+            if i in tok_results:
+                env[r] = _h("make_token")
+            else:
+                env[r] = _h(c.key, "result", kept)
+                kept += 1
         return c
 
     root, _ = block(entry.regions[0] if entry.regions else [])
-    by_id = {id(c.op): c for c in all_ops}
-
+    # a splat constant used only by reshape/broadcast folds is not an op of its own (the fold stands for it)
+    users: dict[str, int] = Counter(u for c in all_ops for u in c.op.uses)
+    for name, folds in folded_from.items():
+        if users[name] == len(folds) and name in producer:
+            producer[name].alias = True
     def kill(op: Op) -> None:
         for r in op.regions:
             for o in r:
-                by_id[id(o)].live = False
+                canon_of[id(o)].live = False
                 kill(o)
 
     for c in all_ops:
@@ -211,6 +314,55 @@ def _region_free_uses(op: Op) -> list[str]:
             continue
         uses.extend(u for u in o.uses if u not in inner_defs)
     return uses
+
+
+def _split_top(text: str) -> list[str]:
+    """Split a type list on top-level ' , ' (not inside < > or ( ))."""
+    out, depth, cur = [], 0, []
+    for tok in text.split(" "):
+        if tok in ("<", "("):
+            depth += 1
+        elif tok in (">", ")"):
+            depth -= 1
+        if tok == "," and depth == 0:
+            out.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        out.append(" ".join(cur))
+    return [x for x in out if x]
+
+
+_RESULTS = re.compile(r"-> \( (.*) \) \{R\}")
+
+
+def _token_positions(sig: str) -> set[int]:
+    """Positions of ``token`` among an op's region results ``-> ( T0 , token ) {R}``."""
+    m = _RESULTS.search(sig)
+    return {i for i, t in enumerate(_split_top(m.group(1))) if t == "token"} if m else set()
+
+
+def _drop_token_results(sig: str, pos: set[int]) -> str:
+    """Remove the token results (and their ``%def = %`` iter values) from a loop / if signature."""
+    m = _RESULTS.search(sig)
+    types = [t for i, t in enumerate(_split_top(m.group(1))) if i not in pos]
+    head = sig[:m.start()]
+    iv = re.search(r"iter_values \( (.*?) \) $", head)
+    if iv:
+        pairs = [x for i, x in enumerate(_split_top(iv.group(1))) if i not in pos]
+        head = head[:iv.start()] + (f"iter_values ( {' , '.join(pairs)} ) " if pairs else "")
+    tail = f"-> ( {' , '.join(types)} ) {{R}}" if types else "{R}"
+    return (head + tail).replace("  ", " ")
+
+
+def _drop_yielded(sig: str, pos: set[int]) -> str:
+    """``continue % , % : T0 , token`` without the values at ``pos``."""
+    name, _, rest = sig.partition(" ")
+    vals, sep, types = rest.partition(" : ")
+    v = [x for i, x in enumerate(_split_top(vals)) if i not in pos]
+    t = [x for i, x in enumerate(_split_top(types)) if i not in pos]
+    return " ".join([name, " , ".join(v)] + ([": " + " , ".join(t)] if t else [])).strip()
 
 
 def _strip_tokens(sig: str, n: int) -> str:

@@ -171,6 +171,25 @@ def _compare_pair(rop: irparse.Op, gop: irparse.Op, rl: str, gl: str) -> list[Fi
     return out
 
 
+def _compare_loops(rc: ircanon.CanonOp, gc: ircanon.CanonOp, rl: str, gl: str) -> Finding | None:
+    """Two ``for`` loops at the same place: a changed lower bound / upper bound / step is a different
+    iteration space (a dropped grid stride runs every row on every block: wrong or ~100x slower); a different
+    number of loop-carried values with the same bounds is plumbing (tokens are canonicalised away already)."""
+    what = ("lower bound", "upper bound", "step")
+    changed = [w for w, a, b in zip(what, rc.operand_keys[:3], gc.operand_keys[:3]) if a != b]
+    if changed:
+        return Finding(CRITICAL, "IRD-LOOP-BOUNDS", "for", f"loop {', '.join(changed)} differ(s) between ref and port "
+                       "(performance/semantics: a different iteration space)", rl, gl)
+    nr, ng = len(rc.operand_keys) - 3, len(gc.operand_keys) - 3
+    if nr != ng:
+        return Finding(WARNING, "IRD-LOOP-CARRIED", "for", f"loop-carried values differ: ref {nr} vs port {ng} "
+                       "with the same bounds and step (extra plumbing; harmless unless the body uses them)", rl, gl)
+    if rc.op.sig == gc.op.sig and rc.operand_keys == gc.operand_keys:  # the difference is inside: reported there
+        return Finding(INFO, "IRD-LOOP-BODY", "for", "same bounds, step and loop-carried values; the body differs "
+                       "(see the findings inside the loop)", rl, gl)
+    return None
+
+
 def _gate_multisets(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[Finding]:
     """Checklist gates over whole-kernel multisets, independent of where the graphs diverge."""
     out: list[Finding] = []
@@ -242,7 +261,13 @@ def _frontier(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[Findin
                                "op of the reference has no counterpart in the port", _loc(rmod, rc.op)))
             continue
         used.add(match)
-        out.extend(_compare_pair(rc.op, g_front[match].op, _loc(rmod, rc.op), _loc(gmod, g_front[match].op)))
+        gc = g_front[match]
+        if rc.op.name == "for":
+            loop = _compare_loops(rc, gc, _loc(rmod, rc.op), _loc(gmod, gc.op))
+            if loop:
+                out.append(loop)
+                continue
+        out.extend(_compare_pair(rc.op, gc.op, _loc(rmod, rc.op), _loc(gmod, gc.op)))
     for i, g in enumerate(g_front):
         if i not in used:
             out.append(Finding(_frontier_severity(g.op.name), "IRD-EXTRA", g.op.name,
@@ -305,17 +330,17 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
         report.findings.append(Finding(CRITICAL, "IRD-ENTRIES", "entry",
                                        f"entry count differs: ref {len(rmod.entries)} vs port {len(gmod.entries)}"))
     for re_, ge in zip(rmod.entries, gmod.entries):
-        ref, gen = ircanon.canonicalise(re_), ircanon.canonicalise(ge)
+        ref, gen = ircanon.canonicalise(re_, unit_dims_dynamic=True), ircanon.canonicalise(ge)
         rl, gl = ref.live_ops(), gen.live_ops()
         report.stats = {"ref_ops": len(rl), "gen_ops": len(gl), "matched": len(rl.keys() & gl.keys())}
         if ref.arg_types != gen.arg_types:
             report.findings.append(Finding(CRITICAL, "IRD-ARGS", "entry",
                                            f"entry arguments differ: ref {ref.arg_types} vs port {gen.arg_types}",
                                            _loc(rmod, re_), _loc(gmod, ge)))
-        if ref.hints != gen.hints:
-            sev = CRITICAL if ref.hints and gen.hints else WARNING
-            report.findings.append(Finding(sev, "IRD-HINT-ENTRY", "entry",
-                                           f"optimization_hints differ: ref '{ref.hints}' vs port '{gen.hints}'"))
+        if ref.hints != gen.hints:  # occupancy / num_ctas change what the kernel costs: never a mere warning
+            report.findings.append(Finding(CRITICAL, "IRD-HINT-ENTRY", "entry",
+                                           f"kernel hints differ (performance): ref '{ref.hints or 'none'}' vs "
+                                           f"port '{gen.hints or 'none'}'", _loc(rmod, re_), _loc(gmod, ge)))
         report.findings.extend(_facts(ref, gen))
         if ref.root == gen.root:
             report.equivalent = True

@@ -231,7 +231,8 @@ def mine_source(text: str, origin: str = "<kernel>") -> dict:
                     consts[pname] = v
         launches.append(launch)
         specs.append({"kernel": kname, "origin": f"launch:{line}", "line": line, "constants": consts,
-                      "complete": not missing, "missing": missing, "grid": grid})
+                      "complete": not missing, "missing": missing, "grid": grid,
+                      "function": fn.name.value if fn is not None else ""})
 
     configs: list[dict] = []
     positions = wrapper.resolve(PositionProvider)

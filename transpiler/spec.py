@@ -14,7 +14,9 @@ A specialisation names the kernel and describes every parameter the way ``ct.lau
       },
       "rust": {"entry": "softmax_rows", "generics": ["f16", "128"]},  # optional overrides
       "grid": ["x.shape[0]", 1, 1],                     # launch grid (GPU runs), see Spec.grid_for
-      "fuzz": {"vary": ["x.0", "y.0"], "max": 8192}     # dims hypothesis may resize (equal sizes stay tied)
+      "fuzz": {"vary": ["x.0", "y.0"], "max": 8192},    # dims hypothesis may resize (equal sizes stay tied)
+      "hints": {"occupancy": 2},                         # compiler hints of the launch (replace_hints, autotune)
+      "sites": ["kernel.py:57"]                          # where ctrs specs recorded it (the ct.launch lines)
     }
 
 Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../bool_), ``shape``,
@@ -101,6 +103,8 @@ class Spec:
     fuzz: dict[str, Any] = field(default_factory=dict)  # {"vary": ["x.0", ...], "max": int}
     origin: str = field(default="", compare=False, repr=False)  # the spec file (or "<inline spec>")
     json_path: str = field(default="", compare=False, repr=False)  # where in it: "$.spec[2]"
+    hints: dict[str, Any] = field(default_factory=dict)  # kernel compiler hints of the launch (occupancy, num_ctas)
+    sites: list[str] = field(default_factory=list)  # "file.py:LINE" of the launch / autotune calls ctrs specs saw
 
     def grid_for(self, shapes: dict[str, tuple[int, ...]] | None = None, num_sms: int = 132) -> tuple[int, int, int]:
         """Evaluate the grid expressions for these (or the spec's own) array shapes.
@@ -147,6 +151,10 @@ class Spec:
             d["grid"] = list(self.grid)
         if self.fuzz:
             d["fuzz"] = self.fuzz
+        if self.hints:
+            d["hints"] = dict(sorted(self.hints.items()))
+        if self.sites:
+            d["sites"] = list(self.sites)
         return d
 
 
@@ -191,7 +199,8 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
                                    'use {"dtype":..,"shape":[..]}, {"scalar":"int32","value":..} or a plain value')
     grid = [str(g) for g in raw.get("grid", [])]
     return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})), grid,
-                dict(raw.get("fuzz", {})))
+                dict(raw.get("fuzz", {})), dict(raw.get("hints", {})),
+                [str(x) for x in raw.get("sites", [])])
 
 
 def _finite(text: str) -> float:
@@ -242,6 +251,32 @@ def load_specs(text_or_path: str) -> list[Spec]:
         s.origin, s.json_path = origin, path
         out.append(s)
     return out
+
+
+def unique_specs(items: list[tuple[Spec, Any]]) -> list[tuple[Spec, Any]]:
+    """Drop exact repeats (same name and content); two different specs of one name are an error naming
+    them (never a silent drop: ``ctrs check`` would prove one and skip the other)."""
+    first: dict[str, tuple[Spec, Any]] = {}
+    out: list[tuple[Spec, Any]] = []
+    clashes: dict[str, list[str]] = {}
+    for s, origin in items:
+        prev = first.get(s.name)
+        if prev is None:
+            first[s.name] = (s, origin)
+            out.append((s, origin))
+        elif prev[0].to_json() != s.to_json():
+            clashes.setdefault(s.name, [f"{prev[0].kernel}@{prev[1]}"]).append(f"{s.kernel}@{origin}")
+    if clashes:
+        what = "; ".join(f"'{n}' ({', '.join(w)})" for n, w in sorted(clashes.items()))
+        raise errors.CtrsError(errors.SPEC_DUPLICATE, f"{len(clashes)} spec name(s) given to different "
+                               f"specialisations: {what}",
+                               "give every spec its own name (ctrs specs writes <kernel>__<shape> names)")
+    return out
+
+
+def dump_specs(specs: list[Spec]) -> str:
+    """The specs file text: a JSON list, keys sorted, one trailing newline (byte-identical across runs)."""
+    return json.dumps([s.to_json() for s in specs], indent=2, sort_keys=True) + "\n"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -84,6 +84,10 @@ def schema() -> dict:
             "fuzz": {"type": "object", "additionalProperties": False,
                      "properties": {"vary": {"type": "array", "items": {"type": "string", "pattern": r"^[A-Za-z_]\w*(\.\d+)?$"}},
                                     "max": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}}},
+            # what `ctrs specs` records: the launch's compiler hints and the host-code lines that launched it
+            "hints": {"type": "object", "propertyNames": {"pattern": IDENT},
+                      "additionalProperties": {"type": ["integer", "boolean", "string"]}},
+            "sites": {"type": "array", "items": {"type": "string", "maxLength": 4096}},
         },
     }
     one_or_many = {"if": {"type": "array"}, "then": {"type": "array", "items": {"$ref": "#/$defs/spec"}},
