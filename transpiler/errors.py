@@ -58,4 +58,7 @@ TRANSLATE_INPUT = "CTRS-E102"
 TRITON_UNSUPPORTED = "CTRS-E110"
 TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
+# Kernel-level hints (@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=.., opt_level=..)) the port
+# cannot carry: not a translate-time integer, or a keyword cuTile Python does not have.
+KERNEL_HINT = "CTRS-E160"
 INTERNAL = "CTRS-E999"

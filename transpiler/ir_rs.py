@@ -25,7 +25,7 @@ from .ir_ref import IRResult
 TEMPLATES = paths.data("emitters", "templates", "harness")
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
-_ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\([^()]*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
+_ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
 
 
 def _split_top(s: str) -> list[str]:

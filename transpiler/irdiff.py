@@ -280,8 +280,14 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
                                            _loc(rmod, re_), _loc(gmod, ge)))
         if ref.hints != gen.hints:
             sev = CRITICAL if ref.hints and gen.hints else WARNING
+            rh, gh = (dict(kv.split("=", 1) for kv in h.split(",") if kv) for h in (ref.hints, gen.hints))
+            what = "; ".join([f"{k}={rh[k]} dropped" for k in sorted(rh.keys() - gh.keys())]
+                             + [f"{k}={gh[k]} added" for k in sorted(gh.keys() - rh.keys())]
+                             + [f"{k}: ref {rh[k]} vs port {gh[k]}" for k in sorted(rh.keys() & gh.keys())
+                                if rh[k] != gh[k]])
             report.findings.append(Finding(sev, "IRD-HINT-ENTRY", "entry",
-                                           f"optimization_hints differ: ref '{ref.hints}' vs port '{gen.hints}'"))
+                                           f"entry optimization_hints differ ({what}): ref '{ref.hints}' vs port "
+                                           f"'{gen.hints}'"))
         report.findings.extend(_facts(ref, gen))
         if ref.root == gen.root:
             report.equivalent = True
