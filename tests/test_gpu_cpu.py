@@ -93,6 +93,16 @@ def test_markdown_report_from_recorded_json():
     assert "- port wrapper: 20.2" in md
 
 
+def test_markdown_launch_overhead_per_port():
+    data = {**RECORDED, "overhead_us": {
+        "vector_add": {"ct.launch": 8.0, "port wrapper": 6.0, "calls": 1000, "spec": "f32_n4096"},
+        "matmul": {"ct.launch": 10.0, "port wrapper": 12.5, "calls": 1000, "spec": "f16"}}}
+    md = gpu.render_markdown(data)
+    assert "| vector_add | f32_n4096 | 4.00 | 5.00 | 0.800 | 8.0 | 6.0 |" in md  # the launch overhead columns
+    assert "| matmul | f16 | 1000 | 10.00 | 12.50 | 1.250 |" in md
+    assert "ports with wrapper <= ct.launch: 1/2" in md
+
+
 def test_plot_from_recorded_json(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib renders the ratio plot (dev extra)")
     gpu.render_plot(RECORDED, tmp_path / "r.png")
@@ -116,7 +126,9 @@ def test_host_commands_are_two_stage_and_offline():
     assert "env -u CUDA_HOME -u CUDA_PATH PYTHONPATH=/tmp/ctrs-site python3" in setup
     run = bundle.host_command(".gpu/stage2")
     assert "tar -xJf .gpu/stage2/ports.tar.xz" in run and "stage 1 (kit) is missing" in run
-    assert "python3 -m transpiler.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out $OUT" in run
+    # the runner travels in stage 2 (runner/ctrs): nothing depends on the host's working directory
+    assert "PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner" in run and "$PWD" not in run
+    assert "python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${OUT:-ctrs-gpu-report}" in run
     assert set(bundle.KIT_FILES) == {"bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4"}
 
 
@@ -140,7 +152,37 @@ def test_ports_stage_holds_only_the_named_ports(tmp_path):
         (tmp_path / "ports" / name / "bundle.json").write_text("{}")
     packed = bundle.pack_ports(tmp_path / "ports", tmp_path / "s", ["new"])
     with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
-        assert tar.getnames() == ["ports/new/bundle.json"]
+        names = tar.getnames()
+    assert [n for n in names if n.startswith("ports/")] == ["ports/new/bundle.json"]
+    assert sorted(n for n in names if n.startswith("runner/")) == sorted(
+        f"runner/ctrs/{m}.py" for m in bundle.RUNNER_MODULES)
+
+
+def test_runner_in_stage2_imports_standalone(tmp_path):
+    """The runner modules stage 2 carries import on their own (no checkout, no ctrs install): python -m
+    ctrs.gpu_host runs from the unpacked bundle in any working directory."""
+    import lzma  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    (tmp_path / "ports").mkdir()
+    packed = bundle.pack_ports(tmp_path / "ports", tmp_path / "s")
+    with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
+        tar.extractall(tmp_path / "host", filter="data")
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(tmp_path / "host" / "runner")}
+    code = "import sys, ctrs.gpu_host as g; print(g.__file__); sys.argv = ['gpu_host', '--help']; g.main()"
+    res = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)  # -S: no site-packages, so not the ctrs installed here
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(str(tmp_path / "host" / "runner" / "ctrs" / "gpu_host.py"))
+    assert "--overhead-calls" in res.stdout
+
+
+def test_display_path_is_relative(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert bundle.display_path(tmp_path / ".gpu" / "kit") == ".gpu/kit"
+    assert not bundle.display_path(Path("/elsewhere/b")).startswith("/")
 
 
 def test_gpu_numerics_on_a_bundle():

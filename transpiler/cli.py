@@ -217,8 +217,13 @@ def cmd_bundle(args) -> int:
         print(f"port: {port} ({size / 2**20:.1f} MiB)")
     stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
     print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
-    print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
-    print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))
+    kit_dir, st2 = bundle.display_path(out / "kit"), bundle.display_path(out / "stage2")
+    if bundle.one_transfer(out / "kit", out / "stage2"):
+        print(f"host (one transfer: carry {kit_dir} and {st2}):",
+              bundle.host_setup_command(kit_dir) + "; " + bundle.host_command(st2))
+    else:
+        print(f"host stage 1 (carry {kit_dir}):", bundle.host_setup_command(kit_dir))
+        print(f"host stage 2 (carry {st2}; same machine, right after stage 1):", bundle.host_command(st2))
     return 0
 
 
