@@ -326,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         ok = sum(c.ok for c in report.checks if c.port == port.name)
         n = sum(1 for c in report.checks if c.port == port.name)
         print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
+        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")
     return 0 if all(c.ok for c in report.checks) else 1
