@@ -179,6 +179,31 @@ def test_runner_in_stage2_imports_standalone(tmp_path):
     assert "--overhead-calls" in res.stdout
 
 
+def test_kit_archive_built_once_and_reused_across_output_dirs(tmp_path, monkeypatch):
+    import lzma  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    from ctrs import toolchain  # noqa: PLC0415
+
+    kit = tmp_path / "cu13"
+    for rel in bundle.KIT_FILES:
+        (kit / rel).parent.mkdir(parents=True, exist_ok=True)
+        (kit / rel).write_bytes(rel.encode() * 100)
+    monkeypatch.setattr(toolchain, "cuda_kit", lambda: kit)
+    monkeypatch.setenv("CTRS_CACHE", str(tmp_path / "cache"))
+    a = bundle.build_kit(tmp_path / "a" / "kit")
+    cached = list((tmp_path / "cache" / "kit").glob("kit-*.tar.xz"))
+    assert len(cached) == 1
+    built_at = cached[0].stat().st_mtime_ns
+    b = bundle.build_kit(tmp_path / "b" / "kit")  # another output dir: the same archive, not built again
+    assert cached[0].stat().st_mtime_ns == built_at and a.read_bytes() == b.read_bytes() == cached[0].read_bytes()
+    with lzma.open(b) as xz, tarfile.open(fileobj=xz) as tar:
+        assert sorted(tar.getnames()) == sorted(bundle.KIT_FILES)
+    (kit / "bin" / "ptxas").write_bytes(b"other ptxas")  # another kit: another archive
+    bundle.build_kit(tmp_path / "a" / "kit")
+    assert len(list((tmp_path / "cache" / "kit").glob("kit-*.tar.xz"))) == 2
+
+
 def test_display_path_is_relative(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert bundle.display_path(tmp_path / ".gpu" / "kit") == ".gpu/kit"

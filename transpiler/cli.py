@@ -202,7 +202,7 @@ def cmd_bundle(args) -> int:
     out = Path(args.output)
     kit = bundle.build_kit(out / "kit")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
-    print(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    print(f"kit: {bundle.display_path(kit)} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
     built = []
     for k in args.kernels:
         kp = Path(k)
@@ -214,9 +214,9 @@ def cmd_bundle(args) -> int:
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
         built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
-        print(f"port: {port} ({size / 2**20:.1f} MiB)")
+        print(f"port: {bundle.display_path(port)} ({size / 2**20:.1f} MiB)")
     stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
-    print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
+    print(f"stage 2: {bundle.display_path(stage2)} ({stage2.stat().st_size / 2**20:.1f} MiB)")
     kit_dir, st2 = bundle.display_path(out / "kit"), bundle.display_path(out / "stage2")
     if bundle.one_transfer(out / "kit", out / "stage2"):
         print(f"host (one transfer: carry {kit_dir} and {st2}):",
