@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
                     ("x.dtype", lambda: x.dtype), ("x.data_ptr()", lambda: x.data_ptr()),
                     ("raw stream", lambda: torch._C._cuda_getCurrentRawStream(0))):
         print(f"{what}: {_median_us(f, a.calls, lambda: None) * 1e3:.0f} ns")
-    print("| port | spec | reference launcher | wrapper | wrapper, Python side | wrapper, C side | wrapper / reference |")
+    print("| port | spec | reference launcher | wrapper | wrapper, Python side | wrapper, C side "
+          "| wrapper / reference |")
     print("|---|---|---|---|---|---|---|")
     ratios = []
     for port in gpu_host.port_dirs([a.bundle]):

@@ -243,7 +243,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
     # -- @ct.kernel(...) hints ------------------------------------------------------------------
 
     # cuTile Python keyword -> cutile entry optimization_hints key (cuda/tile/_ir2bytecode.py: EntryHints)
-    ENTRY_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy", "num_worker_warps": "num_worker_warps_per_cta"}
+    ENTRY_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy",
+                   "num_worker_warps": "num_worker_warps_per_cta"}
 
     def _read_hints(self) -> tuple[tuple[str, int], ...]:
         """The kernel-level hints of ``@ct.kernel(...)`` for the port's target (toolchain.GPU_TARGET): ints,
