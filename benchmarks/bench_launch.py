@@ -13,22 +13,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
-import time
 from pathlib import Path
-
-
-def _median_us(fn, calls: int, sync) -> float:
-    out = []
-    clock = time.perf_counter_ns
-    for _ in range(-(-calls // 50)):
-        for _ in range(50):
-            t0 = clock()
-            fn()
-            out.append(clock() - t0)
-        sync()
-    return statistics.median(out) / 1e3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.kit:
         gpu_host.host_env(Path(a.kit))
     import torch  # noqa: PLC0415
+
+    def _median_us(fn, calls, sync):
+        return gpu_host.median_calls_us([fn], calls, sync)[0]
 
     x = torch.empty(1000, device="cuda")
     sync = torch.cuda.synchronize
@@ -64,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         for f in (ref, fn, ref, fn):
             f()
         sync()
-        t_ref, t_port = _median_us(ref, a.calls, sync), _median_us(fn, a.calls, sync)
+        t_ref, t_port = gpu_host.median_calls_us([ref, fn], a.calls, sync)
         # the Python side alone: every cached plan's C function replaced by a no-op
         saved = {}
         for name in dir(runner.wrapper):

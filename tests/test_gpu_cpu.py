@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,15 @@ def test_kit_archive_built_once_and_reused_across_output_dirs(tmp_path, monkeypa
     (kit / "bin" / "ptxas").write_bytes(b"other ptxas")  # another kit: another archive
     bundle.build_kit(tmp_path / "a" / "kit")
     assert len(list((tmp_path / "cache" / "kit").glob("kit-*.tar.xz"))) == 2
+
+
+def test_median_calls_interleaves_blocks_and_syncs_untimed():
+    order, syncs = [], []
+    fast, slow = (lambda: order.append("f")), (lambda: (order.append("s"), time.sleep(0.002)))
+    f_us, s_us = gpu_host.median_calls_us([fast, slow], 120, lambda: (syncs.append(len(order)), time.sleep(0.01)))
+    assert len(order) == 2 * 150 and order[:50] == ["f"] * 50 and order[50:100] == ["s"] * 50  # blocks of 50
+    assert syncs[:2] == [50, 100] and len(syncs) == 6  # after every block, outside the timed calls
+    assert s_us > 1500 > f_us  # each call timed alone: the 10 ms syncs are in neither median
 
 
 def test_display_path_is_relative(tmp_path, monkeypatch):

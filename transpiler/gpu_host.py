@@ -193,16 +193,24 @@ class PortRunner:
         for f in (*fns, *fns):  # JIT compile, first-signature validation, warm caches
             f()
         torch.cuda.synchronize()
-        times: tuple[list[int], list[int]] = ([], [])
-        clock = time.perf_counter_ns
-        for _ in range(-(-calls // OVERHEAD_BLOCK)):
-            for f, out in zip(fns, times):
-                for _ in range(OVERHEAD_BLOCK):
-                    t0 = clock()
-                    f()
-                    out.append(clock() - t0)
-                torch.cuda.synchronize()
-        return tuple(statistics.median(ts) / 1e3 for ts in times)
+        r, p = median_calls_us(fns, calls, torch.cuda.synchronize)
+        return r, p
+
+
+def median_calls_us(fns, calls: int, sync) -> list[float]:
+    """Host time of one call of each of ``fns`` (median of ``calls`` calls each, us): every call timed alone with
+    perf_counter_ns, the functions interleaved in blocks of OVERHEAD_BLOCK calls, ``sync()`` (untimed) after each
+    block."""
+    times: list[list[int]] = [[] for _ in fns]
+    clock = time.perf_counter_ns
+    for _ in range(-(-calls // OVERHEAD_BLOCK)):
+        for f, out in zip(fns, times):
+            for _ in range(OVERHEAD_BLOCK):
+                t0 = clock()
+                f()
+                out.append(clock() - t0)
+            sync()
+    return [statistics.median(ts) / 1e3 for ts in times]
 
 
 OVERHEAD_BLOCK = 50
