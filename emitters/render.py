@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from ctrs import model
+from ctrs import cutile_defects, model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -42,7 +42,19 @@ def _kernel_ctx(k: model.Kernel) -> dict:
         "body": k.body,
         "note": note,
         "consts": consts,
+        "entry_args": entry_args(k.hints),
     }
+
+
+def entry_args(hints: tuple[tuple[str, int], ...], target: str | None = None) -> str:
+    """The ``#[cutile::entry(...)]`` arguments carrying ``@ct.kernel`` hints:
+    ``optimization_hints = (sm_90 = (occupancy = 2,),)`` (cutile-compiler hints.rs); "" without hints."""
+    from ctrs import toolchain  # noqa: PLC0415
+
+    if not hints:
+        return ""
+    body = " ".join(f"{k} = {v}," for k, v in hints)
+    return f"optimization_hints = ({target or toolchain.GPU_TARGET} = ({body}),)"
 
 
 def _declarations(mod: model.Module) -> list[str]:
@@ -66,7 +78,7 @@ def _declarations(mod: model.Module) -> list[str]:
 
     for k in mod.kernels:
         walk(k.body)
-    blob = "\n".join(texts)
+    blob = cutile_defects.respell_constants("\n".join(texts))
     return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
 
 
@@ -93,4 +105,5 @@ def render_kernel_rs(mod: model.Module) -> str:
         rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
     for old, new in _renamed_consts(mod).items():
         text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
+    text = cutile_defects.respell_constants(text)
     return text if text.endswith("\n") else text + "\n"

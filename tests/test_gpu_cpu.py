@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,16 @@ def test_markdown_report_from_recorded_json():
     assert "- port wrapper: 20.2" in md
 
 
+def test_markdown_launch_overhead_per_port():
+    data = {**RECORDED, "overhead_us": {
+        "vector_add": {"ct.launch": 8.0, "port wrapper": 6.0, "calls": 1000, "spec": "f32_n4096"},
+        "matmul": {"ct.launch": 10.0, "port wrapper": 12.5, "calls": 1000, "spec": "f16"}}}
+    md = gpu.render_markdown(data)
+    assert "| vector_add | f32_n4096 | 4.00 | 5.00 | 0.800 | 8.0 | 6.0 |" in md  # the launch overhead columns
+    assert "| matmul | f16 | 1000 | 10.00 | 12.50 | 1.250 |" in md
+    assert "ports with wrapper <= ct.launch: 1/2" in md
+
+
 def test_plot_from_recorded_json(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib renders the ratio plot (dev extra)")
     gpu.render_plot(RECORDED, tmp_path / "r.png")
@@ -116,7 +127,9 @@ def test_host_commands_are_two_stage_and_offline():
     assert "env -u CUDA_HOME -u CUDA_PATH PYTHONPATH=/tmp/ctrs-site python3" in setup
     run = bundle.host_command(".gpu/stage2")
     assert "tar -xJf .gpu/stage2/ports.tar.xz" in run and "stage 1 (kit) is missing" in run
-    assert "python3 -m transpiler.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out $OUT" in run
+    # the runner travels in stage 2 (runner/ctrs): nothing depends on the host's working directory
+    assert "PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner" in run and "$PWD" not in run
+    assert "python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${OUT:-ctrs-gpu-report}" in run
     assert set(bundle.KIT_FILES) == {"bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4"}
 
 
@@ -140,7 +153,71 @@ def test_ports_stage_holds_only_the_named_ports(tmp_path):
         (tmp_path / "ports" / name / "bundle.json").write_text("{}")
     packed = bundle.pack_ports(tmp_path / "ports", tmp_path / "s", ["new"])
     with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
-        assert tar.getnames() == ["ports/new/bundle.json"]
+        names = tar.getnames()
+    assert [n for n in names if n.startswith("ports/")] == ["ports/new/bundle.json"]
+    assert sorted(n for n in names if n.startswith("runner/")) == sorted(
+        f"runner/ctrs/{m}.py" for m in bundle.RUNNER_MODULES)
+
+
+def test_runner_in_stage2_imports_standalone(tmp_path):
+    """The runner modules stage 2 carries import on their own (no checkout, no ctrs install): python -m
+    ctrs.gpu_host runs from the unpacked bundle in any working directory."""
+    import lzma  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    (tmp_path / "ports").mkdir()
+    packed = bundle.pack_ports(tmp_path / "ports", tmp_path / "s")
+    with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
+        tar.extractall(tmp_path / "host", filter="data")
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(tmp_path / "host" / "runner")}
+    code = "import sys, ctrs.gpu_host as g; print(g.__file__); sys.argv = ['gpu_host', '--help']; g.main()"
+    res = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)  # -S: no site-packages, so not the ctrs installed here
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(str(tmp_path / "host" / "runner" / "ctrs" / "gpu_host.py"))
+    assert "--overhead-calls" in res.stdout
+
+
+def test_kit_archive_built_once_and_reused_across_output_dirs(tmp_path, monkeypatch):
+    import lzma  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    from ctrs import toolchain  # noqa: PLC0415
+
+    kit = tmp_path / "cu13"
+    for rel in bundle.KIT_FILES:
+        (kit / rel).parent.mkdir(parents=True, exist_ok=True)
+        (kit / rel).write_bytes(rel.encode() * 100)
+    monkeypatch.setattr(toolchain, "cuda_kit", lambda: kit)
+    monkeypatch.setenv("CTRS_CACHE", str(tmp_path / "cache"))
+    a = bundle.build_kit(tmp_path / "a" / "kit")
+    cached = list((tmp_path / "cache" / "kit").glob("kit-*.tar.xz"))
+    assert len(cached) == 1
+    built_at = cached[0].stat().st_mtime_ns
+    b = bundle.build_kit(tmp_path / "b" / "kit")  # another output dir: the same archive, not built again
+    assert cached[0].stat().st_mtime_ns == built_at and a.read_bytes() == b.read_bytes() == cached[0].read_bytes()
+    with lzma.open(b) as xz, tarfile.open(fileobj=xz) as tar:
+        assert sorted(tar.getnames()) == sorted(bundle.KIT_FILES)
+    (kit / "bin" / "ptxas").write_bytes(b"other ptxas")  # another kit: another archive
+    bundle.build_kit(tmp_path / "a" / "kit")
+    assert len(list((tmp_path / "cache" / "kit").glob("kit-*.tar.xz"))) == 2
+
+
+def test_median_calls_interleaves_blocks_and_syncs_untimed():
+    order, syncs = [], []
+    fast, slow = (lambda: order.append("f")), (lambda: (order.append("s"), time.sleep(0.002)))
+    f_us, s_us = gpu_host.median_calls_us([fast, slow], 120, lambda: (syncs.append(len(order)), time.sleep(0.01)))
+    assert len(order) == 2 * 150 and order[:50] == ["f"] * 50 and order[50:100] == ["s"] * 50  # blocks of 50
+    assert syncs[:2] == [50, 100] and len(syncs) == 6  # after every block, outside the timed calls
+    assert s_us > 1500 > f_us  # each call timed alone: the 10 ms syncs are in neither median
+
+
+def test_display_path_is_relative(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert bundle.display_path(tmp_path / ".gpu" / "kit") == ".gpu/kit"
+    assert not bundle.display_path(Path("/elsewhere/b")).startswith("/")
 
 
 def test_gpu_numerics_on_a_bundle():

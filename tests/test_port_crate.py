@@ -91,7 +91,7 @@ def test_ffi_signature_and_generics_order(built):
     # generics in the entry's declaration order: E, TM, TN, TK, then the host-computed CAST_TF32 flag
     assert ("vec![dtype_name(d_A.dtype).to_string(), TM.to_string(), TN.to_string(), TK.to_string(), "
             "((d_A.dtype == 0) as i32).to_string()]") in ffi_rs
-    for needle in ("Tensor::<T>::borrow_raw_parts", "Stream::borrow_raw", ".sync_on(stream)", "catch_unwind",
+    for needle in ("Tensor::<T>::borrow_raw_parts", "Stream::borrow_raw", ".async_on(stream)", "catch_unwind",
                    ".grid(grid)", "#[no_mangle]"):
         assert needle in ffi_rs
     assert "api::zeros" not in ffi_rs and "malloc" not in ffi_rs  # never allocates device memory
@@ -176,6 +176,9 @@ class FakeDevice:
     def __eq__(self, other):
         return (self.type, self.index) == (other.type, other.index)
 
+    def __hash__(self):
+        return hash((self.type, self.index))
+
     def __repr__(self):
         return f"{self.type}:{self.index}"
 
@@ -186,6 +189,12 @@ class FakeDtype:
 
     def __str__(self):
         return f"torch.{self.name}"
+
+    def __eq__(self, other):  # torch dtypes are singletons: equal by name here
+        return isinstance(other, FakeDtype) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
 
 
 class FakeTensor:
@@ -225,7 +234,7 @@ def va_wrapper(built, monkeypatch):
     w = _import(built["vector_add"][0] / "wrapper.py", "va_wrapper_fake")
     lib = FakeLib()
     monkeypatch.setattr(w, "load", lambda: lib)
-    monkeypatch.setattr(w, "current_stream", lambda device: 0xABC)
+    monkeypatch.setattr(w, "raw_stream_fn", lambda: lambda index: 0xABC)
     return w, lib
 
 
@@ -243,6 +252,26 @@ def test_wrapper_marshals_descriptors(va_wrapper):
     w.vector_add(strided, y, z, TILE=1024, grid=2)
     dx = lib.calls[1][1][0]
     assert (dx.shape[0], dx.strides[0]) == (2048, 2) and lib.calls[1][1][4:7] == (2, 1, 1)
+
+
+def test_wrapper_caches_validated_signature(va_wrapper, monkeypatch):
+    """A repeated call signature skips validation and the library lookup: only the data pointers and the stream
+    are read again; another signature is validated afresh (and refused before anything is called)."""
+    w, lib = va_wrapper
+    loads = []
+    monkeypatch.setattr(w, "load", lambda: loads.append(1) or lib)
+    streams = iter(range(100, 200))
+    monkeypatch.setattr(w, "raw_stream_fn", lambda: lambda index: next(streams))
+    for p in (1, 2, 3):
+        x, y, z = (FakeTensor([512], ptr=(p << 20) + k) for k in (0, 1, 2))
+        w.vector_add(x, y, z, TILE=256, grid=[2])
+        (dx, dy, dz, *rest, stream) = lib.calls[-1][1]
+        assert (dx.ptr, dy.ptr, dz.ptr, stream) == ((p << 20), (p << 20) + 1, (p << 20) + 2, 99 + p)
+    assert len(loads) == 1 and len(lib.calls) == 3
+    with pytest.raises(TypeError, match="dtype float64"):
+        w.vector_add(FakeTensor([512], "float64"), y, z, TILE=256, grid=[2])
+    w.vector_add(FakeTensor([1024]), FakeTensor([1024]), FakeTensor([1024]), TILE=256, grid=[4])
+    assert len(loads) == 2 and lib.calls[-1][1][4] == 4
 
 
 @pytest.mark.parametrize(("change", "exc", "msg"), [
@@ -285,7 +314,7 @@ def test_wrapper_dispatches_structural_variants(tmp_path, monkeypatch):
     w = _import(port / "wrapper.py", "cfv_wrapper")
     lib = FakeLib()
     monkeypatch.setattr(w, "load", lambda: lib)
-    monkeypatch.setattr(w, "current_stream", lambda device: 7)
+    monkeypatch.setattr(w, "raw_stream_fn", lambda: lambda index: 7)
     x, y = FakeTensor([256, 64], "bfloat16"), FakeTensor([256, 64], "bfloat16")
     w.cf_variant(x, y, TM=32, TN=64, ROWS=True, SQUARE=False, grid=(8,))
     w.cf_variant(x, y, TM=32, TN=64, ROWS=0, SQUARE=1, grid=(8,))
@@ -308,7 +337,9 @@ def test_wrapper_builds_lazily(tmp_path, monkeypatch):
     assert (port / ".build.lock").exists()
     first = lib.stat().st_mtime_ns
     assert w.build() == lib and lib.stat().st_mtime_ns == first  # fresh: no rebuild
-    past = time.time() - 60  # a source edited after the build: make the .so older than ffi.rs
+    # a source edited after the build: make the .so older than ffi.rs (older than when the sources were written,
+    # not than now: a slow build may take more than a minute)
+    past = min((port / f).stat().st_mtime for f in w.SOURCES) - 60
     os.utime(lib, (past, past))
     first = lib.stat().st_mtime_ns
     assert w.is_stale(lib)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
+import os
 import shutil
 import subprocess
 import sys
@@ -30,23 +31,34 @@ HOST_PYTHON = "3.12"
 
 
 def build_kit(out: Path) -> Path:
-    """tileiras + ptxas + libnvvm of the venv's pip kit as kit.tar.xz (rebuilt only when they change)."""
+    """tileiras + ptxas + libnvvm of the venv's pip kit as ``out/kit.tar.xz``. The archive (xz -9e, minutes of
+    CPU) is built once per machine and kit version, in the ctrs cache, and linked (or copied) into every output
+    directory that asks for it."""
     kit = toolchain.cuda_kit()
     if kit is None:
         toolchain.require("tileiras")
-    files = [kit / f for f in KIT_FILES]
     digest = kit_digest()
-    stamp = out / "kit.stamp"
-    target = out / "kit.tar.xz"
-    if target.exists() and stamp.exists() and stamp.read_text() == digest:
-        return target
+    cached = toolchain.cache_root() / "kit" / f"kit-{digest[:16]}.tar.xz"
+    if not cached.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".tmp{os.getpid()}")
+        with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
+            for rel in KIT_FILES:
+                tar.add(kit / rel, arcname=rel)
+        tmp.replace(cached)
     out.mkdir(parents=True, exist_ok=True)
+    target = out / "kit.tar.xz"
+    if target.exists() and target.stat().st_size == cached.stat().st_size and (out / "kit.stamp").exists() \
+            and (out / "kit.stamp").read_text() == digest:
+        return target
     tmp = target.with_suffix(".tmp")
-    with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
-        for rel, f in zip(KIT_FILES, files):
-            tar.add(f, arcname=rel)
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(cached, tmp)
+    except OSError:  # another file system
+        shutil.copy2(cached, tmp)
     tmp.replace(target)
-    stamp.write_text(digest)
+    (out / "kit.stamp").write_text(digest)
     return target
 
 
@@ -60,20 +72,33 @@ def kit_digest() -> str:
     return h.hexdigest()
 
 
+# The GPU-host runner travels inside stage 2 as the package ``ctrs`` (these modules only: standard library,
+# torch and cuda.tile there), so the host needs no checkout of this repository.
+RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "spec", "tileir_tools", "toolchain")
+
+
+def _add(tar: tarfile.TarFile, path: Path, arcname: str) -> None:
+    info = tar.gettarinfo(str(path), arcname=arcname)
+    info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+    with open(path, "rb") as fh:
+        tar.addfile(info, fh)
+
+
 def pack_ports(ports: Path, out: Path, names: list[str] | None = None) -> Path:
-    """The port directories (``names``; default all under ``ports``) as one tar.xz (release cdylibs compress
-    ~4x): the second transfer stage."""
+    """The port directories (``names``; default all under ``ports``) and the host runner (``runner/ctrs``) as one
+    tar.xz, the second transfer stage. xz -9e: its 64 MiB dictionary spans several stripped cdylibs, which share
+    most of their code (cutile's runtime), so N ports cost little more than one."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "ports.tar.xz"
     tmp = target.with_suffix(".tmp")
-    with lzma.open(tmp, "wb", preset=6) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
+    src = Path(__file__).resolve().parent  # this package's own modules
+    with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
         for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()
                            and (names is None or p.name in names)):
             for f in sorted(port.iterdir()):
-                info = tar.gettarinfo(str(f), arcname=f"ports/{port.name}/{f.name}")
-                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
-                with open(f, "rb") as fh:
-                    tar.addfile(info, fh)
+                _add(tar, f, f"ports/{port.name}/{f.name}")
+        for m in RUNNER_MODULES:
+            _add(tar, src / f"{m}.py", f"runner/ctrs/{m}.py")
     tmp.replace(target)
     return target
 
@@ -143,10 +168,23 @@ def host_setup_command(kit_dir: str = ".gpu/kit") -> str:
 
 
 def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) -> str:
-    """Stage 2 on the GPU host (right after stage 1, same machine): unpack the ports and run everything."""
+    """Stage 2 on the GPU host (right after stage 1, same machine): unpack the ports and the runner they carry,
+    run everything. Nothing depends on the host's working directory but the relative ``stage2`` path."""
     return (
         f"set -e; [ -x /tmp/ctrs-kit/bin/tileiras ] || {{ echo 'stage 1 (kit) is missing: run it first'; exit 3; }}; "
         f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
-        f"export PYTHONPATH=/tmp/ctrs-site:$PWD PYTHONUNBUFFERED=1; "
-        f"python3 -m transpiler.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out $OUT --fuzz {fuzz} --reps {reps}"
+        f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1; "
+        f"python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
+        f"--fuzz {fuzz} --reps {reps}"
     )
+
+
+def one_transfer(kit_dir: Path, stage2: Path, limit_mib: float = 64.0) -> bool:
+    """Whether both stages fit one transfer of ``limit_mib`` (kit, wheels and ports together)."""
+    files = [*kit_dir.glob("kit.tar.xz"), *kit_dir.glob("wheels/*.whl"), stage2 / "ports.tar.xz"]
+    return sum(f.stat().st_size for f in files if f.exists()) <= limit_mib * 2**20
+
+
+def display_path(p: Path) -> str:
+    """``p`` as printed in host commands: relative to the working directory (never a local absolute path)."""
+    return os.path.relpath(p.resolve(), Path.cwd().resolve())

@@ -270,7 +270,7 @@ def cmd_bundle(args) -> int:
     kit = bundle.build_kit(out / "kit")
     progress.step("wheels")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
-    progress.note(f"kit: {kit} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
+    progress.note(f"kit: {bundle.display_path(kit)} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
     built = []
     for k in args.kernels:
         progress.step(k)
@@ -283,13 +283,18 @@ def cmd_bundle(args) -> int:
         port = bundle.build_port(kernel, specs, out / "ports", args.profile)
         built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
-        progress.note(f"port: {port} ({size / 2**20:.1f} MiB)")
+        progress.note(f"port: {bundle.display_path(port)} ({size / 2**20:.1f} MiB)")
     progress.step("stage 2")
     stage2 = bundle.pack_ports(out / "ports", out / "stage2", built)  # exactly the ports named now
     progress.done()
-    print(f"stage 2: {stage2} ({stage2.stat().st_size / 2**20:.1f} MiB)")
-    print("host stage 1 (carry", out / "kit", "):", bundle.host_setup_command(str(out / "kit")))
-    print("host stage 2 (carry", out / "stage2", "):", bundle.host_command(str(out / "stage2")))
+    print(f"stage 2: {bundle.display_path(stage2)} ({stage2.stat().st_size / 2**20:.1f} MiB)")
+    kit_dir, st2 = bundle.display_path(out / "kit"), bundle.display_path(out / "stage2")
+    if bundle.one_transfer(out / "kit", out / "stage2"):
+        print(f"host (one transfer: carry {kit_dir} and {st2}):",
+              bundle.host_setup_command(kit_dir) + "; " + bundle.host_command(st2))
+    else:
+        print(f"host stage 1 (carry {kit_dir}):", bundle.host_setup_command(kit_dir))
+        print(f"host stage 2 (carry {st2}; same machine, right after stage 1):", bundle.host_command(st2))
     return 0
 
 

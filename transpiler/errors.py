@@ -103,4 +103,7 @@ IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
 CORPUS_FETCH = "CTRS-E150"
 CORPUS_HASH = "CTRS-E151"
 REPORT_OUTPUT = "CTRS-E152"
+# Kernel-level hints (@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=.., opt_level=..)) the port
+# cannot carry: not a translate-time integer, or a keyword cuTile Python does not have.
+KERNEL_HINT = "CTRS-E160"
 INTERNAL = "CTRS-E999"

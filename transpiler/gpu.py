@@ -230,7 +230,8 @@ class Timing:
 class Report:
     checks: list[Check] = field(default_factory=list)
     timings: list[Timing] = field(default_factory=list)
-    overhead: dict[str, float] = field(default_factory=dict)
+    # port -> {"ct.launch": median us, "port wrapper": median us, "calls": n} (host wall clock per call)
+    overhead: dict[str, dict[str, float]] = field(default_factory=dict)
     device: str = ""
 
     def to_json(self) -> dict:
@@ -260,15 +261,32 @@ def render_markdown(data: dict) -> str:
     bad = [c for c in checks if not c["ok"]]
     if bad:
         lines += ["", "Failures:", ""] + [f"- {c['port']} / {c['spec']}: {c['detail']}" for c in bad]
-    lines += ["", "## Device time (median, us; ratio = reference / port)", "",
-              "| port | spec | reference | port | ratio |", "|---|---|---|---|---|"]
+    overhead = data.get("overhead_us") or {}
+    per_port = {p: v for p, v in overhead.items() if isinstance(v, dict)}  # older reports: one flat pair
+
+    def launch(port: str) -> str:
+        o = per_port.get(port)
+        return f"{o['ct.launch']:.1f} | {o['port wrapper']:.1f}" if o else "- | -"
+
+    lines += ["", "## Device time (median, us; ratio = reference / port) and launch overhead (host us per call)", "",
+              "| port | spec | reference | port | ratio | launch ct.launch | launch wrapper |",
+              "|---|---|---|---|---|---|---|"]
     for t in sorted(data.get("timings", []), key=lambda t: (t["port"], t["spec"])):
         lines.append(f"| {t['port']} | {t['spec']} | {t['ref_median_us']:.2f} | {t['port_median_us']:.2f} | "
-                     f"{t['ratio']:.3f} |")
+                     f"{t['ratio']:.3f} | {launch(t['port'])} |")
     lines += ["", f"geomean_ratio={data.get('geomean_ratio', float('nan')):.4f}"]
-    if data.get("overhead_us"):
+    if per_port:
+        lines += ["", "## Launch overhead (host wall clock per call, median, us; asynchronous launches)", "",
+                  "| port | spec | calls | ct.launch | port wrapper | wrapper / ct.launch |", "|---|---|---|---|---|---|"]
+        for p, o in sorted(per_port.items()):
+            lines.append(f"| {p} | {o.get('spec', '')} | {int(o.get('calls', 0))} | {o['ct.launch']:.2f} | "
+                         f"{o['port wrapper']:.2f} | {o['port wrapper'] / o['ct.launch']:.3f} |")
+        rs = [o["port wrapper"] / o["ct.launch"] for o in per_port.values() if o["ct.launch"] > 0]
+        lines += ["", f"launch_overhead_geomean_wrapper_over_ct_launch={geomean(rs):.4f} over {len(rs)} ports; "
+                      f"ports with wrapper <= ct.launch: {sum(r <= 1.0 for r in rs)}/{len(rs)}"]
+    elif overhead:
         lines += ["", "## Launch overhead (wall clock per call on tiny inputs, us)", ""]
-        lines += [f"- {k}: {v:.1f}" for k, v in sorted(data["overhead_us"].items())]
+        lines += [f"- {k}: {v:.1f}" for k, v in sorted(overhead.items())]
     return "\n".join(lines) + "\n"
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
+import statistics
 import sys
 import time
 import traceback
@@ -179,21 +181,39 @@ class PortRunner:
             p_us.append(device_time_us(port))
         return gpu.Timing(self.port.name, spec.name, r_us, p_us)
 
-    def overhead(self, spec: specmod.Spec, calls: int = 200) -> tuple[float, float]:
+    def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float]:
+        """Host time of one launch (median over ``calls`` calls, us) for ct.launch and for the port's wrapper:
+        each call timed alone with perf_counter_ns, nothing synchronised inside the timed region; both run
+        interleaved in blocks of BLOCK calls, with a stream synchronisation between blocks (untimed) so the
+        launch queue never fills and a long kernel never makes a launch wait."""
         import torch  # noqa: PLC0415
 
         tensors = gpu.make_tensors(spec, 2)
-        ref, port = self.launchers(spec, tensors)
-        out = []
-        for f in (ref, port):
+        fns = self.launchers(spec, tensors)
+        for f in (*fns, *fns):  # JIT compile, first-signature validation, warm caches
             f()
-            torch.cuda.synchronize()
-            t = time.perf_counter()
-            for _ in range(calls):
+        torch.cuda.synchronize()
+        r, p = median_calls_us(fns, calls, torch.cuda.synchronize)
+        return r, p
+
+
+def median_calls_us(fns, calls: int, sync) -> list[float]:
+    """Host time of one call of each of ``fns`` (median of ``calls`` calls each, us): every call timed alone with
+    perf_counter_ns, the functions interleaved in blocks of OVERHEAD_BLOCK calls, ``sync()`` (untimed) after each
+    block."""
+    times: list[list[int]] = [[] for _ in fns]
+    clock = time.perf_counter_ns
+    for _ in range(-(-calls // OVERHEAD_BLOCK)):
+        for f, out in zip(fns, times):
+            for _ in range(OVERHEAD_BLOCK):
+                t0 = clock()
                 f()
-            torch.cuda.synchronize()
-            out.append((time.perf_counter() - t) / calls * 1e6)
-        return out[0], out[1]
+                out.append(clock() - t0)
+            sync()
+    return [statistics.median(ts) / 1e3 for ts in times]
+
+
+OVERHEAD_BLOCK = 50
 
 
 def _clone_all(tensors: dict) -> dict:
@@ -255,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--specs", help="specs.json for a single port directory")
     ap.add_argument("--fuzz", type=int, default=50, help="hypothesis-drawn shapes per port, split over its specs")
     ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--overhead-calls", type=int, default=1000,
+                    help="launch overhead: calls timed per side on each port's smallest spec (0: skip)")
     ap.add_argument("--only", nargs="*", help="port names")
     a = ap.parse_args(argv)
     if a.kit:
@@ -298,12 +320,21 @@ def main(argv: list[str] | None = None) -> int:
                     report.timings.append(runner.bench(s, a.reps))
                 except Exception as e:  # noqa: BLE001
                     print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
-        if a.reps and runner.specs and port.name == ports[0].name:
-            r, p = runner.overhead(runner.specs[0])
-            report.overhead = {"ct.launch": r, "port wrapper": p}
+        if a.overhead_calls and runner.specs:
+            s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
+                                                     if isinstance(x, specmod.ArrayArg)))  # the smallest input
+            try:
+                r, p = runner.overhead(s0, a.overhead_calls)
+                report.overhead[port.name] = {"ct.launch": r, "port wrapper": p, "calls": a.overhead_calls,
+                                              "spec": s0.name}
+                print(f"{port.name}: launch overhead (median of {a.overhead_calls} calls, {s0.name}): "
+                      f"ct.launch {r:.2f} us, port wrapper {p:.2f} us", flush=True)
+            except Exception as e:  # noqa: BLE001
+                print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
         ok = sum(c.ok for c in report.checks if c.port == port.name)
         n = sum(1 for c in report.checks if c.port == port.name)
         print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
+        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")
     return 0 if all(c.ok for c in report.checks) else 1

@@ -23,7 +23,7 @@ from . import errors, spec as specmod, targets, tileir_tools, toolchain
 from .ir_ref import IRResult
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
-_ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\([^()]*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
+_ENTRY_RE = re.compile(r"#\[cutile::entry(?:\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\))?\]\s*(?:#\[[^\]]*\]\s*)*pub\s+(?:unsafe\s+)?fn\s+(\w+)")
 
 
 def _split_top(s: str) -> list[str]:

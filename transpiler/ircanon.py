@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from . import toolchain
 from .irparse import Module, Op
 
 COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "andi", "ori", "xori"}
@@ -81,12 +82,18 @@ class Canon:
         return Counter(c.op.name for c in self.live_ops().values())
 
 
-def _entry_hints(sig: str) -> str:
+def _entry_hints(sig: str, target: str = toolchain.GPU_TARGET) -> str:
+    """The entry hints that apply on ``target``: the ``default`` dictionary updated by the target's own (what
+    cuTile Python specialises to before bytecode 13.3; cuTile Python writes ``default = {..}``, cutile keys
+    everything by the target arch). Sorted ``key=value`` pairs joined by commas; "" for none."""
     m = re.search(r"optimization_hints = < (.*?) > \{R\}", sig)
     if not m:
         return ""
     body = m.group(1).replace(" ", "")
-    return "" if body in ("default={}", "") else body
+    per_arch = {arch: dict(kv.split("=", 1) for kv in items.split(",") if kv)
+                for arch, items in re.findall(r"(\w+)=\{([^{}]*)\}", body)}
+    merged = {**per_arch.get("default", {}), **per_arch.get(target, {})}
+    return ",".join(f"{k}={v}" for k, v in sorted(merged.items()))
 
 
 def _identity_cast(sig: str) -> bool:

@@ -338,9 +338,14 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
                                            f"entry arguments differ: ref {ref.arg_types} vs port {gen.arg_types}",
                                            _loc(rmod, re_), _loc(gmod, ge)))
         if ref.hints != gen.hints:  # occupancy / num_ctas change what the kernel costs: never a mere warning
+            rh, gh = (dict(kv.split("=", 1) for kv in h.split(",") if kv) for h in (ref.hints, gen.hints))
+            what = "; ".join([f"{k}={rh[k]} dropped" for k in sorted(rh.keys() - gh.keys())]
+                             + [f"{k}={gh[k]} added" for k in sorted(gh.keys() - rh.keys())]
+                             + [f"{k}: ref {rh[k]} vs port {gh[k]}" for k in sorted(rh.keys() & gh.keys())
+                                if rh[k] != gh[k]])
             report.findings.append(Finding(CRITICAL, "IRD-HINT-ENTRY", "entry",
-                                           f"kernel hints differ (performance): ref '{ref.hints or 'none'}' vs "
-                                           f"port '{gen.hints or 'none'}'", _loc(rmod, re_), _loc(gmod, ge)))
+                                           f"kernel hints differ (performance: {what}): ref '{ref.hints or 'none'}' "
+                                           f"vs port '{gen.hints or 'none'}'", _loc(rmod, re_), _loc(gmod, ge)))
         report.findings.extend(_facts(ref, gen))
         if ref.root == gen.root:
             report.equivalent = True

@@ -179,7 +179,7 @@ def specialise(front) -> model.Kernel:
                    f"{', '.join(need)} lowered once per value and merged (a rewrite crosses their branches)")
         body = lower_all({}, flags, {}, forced + need, _finish)
     params = front.params()
-    return model.Kernel(front.name, params, param_generics(params, tests), body, front.span)
+    return model.Kernel(front.name, params, param_generics(params, tests), body, front.span, hints=front.hints)
 
 
 # ---------------------------------------------------------------------------------------------- variants

@@ -1,0 +1,77 @@
+"""Launch overhead on the GPU host: ct.launch (or Triton's launcher) vs the port's generated wrapper, and where
+the wrapper's time goes. Prints one row per port; run from an unpacked bundle (stage 2) after stage 1:
+
+    PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner python3 bench_launch.py /tmp/ctrs-bundle --kit /tmp/ctrs-kit
+
+Per port, on its smallest spec, the host time of one call (median of --calls calls per side, each call timed
+alone, blocks of 50 with an untimed synchronisation between them; ctrs.gpu_host.PortRunner.overhead):
+reference launcher, wrapper, and the wrapper with its C function replaced by a no-op (the Python side alone:
+signature key, plan lookup, data pointers, stream); wrapper minus that is the cdylib + driver launch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench_launch")
+    ap.add_argument("bundle")
+    ap.add_argument("--kit")
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args(argv)
+    from ctrs import gpu, gpu_host, spec as specmod  # noqa: PLC0415 - the runner the bundle carries
+
+    if a.kit:
+        gpu_host.host_env(Path(a.kit))
+    import torch  # noqa: PLC0415
+
+    def _median_us(fn, calls, sync):
+        return gpu_host.median_calls_us([fn], calls, sync)[0]
+
+    x = torch.empty(1000, device="cuda")
+    sync = torch.cuda.synchronize
+    for what, f in (("x.shape", lambda: x.shape), ("x.stride()", lambda: x.stride()), ("x.device", lambda: x.device),
+                    ("x.dtype", lambda: x.dtype), ("x.data_ptr()", lambda: x.data_ptr()),
+                    ("raw stream", lambda: torch._C._cuda_getCurrentRawStream(0))):
+        print(f"{what}: {_median_us(f, a.calls, lambda: None) * 1e3:.0f} ns")
+    print("| port | spec | reference launcher | wrapper | wrapper, Python side | wrapper, C side "
+          "| wrapper / reference |")
+    print("|---|---|---|---|---|---|---|")
+    ratios = []
+    for port in gpu_host.port_dirs([a.bundle]):
+        if a.only and port.name not in a.only:
+            continue
+        runner = gpu_host.PortRunner(port)
+        s0 = min(runner.specs, key=lambda s: sum(math.prod(v.shape) for v in s.args.values()
+                                                 if isinstance(v, specmod.ArrayArg)))
+        ref, fn = runner.launchers(s0, gpu.make_tensors(s0, 2))
+        for f in (ref, fn, ref, fn):
+            f()
+        sync()
+        t_ref, t_port = gpu_host.median_calls_us([ref, fn], a.calls, sync)
+        # the Python side alone: every cached plan's C function replaced by a no-op
+        saved = {}
+        for name in dir(runner.wrapper):
+            tls = getattr(runner.wrapper, name)
+            if name.startswith("_PLANS_") and hasattr(tls, "by_signature"):
+                for k, p in tls.by_signature.items():
+                    saved[(name, k)] = p
+                    tls.by_signature[k] = ((lambda *args: 0), *p[1:])
+        t_py = _median_us(fn, a.calls, sync) if saved else float("nan")
+        for (name, k), p in saved.items():
+            getattr(runner.wrapper, name).by_signature[k] = p
+        ratios.append(t_port / t_ref)
+        print(f"| {port.name} | {s0.name} | {t_ref:.2f} | {t_port:.2f} | {t_py:.2f} | {t_port - t_py:.2f} | "
+              f"{t_port / t_ref:.3f} |", flush=True)
+    print(f"geomean wrapper/reference {gpu.geomean(ratios):.4f} over {len(ratios)} ports; "
+          f"wrapper <= reference: {sum(r <= 1 for r in ratios)}/{len(ratios)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
