@@ -391,7 +391,7 @@ def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
                 ks.append(k)
     llm = None
     if llm_on:
-        from ctrs.llm_fallback import Config  # noqa: PLC0415
+        from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
         llm = Config.from_env(None, log=lambda m: print(m, file=sys.stderr, flush=True))
     prog = Progress(len(ks), "translate")

@@ -11,7 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from . import Config
+# `cfg: Config` annotations name llm_fallback.config.Config (not imported: Config loads this module lazily)
 
 
 class Unavailable(Exception):

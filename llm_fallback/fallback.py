@@ -18,7 +18,8 @@ from pathlib import Path
 import jinja2
 import libcst as cst
 
-from . import Config, answer, client, splice, verify
+from . import answer, client, splice, verify
+# `cfg: Config` annotations name llm_fallback.config.Config (not imported: Config loads this module lazily)
 
 PROMPTS = Path(__file__).with_name("prompts")
 MAX_CONSTRUCTS = 4

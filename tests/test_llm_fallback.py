@@ -17,7 +17,8 @@ import pytest
 from ctrs import cli, errors, translate
 
 pytest.importorskip("openai")
-from ctrs.llm_fallback import Config, answer  # noqa: E402
+from ctrs.llm_fallback import answer  # noqa: E402
+from ctrs.llm_fallback.config import Config  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent

@@ -133,7 +133,7 @@ def _llm_config(args):
     if not getattr(args, "llm", False):
         return None
     toolchain.require_extras("ctrs translate --llm", "llm", "verify")  # answers are proven by Tile IR
-    from ctrs.llm_fallback import Config  # noqa: PLC0415
+    from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
     return Config.from_env(args.llm_model, attempts=args.llm_attempts, timeout=args.llm_timeout,
                            offline=args.llm_offline, specs=list(args.spec or []),

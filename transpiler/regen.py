@@ -296,7 +296,7 @@ def _llm_config(m: Manifest, job: Job):
     from . import toolchain  # noqa: PLC0415
 
     toolchain.require_extras(f"llm = true in {MANIFEST}", "llm", "verify")  # answers are proven by Tile IR
-    from ctrs.llm_fallback import Config  # noqa: PLC0415
+    from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
     specs = [str(m.root / job.specs)] if job.specs and (m.root / job.specs).is_file() else []
     return Config.from_env(specs=specs, log=lambda msg: print(msg, file=sys.stderr, flush=True))
