@@ -193,6 +193,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         return _h("block", *roots, "|", *ordered), mine
 
     assumes: list[tuple[CanonOp, int | None, str]] = []  # (assume, entry arg it constrains or None, fact)
+    induction = {o.defs[0] for o in entry.walk() if o.name == "for" and o.defs}  # loop indices
     canon_of: dict[int, CanonOp] = {}  # id(original op) -> its CanonOp (the op may be a rewritten copy)
 
     def visit(op: Op) -> CanonOp:
@@ -222,7 +223,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 if src in root_of:
                     root_of[r] = root_of[src]
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
-            assumes.append((c, root_of.get(src), _fact(op.sig)))
+            if src not in induction:  # a loop index's range restates the loop bounds (compared as the loop)
+                assumes.append((c, root_of.get(src), _fact(op.sig)))
             all_ops.append(c)
             return c
         if op.name in IDENTITY_WHEN_SAME_TYPE and _identity_cast(op.sig):

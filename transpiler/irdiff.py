@@ -287,14 +287,18 @@ def _fact_finding(what: str, rf: set[str], gf: set[str], ptr: bool) -> Finding |
     Divisibility decides vectorisation / TMA: a port assuming less than the reference is a WARNING with a
     performance note; more (cutile's launcher derives power-of-two divisors from the launch values) is INFO.
     Any other fact that differs is a WARNING. cutile also states ``bounded<0, ?>`` on the block ids, which
-    cuTile Python leaves implicit: a port-only non-negativity bound is INFO."""
+    cuTile Python leaves implicit: a port-only non-negativity bound is INFO. (Facts on a loop index are not
+    compared: they restate the loop's bounds, which the loop findings compare.)"""
     if rf == gf:
         return None
     shown = f"ref {sorted(rf)} vs port {sorted(gf)}"
     rb, gb = {f for f in rf if f.startswith("bounded")}, {f for f in gf if f.startswith("bounded")}
-    if rb != gb and not (not rb and gb == {"bounded<0,?>"}):  # (a port-only `>= 0` on a block id: a tautology)
+    if gb - rb and not (not rb and gb == {"bounded<0,?>"}):  # (a port-only `>= 0` on a block id: a tautology)
         return Finding(CRITICAL, "IRD-ASSUME-BOUNDS", "assume", f"{what}: bounds facts differ ({shown}); they decide "
                        "bounds checks and masking, so the port may read or write other elements")
+    if rb - gb:  # the port assumes less: its checks stay, only what the compiler may simplify differs
+        return Finding(WARNING, "IRD-ASSUME-WEAKER", "assume", f"{what}: port assumes fewer bounds ({shown}); "
+                       "performance: the reference may drop checks the port keeps")
     rd, gd = _div(rf), _div(gf)
     other_r, other_g = {f for f in rf - rb if not _DIV.match(f)}, {f for f in gf - gb if not _DIV.match(f)}
     if gd < rd:
