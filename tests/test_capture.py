@@ -300,7 +300,7 @@ def test_hint_difference_is_critical():
     rep = irdiff.diff(hinted, plain)
     assert rep.verdict() == "CRITICAL"
     assert [(f.code, f.severity) for f in rep.findings] == [("IRD-HINT-ENTRY", "critical")]
-    assert "kernel hints differ (performance): ref 'default={occupancy=2}' vs port 'none'" in rep.findings[0].message
+    assert "kernel hints differ (performance: occupancy=2 dropped): ref 'occupancy=2' vs port 'none'" in rep.findings[0].message
 
 
 @needs_torch

@@ -80,7 +80,7 @@ def test_ctrs_check_html_and_markdown_from_the_command_line(tmp_path):
     res = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(KERNEL), "--port", str(port), "--html", str(page),
                           "--markdown", str(md)], capture_output=True, text=True, cwd=ROOT, timeout=1800)
     assert res.returncode == 1, res.stderr
-    assert "ctrs check: 3 rows, 0 equivalent, 3 critical, 0 other" in res.stdout
+    assert "ctrs check: 3 rows, 0 equivalent, 3 critical, 0 warnings, 0 unproven" in res.stdout
     rs_line = next(n for n, line in enumerate(kernel_rs.read_text().splitlines(), 1) if "ftz::Disabled" in line)
     for text in (page.read_text(), md.read_text()):
         assert text.count("first divergence: critical IRD-MATH-FTZ mulf") == 3

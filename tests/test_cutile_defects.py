@@ -97,7 +97,7 @@ def test_kernel_hints_port_ir_equivalent(tmp_path):
         dropped = gen.text.replace("optimization_hints=<sm_90 = {occupancy = 2}>", "")
         if dropped != gen.text:
             report = irdiff.diff(ref.text, dropped, "ref", "gen")
-            assert report.exit_code() == 2
+            assert report.exit_code() == 1  # a dropped kernel hint is critical (performance)
             assert any(f.code == "IRD-HINT-ENTRY" and "occupancy=2 dropped" in f.message for f in report.findings)
 
 

@@ -19,6 +19,7 @@ TYPED_IR = {
     "fixtures/rope/kernel.py",
     "fixtures/rope_f16/kernel.py",
     "fixtures/row_softmax/kernel.py",
+    "fixtures/splat_const/kernel.py",
     "fixtures/vector_add/kernel.py",
     "tests/data/ir_sinh.py",
     "tests/data/spelling_vector_add.py",

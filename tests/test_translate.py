@@ -17,7 +17,7 @@ FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 SUPPORTED = ["vector_add", "row_softmax", "rms_norm", "matmul", "masked_gather", "activations", "bmm", "attention",
              "const_branches", "helpers_multi", "layer_norm_persistent", "rope", "splitk_reduce",
-             "rope_f16", "fused_rms_norm"]
+             "rope_f16", "fused_rms_norm", "persistent_matmul"]
 
 
 def _cases():
@@ -56,20 +56,6 @@ def test_translate_deterministic(tmp_path, fixture):
     c = translate.translate(FIXTURES / fixture / "kernel.py", tmp_path / "a")[0].read_bytes()  # rerun in place
     assert a == b == c
     assert "kernel.rs" in {p.name for p in (tmp_path / "a").iterdir()}  # kernel.rs first, then the port crate
-
-
-def test_persistent_matmul_differs_only_by_the_loop_carried_store_token(tmp_path):
-    """fixtures/persistent_matmul (issue 11): the grid-stride step is kept and everything else matches the
-    reference except the token cuTile Python threads through the loop for the C store (its index is not the
-    loop variable), which cutile 0.3.1 cannot spell (docs/ir.md, "Known gap")."""
-    kernel = FIXTURES / "persistent_matmul" / "kernel.py"
-    rs = translate.translate(kernel, tmp_path / "o")[0]
-    specs = specmod.load_specs(str(FIXTURES / "persistent_matmul" / "specs.json"))
-    for spec, gen in zip(specs, ir_rs.compile_ports(rs, [(s, s.kernel) for s in specs])):
-        report = irdiff.diff(ref_ir("persistent_matmul", spec.name).text, gen.text, "ref", "gen")
-        serious = sorted((f.severity, f.code, f.op) for f in report.findings if f.severity != "info")
-        assert serious == [("critical", "IRD-DATAFLOW", "for")], report.render()
-        assert any(f.code == "IRD-COUNT" and f.op == "continue" for f in report.findings)  # the token's yield
 
 
 def test_translate_generated_shape(translated):

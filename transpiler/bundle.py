@@ -74,7 +74,8 @@ def kit_digest() -> str:
 
 # The GPU-host runner travels inside stage 2 as the package ``ctrs`` (these modules only: standard library,
 # torch and cuda.tile there), so the host needs no checkout of this repository.
-RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "spec", "tileir_tools", "toolchain")
+RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "source", "spec", "spec_schema", "tileir_tools",
+                  "toolchain")
 
 
 def _add(tar: tarfile.TarFile, path: Path, arcname: str) -> None:
@@ -173,7 +174,7 @@ def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) ->
     return (
         f"set -e; [ -x /tmp/ctrs-kit/bin/tileiras ] || {{ echo 'stage 1 (kit) is missing: run it first'; exit 3; }}; "
         f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
-        f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1; "
+        f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1 CTRS_SPECS_VALIDATED=1; "
         f"python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
         f"--fuzz {fuzz} --reps {reps}"
     )

@@ -101,10 +101,10 @@ class Spec:
     rust: dict[str, Any] = field(default_factory=dict)
     grid: list[str] = field(default_factory=list)  # launch grid expressions (see grid_for)
     fuzz: dict[str, Any] = field(default_factory=dict)  # {"vary": ["x.0", ...], "max": int}
-    origin: str = field(default="", compare=False, repr=False)  # the spec file (or "<inline spec>")
-    json_path: str = field(default="", compare=False, repr=False)  # where in it: "$.spec[2]"
     hints: dict[str, Any] = field(default_factory=dict)  # kernel compiler hints of the launch (occupancy, num_ctas)
     sites: list[str] = field(default_factory=list)  # "file.py:LINE" of the launch / autotune calls ctrs specs saw
+    origin: str = field(default="", compare=False, repr=False)  # the spec file (or "<inline spec>")
+    json_path: str = field(default="", compare=False, repr=False)  # where in it: "$.spec[2]"
 
     def grid_for(self, shapes: dict[str, tuple[int, ...]] | None = None, num_sms: int = 132) -> tuple[int, int, int]:
         """Evaluate the grid expressions for these (or the spec's own) array shapes.
@@ -199,8 +199,8 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
                                    'use {"dtype":..,"shape":[..]}, {"scalar":"int32","value":..} or a plain value')
     grid = [str(g) for g in raw.get("grid", [])]
     return Spec(str(raw.get("name") or raw["kernel"]), str(raw["kernel"]), args, dict(raw.get("rust", {})), grid,
-                dict(raw.get("fuzz", {})), dict(raw.get("hints", {})),
-                [str(x) for x in raw.get("sites", [])])
+                dict(raw.get("fuzz", {})), hints=dict(raw.get("hints", {})),
+                sites=[str(x) for x in raw.get("sites", [])])
 
 
 def _finite(text: str) -> float:
