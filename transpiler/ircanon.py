@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from . import toolchain
-from .irparse import Module, Op
+from .irparse import Module, Op, split_top as _split_top
 
 COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "andi", "ori", "xori"}
 SIDE_EFFECTS = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "print", "assert",
@@ -323,24 +323,6 @@ def _region_free_uses(op: Op) -> list[str]:
             continue
         uses.extend(u for u in o.uses if u not in inner_defs)
     return uses
-
-
-def _split_top(text: str) -> list[str]:
-    """Split a type list on top-level ' , ' (not inside < > or ( ))."""
-    out, depth, cur = [], 0, []
-    for tok in text.split(" "):
-        if tok in ("<", "("):
-            depth += 1
-        elif tok in (">", ")"):
-            depth -= 1
-        if tok == "," and depth == 0:
-            out.append(" ".join(cur))
-            cur = []
-        else:
-            cur.append(tok)
-    if cur:
-        out.append(" ".join(cur))
-    return [x for x in out if x]
 
 
 _RESULTS = re.compile(r"-> \( (.*) \) \{R\}")

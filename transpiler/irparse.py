@@ -270,19 +270,22 @@ def _types_of(sig: str) -> tuple[list[str], list[str]]:
     tail = " ".join(toks[colon + 1:])
     lhs, arrow, rhs = tail.partition(" -> ")
 
-    def split(text: str) -> list[str]:
-        out, depth, cur = [], 0, []
-        for tok in text.split(" "):
-            depth += _delta(tok)
-            if tok == "," and depth == 0:
-                out.append(" ".join(cur))
-                cur = []
-            else:
-                cur.append(tok)
-        if cur:
+    return split_top(lhs), split_top(rhs) if arrow else split_top(lhs)
+
+
+def split_top(text: str) -> list[str]:
+    """Split a space-separated signature on its top-level ``,`` (not inside brackets)."""
+    out, depth, cur = [], 0, []
+    for tok in text.split(" "):
+        depth += _delta(tok)
+        if tok == "," and depth == 0:
             out.append(" ".join(cur))
-        return [t for t in out if t]
-    return split(lhs), split(rhs) if arrow else split(lhs)
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        out.append(" ".join(cur))
+    return [t for t in out if t]
 
 
 def _check_well_formed(entry: Op, origin: str) -> None:
