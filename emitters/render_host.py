@@ -1,7 +1,7 @@
 """Render the host side of a port crate from the tile IR model (transpiler/model.py).
 
 One port directory holds: ``kernel.rs`` (render.py), ``lib.rs`` (includes kernel.rs + ffi.rs),
-``ffi.rs`` (C ABI, one ``ctrs_<kernel>`` per entry, porting-rules.md section 11), ``Cargo.toml`` (+ the
+``ffi.rs`` (C ABI, one ``ctrs_<kernel>`` per entry, docs/porting.md §11), ``Cargo.toml`` (+ the
 harness ``Cargo.lock`` so the port resolves the exact versions already compiled in the shared target
 dir), ``wrapper.py`` (cffi ABI-mode binding with validation and a lazy, locked rebuild, section 12) and
 ``analysis.json`` (kernels, generics, params, launch-site specialisations, tolerances, source map).
@@ -24,7 +24,7 @@ from ctrs import model
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 HARNESS_LOCK = Path(__file__).resolve().parent / "templates" / "harness" / "Cargo.lock"
 
-# TensorDesc dtype codes (TileGym's numbering, porting-rules.md section 11).
+# TensorDesc dtype codes (TileGym's numbering, docs/porting.md §11).
 DTYPE_CODES: dict[str, int] = {"f32": 0, "f16": 1, "bf16": 2, "i32": 3, "i64": 4}
 # Rust host type of each element type, and the torch dtype name the wrapper accepts.
 RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::half::bf16", "i32": "i32", "i64": "i64"}
@@ -298,7 +298,7 @@ def python_kernels(mod: model.Module, fks: list[FfiKernel], sites: dict) -> list
 def c_dispatchers(pks: list[dict]) -> list[dict]:
     """One ``ctrs_<python kernel>`` C entry per Python kernel ported as several Rust entries (structural
     variants, per-dtype entries): it takes every ct.Constant (the variant selectors included, as i32) and
-    forwards to the entry :func:`pick_entry` would pick (porting-rules.md section 7)."""
+    forwards to the entry :func:`pick_entry` would pick (docs/porting.md §7)."""
     out = []
     for d in pks:
         symbol = f"ctrs_{d['name']}"

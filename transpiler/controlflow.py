@@ -1,5 +1,5 @@
 """Control flow for the cuTile Python front end: ``if`` on constants / runtime scalars, grid-stride
-``range(a, b, step)`` loops and inlined helper functions (porting-rules.md section 7, rules 22/24/25/36).
+``range(a, b, step)`` loops and inlined helper functions (docs/porting.md §7).
 
 A mixin of frontend_cutile.KernelFront; it works on the front end's state (``env``, ``block``,
 ``emit``, ``_expr``, ``_stmt``) and only adds model statements (``IfConst``, ``Assign``, ``For.step``).

@@ -61,7 +61,7 @@ class Val:
 
 
 def float_literal(v: float, dtype: str = "f32") -> str:
-    """Decimal literal that round-trips in the target precision (porting-rules §8)."""
+    """Decimal literal that round-trips in the target precision (docs/porting.md §8)."""
     if dtype == "f32":
         if v == float("-inf"):
             return "-340282346638528859811704183484516925440.0f32"

@@ -265,7 +265,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                     kind = inner.value.value
             if kind in ("int", "bool"):
                 out.append(model.Param(name, "constant", "i32", 0, span))
-            elif kind == "float":  # porting-rules §7: no float const generics -> runtime f32 (demoted)
+            elif kind == "float":  # docs/porting.md §7: no float const generics -> runtime f32 (demoted)
                 out.append(model.Param(name, "scalar", "f32", 0, span))
                 self.note("demotion", p, f"ct.Constant[float] {name} -> runtime f32 parameter "
                                          "(not a const generic on stable Rust; the reference folds the value)")
@@ -855,7 +855,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 dims.append(str(lit))
                 continue
             raise self._err(v, "a tile dimension must be a ct.Constant parameter or an int literal",
-                            "shape arithmetic on const generics needs literal specialisation (porting-rules §7)",
+                            "shape arithmetic on const generics needs literal specialisation (docs/porting.md §7)",
                             errors.TRANSLATE_TYPE)
         return tuple(dims)
 
@@ -927,7 +927,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         args = self._args(node, ["array", "index", "shape"])
         for k in args:
             if k not in ("array", "index", "shape", "padding_mode", "latency", "allow_tma", "order"):
-                raise self._err(args[k], f"no rule for ct.load({k}=..)", "see porting-rules §2")
+                raise self._err(args[k], f"no rule for ct.load({k}=..)", "see docs/porting.md §2")
         arr = self._array(args["array"])
         dims = self._shape_dims(args["shape"])
         index = [self._index_text(e.value) for e in _tuple(args["index"], self)]
@@ -943,7 +943,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         args = self._args(node, ["array", "index", "tile"])
         for k in args:
             if k not in ("array", "index", "tile", "latency", "allow_tma", "order"):
-                raise self._err(args[k], f"no rule for ct.store({k}=..)", "see porting-rules §2")
+                raise self._err(args[k], f"no rule for ct.store({k}=..)", "see docs/porting.md §2")
         arr = self._array(args["array"])
         self._dim_map(args, arr, "store")  # identity orders only (a mutable view has no dim_map in cutile 0.3.1)
         index = [self._index_text(e.value) for e in _tuple(args["index"], self)]
@@ -971,7 +971,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         axis = literal_value(args.get("axis"))
         dims = self._shape_dims(args["shape"])
         if not isinstance(axis, int) or len(dims) != arr.ndim:
-            raise self._err(node, "ct.num_tiles needs a literal axis and a full-rank shape", "see porting-rules §2",
+            raise self._err(node, "ct.num_tiles needs a literal axis and a full-rank shape", "see docs/porting.md §2",
                             errors.TRANSLATE_TYPE)
         view = self._view(node, arr, dims, self.rules["padding"]["default"], f"p{arr.name}_tiles")
         space = self.let(f"{hint}_space", model.OpaqueT(f"[i32; {arr.ndim}]"),

@@ -6,7 +6,7 @@ and the result goes through the cuTile Python front end (frontend_cutile.KernelF
 the specialisation pass, the emitters and every check are shared. Diagnostics keep the Triton file's
 path and line numbers.
 
-What is converted (porting-rules.md sections 3 and 5; README "Triton front end"):
+What is converted (docs/porting.md §3 and §5; README "Triton front end"):
 
 * ``tl.program_id/num_programs`` -> ``ct.bid/num_blocks``; ``tl.constexpr`` -> ``ct.Constant[int]`` (a const
   generic; ``Constant[float]`` when only used as a float); other scalars -> runtime ``int``/``float``;
@@ -516,7 +516,7 @@ class KernelRewrite:
     def _carried_pointers(self, body, it: str) -> dict:
         """Pointers advanced once per iteration at the top level of a loop body (``p += BLOCK * stride``,
         ``bp = tl.advance(bp, ..)``): name -> (pointer at iteration ``it``, one step). The loop index becomes
-        the tile index (porting-rules §3 "tl.advance in a loop"): no loop-carried pointer in the port."""
+        the tile index (docs/porting.md §3 "tl.advance in a loop"): no loop-carried pointer in the port."""
         out = {}
         for st in body:
             for s in _small_statements(st):
@@ -925,7 +925,7 @@ class KernelRewrite:
         return BlockPtr(bp.base, tuple(_add(i, d) for i, d in zip(bp.index, steps)), bp.block)
 
     def _tile_index(self, off, block: str) -> str:
-        """Element offset -> tile index (porting-rules §5): ``e * block`` -> e, ``0`` -> 0, block 1 -> e."""
+        """Element offset -> tile index (docs/porting.md §5): ``e * block`` -> e, ``0`` -> 0, block 1 -> e."""
         if _lit(off) == 0:
             return "0"
         if _code(off).strip() == block:
@@ -984,7 +984,7 @@ class KernelRewrite:
 
     def _view(self, call: cst.Call, ptr_node, mask_node, store: bool):
         """(array, tile index texts, view shape texts, Triton tile shape texts) of a pointer / block-pointer access
-        converted to a partition view (porting-rules §5). Raises :class:`_NotView` when the pointer is not a
+        converted to a partition view (docs/porting.md §5). Raises :class:`_NotView` when the pointer is not a
         tile at a block offset (the caller falls back to gather/scatter)."""
         p = self.abstract(ptr_node)
         if isinstance(p, BlockPtr):
@@ -1143,7 +1143,7 @@ class KernelRewrite:
 
     def _fallback(self, call: cst.Call, nv: "_NotView", a: dict, store: bool) -> tuple[str, str]:
         """(array, flat offsets) of a pointer access that is not a tile at a block offset: the array is read
-        element-wise (ct.gather / ct.scatter on the flat 1-D tensor; porting-rules §3 "tl.load(p + offs, mask)")."""
+        element-wise (ct.gather / ct.scatter on the flat 1-D tensor; docs/porting.md §3 "tl.load(p + offs, mask)")."""
         p = nv.ptr
         if not isinstance(p, Ptr) or not p.base:
             raise self.problem(a["pointer"], errors.TRITON_ACCESS, f"'{_code(a['pointer'])}' is not a pointer",
@@ -1207,8 +1207,8 @@ class KernelRewrite:
         return None
 
     def _desc_access(self, node: cst.Call, desc: Desc, store: bool) -> str:
-        """``desc.load([o0, ..])`` / ``desc.store([o0, ..], v)``: element offsets -> tile indices (porting-rules
-        §5); out-of-bounds lanes read zero (TMA)."""
+        """``desc.load([o0, ..])`` / ``desc.store([o0, ..], v)``: element offsets -> tile indices
+        (docs/porting.md §5); out-of-bounds lanes read zero (TMA)."""
         a = [x.value for x in node.args]
         if not a or not isinstance(a[0], (cst.List, cst.Tuple)) or len(a) != (2 if store else 1):
             raise self.problem(node, errors.TRITON_ACCESS, f"descriptor {'store' if store else 'load'} arguments",

@@ -2,7 +2,7 @@
 
 Verdict: equivalent when the canonical value graphs (ircanon) are equal. Otherwise findings come
 from two sources:
-  * gates (checklist, porting-rules.md 13.2): op-family counts, memory ops, mma operand/accumulator
+  * gates (checklist, docs/porting.md §13.2): op-family counts, memory ops, mma operand/accumulator
     types, reduce/scan axes and identities, layout attributes (strides / dim_map / tile / padding),
     math modes (flush_to_zero, rounding, propagate_nan), hints (latency, allow_tma, entry hints);
   * the divergence frontier: the first ops whose operands match on both sides but which themselves

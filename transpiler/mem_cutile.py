@@ -1,11 +1,11 @@
 """Memory constructs for the cuTile Python front end (a mixin of frontend_cutile.KernelFront).
 
-* ``ct.load(.., order=(..))`` -> the partition view's ``dim_map`` (porting-rules §2): a non-identity
+* ``ct.load(.., order=(..))`` -> the partition view's ``dim_map`` (docs/porting.md §2): a non-identity
   order is ``make_partition_view(a, shape, padding, const_array![..], token)`` -- the explicit form,
   so the padding mode stays the source's (``partition_permuted`` always pads with zero). Identity
   orders are dropped (the reference IR has no ``dim_map`` then). ``ct.store(.., order=..)`` accepts
   identity orders only: cutile 0.3.1's mutable partition view has no ``dim_map`` parameter.
-* Padding / latency / allow_tma given by expressions (porting-rules §7 "Hints given by constants"):
+* Padding / latency / allow_tma given by expressions (docs/porting.md §7 "Hints given by constants"):
   ``ct.PaddingMode.X`` is a translate-time value (:class:`PadMode`) that can be bound to a name,
   a module constant or passed through helpers; ``latency=`` a module constant / fixed flag folds to a
   literal, a ``ct.Constant[int]`` parameter becomes ``Some(L)`` (cutile resolves a const generic
@@ -125,7 +125,7 @@ class Mem:
     #
     # cutile's `&Tensor` exposes no strides, so an array that ct.gather/ct.scatter index with a tuple
     # (rank >= 2) becomes the raw form of its Tile IR entry arguments: `x: *mut E, x_shape_0: i32, ..,
-    # x_stride_0: i32, ..` (porting-rules §2 "array used by ct.gather/ct.scatter"; the entry is
+    # x_stride_0: i32, ..` (docs/porting.md §2 "array used by ct.gather/ct.scatter"; the entry is
     # `pub unsafe fn`). View ops on such an array go through a tensor view built from those arguments
     # (``raw_views_prologue``). The offsets follow cuTile Python's lowering: per axis the i32 index (a scalar
     # is reshaped + broadcast to the index shape) is widened (exti, u64 like the 1-D rule), bounds-checked

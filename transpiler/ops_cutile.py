@@ -3,7 +3,7 @@
 A mixin of frontend_cutile.KernelFront (like controlflow.ControlFlow): it lowers expressions to typed
 model lets through the front end's helpers (``tile``, ``scalar``, ``let``, ``op``, ``_to_tile``) and
 reads every Rust form from rules/cutile.toml ([functions], [comparisons], [predicates], [methods],
-[ops]). See porting-rules.md sections 2, 8-10.
+[ops]). See docs/porting.md §2, §8, §9.
 
 * comparisons on tiles -> ``cmpi`` (integer element types; signedness follows the element type) or
   ``cmpf(.., cmp_ordering::Ordered)``; ``&`` / ``|`` on masks -> ``andi`` / ``ori``; ``ct.where`` ->
@@ -122,7 +122,7 @@ class Ops:
     def _only(self, args: dict, allowed: tuple, fname: str) -> dict:
         for k in args:
             if k not in allowed:
-                raise self._err(args[k], f"no rule for {fname}({k}=..)", "see porting-rules §2")
+                raise self._err(args[k], f"no rule for {fname}({k}=..)", "see docs/porting.md §2")
         return args
 
     def _lower_where(self, node, rule, fname, hint):
@@ -488,7 +488,7 @@ class Ops:
         args = self._args(node, ["array", "indices"])
         for k in args:
             if k not in ("array", "indices", "mask", "check_bounds", "padding_value", "latency"):
-                raise self._err(args[k], f"no rule for ct.gather({k}=..)", "see porting-rules §2")
+                raise self._err(args[k], f"no rule for ct.gather({k}=..)", "see docs/porting.md §2")
         arr = self._array(args["array"])
         check = self._kw_bool(args, "check_bounds", True)
         e = arr.dtype
@@ -521,7 +521,7 @@ class Ops:
         args = self._args(node, ["array", "indices", "value"])
         for k in args:
             if k not in ("array", "indices", "value", "mask", "check_bounds", "latency"):
-                raise self._err(args[k], f"no rule for ct.scatter({k}=..)", "see porting-rules §2")
+                raise self._err(args[k], f"no rule for ct.scatter({k}=..)", "see docs/porting.md §2")
         arr = self._array(args["array"])
         check = self._kw_bool(args, "check_bounds", True)
         t = self._expr(args["value"], f"{hint}_val")

@@ -379,7 +379,7 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str) -> dict[str, Any]:
 
 def derived_dim(spec: Spec, pname: str) -> int | None:
     """A raw-pointer entry's ``<array>_shape_<i>`` / ``<array>_stride_<i>`` parameter (the Python array
-    arrives in Tile IR as pointer, shape..., strides...; porting-rules §2 ct.gather on N-d arrays):
+    arrives in Tile IR as pointer, shape..., strides...; docs/porting.md §2 ct.gather on N-d arrays):
     that dimension of the spec's array, else None."""
     for kind in ("shape", "stride"):
         head, sep, idx = pname.rpartition(f"_{kind}_")

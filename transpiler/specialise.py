@@ -1,5 +1,5 @@
 """Specialisation: which kernel inputs become Rust generics, constant-branch variants, and the
-peepholes the cuTile JIT applies after folding constants (porting-rules.md section 7, rules 22-25, 36).
+peepholes the cuTile JIT applies after folding constants (docs/porting.md §7).
 
 * ``ct.Constant[int]`` / ``ct.Constant[bool]`` params -> ``const X: i32`` (bool as 0/1, tested ``X == 1i32``);
   ``ct.Constant[float]`` -> demoted to a runtime ``f32`` parameter (noted; the reference folds the value,
@@ -184,7 +184,7 @@ def specialise(front) -> model.Kernel:
 
 # ---------------------------------------------------------------------------------------------- variants
 #
-# Structural variants (porting-rules §7, rule 36). A constant branch whose arms give a name different
+# Structural variants (docs/porting.md §7). A constant branch whose arms give a name different
 # tile types / ranks (or different memory APIs) cannot be one Rust body: both arms of a Rust `if` must
 # type-check. Such a flag is fixed per value and each value gets its own `#[cutile::entry()]`:
 #
