@@ -23,7 +23,7 @@ import re
 import libcst as cst
 
 from . import errors, model
-from .cutile_base import (MAX_INLINE_DEPTH, Split, Structural, Val, _Block, _is_docstring,  # noqa: F401
+from .cutile_base import (MAX_INLINE_DEPTH, Split, Structural, Val, _Block, _is_docstring, assigned_names,  # noqa: F401
                           literal_text, literal_value)
 
 _CMP = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">",
@@ -393,7 +393,7 @@ class ControlFlow:
                 scope[p.name.value] = self._expr(p.default, p.name.value)
         body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else []
         static = {n: self._literal_node(v) for n, v in scope.items() if v.kind == "literal"}
-        static = {n: v for n, v in static.items() if v is not None and n not in _assigned_names(fn)}
+        static = {n: v for n, v in static.items() if v is not None and n not in assigned_names(fn.body, loop_targets=True)}
         if static:  # literal arguments are substituted, so axis=/shape=/flags see literals (like the JIT)
             body = [st.visit(_Substitute(static)) for st in body]
         saved_env, saved_nodes = self.env, self._param_nodes
@@ -448,26 +448,6 @@ class _Substitute(cst.CSTTransformer):
 
     def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
         return updated.with_changes(keyword=original.keyword)
-
-
-def _assigned_names(fn: cst.FunctionDef) -> set[str]:
-    out: set[str] = set()
-
-    class V(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name):
-                out.add(node.target.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                out.add(node.target.value)
-
-        def visit_For(self, node: cst.For) -> None:
-            if isinstance(node.target, cst.Name):
-                out.add(node.target.value)
-
-    fn.body.visit(V())
-    return out
 
 
 def _return_of(st) -> cst.Return | None:

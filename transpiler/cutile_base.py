@@ -104,3 +104,26 @@ class _Block:
 def _is_docstring(stmt) -> bool:
     return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def assigned_names(body, loop_targets: bool = False) -> set[str]:
+    """Names a function body (or a list of statements) binds by assignment or augmented assignment, and,
+    with ``loop_targets``, as a ``for`` target: shared by both cuTile front ends."""
+    out: set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Name):
+                out.add(node.target.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                out.add(node.target.value)
+
+        def visit_For(self, node: cst.For) -> None:
+            if loop_targets and isinstance(node.target, cst.Name):
+                out.add(node.target.value)
+
+    for s in body.body if hasattr(body, "body") else body:
+        s.visit(V())
+    return out

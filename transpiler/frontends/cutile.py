@@ -15,7 +15,7 @@ import libcst as cst
 
 from .. import errors, ir
 from ..ir_rules import ir_rules
-from ..cutile_base import _is_docstring
+from ..cutile_base import _is_docstring, assigned_names
 from ..ir import typing as irtyping
 from ..ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ..ir.types import (BOOL, I32, ArrayType, DType, DTypeChoice, DTypeLike, DTypeParam, PY_DTYPES,
@@ -224,7 +224,7 @@ class Lowering:
         if len(args) == 2:
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
-        assigned = _assigned_names(s.body)
+        assigned = assigned_names(s.body)
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)
@@ -566,23 +566,6 @@ class Lowering:
         return self.const(fill, dt.dtype, node, shape, hint or "c")
 
 
-
-
-def _assigned_names(stmts) -> set[str]:
-    out: set[str] = set()
-
-    class V(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            if isinstance(node.target, cst.Name):
-                out.add(node.target.value)
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if isinstance(node.target, cst.Name):
-                out.add(node.target.value)
-
-    for s in stmts.body if hasattr(stmts, "body") else stmts:
-        s.visit(V())
-    return out
 
 
 def lower_file(info) -> ir.Module:
