@@ -1,4 +1,4 @@
-"""The typed-IR pipeline: cuTile Python -> IR (frontends/cutile.py) -> passes (passes/) -> Rust (emitters/ir_rust.py).
+"""The typed-IR pipeline: cuTile Python -> IR (frontends/cutile/) -> passes (passes/) -> Rust (emitters/ir_rust.py).
 
 It is the default for every cuTile Python file whose kernels it fully handles; a file with any construct
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model

@@ -1,0 +1,275 @@
+"""cuTile Python -> typed tile IR, directly from libcst nodes (no Rust text anywhere).
+
+Every ``@ct.kernel`` of a file becomes an :class:`ir.Kernel`: arrays are ``array<E>`` values of one dtype
+parameter ``E``, ``ct.Constant[int]`` parameters are const-generic symbols (usable in shapes and as i32
+values), Python numbers stay compile-time constants until they meet a tile (ir/typing.py), ``for .. in
+range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it re-binds,
+and ``X if A.dtype == ct.float32 else A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise
+pass. A construct outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the caller then takes the
+file through the older text-model front end (transpiler/frontend_cutile.py).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ... import errors
+from ...cutile_base import _is_docstring, assigned_names
+from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
+from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.values import Loc, Value
+from ..builder import Builder
+from .registry import CALLS, Call
+from .values import ELEMENT, ArrayRef, DT
+
+_BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+           cst.Modulo: "%"}
+
+
+def unsupported(info, node, what: str) -> errors.CtrsError:
+    return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {what}",
+                            "the file goes through the text-model front end", info.loc(node))
+
+
+class Lowering(Builder):
+    """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
+
+    def __init__(self, info, fn: cst.FunctionDef):
+        super().__init__()
+        self.info = info
+        self.fn = fn
+        self.env: dict[str, object] = {}
+        self.generics: list[Generic] = []
+        self.params: list[Param] = []
+        self.flags: dict[str, str] = {}
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def loc(self, node) -> Loc:
+        s = self.info.span(node)
+        return Loc(str(self.info.path), s.line, s.col)
+
+    def err(self, node, what: str) -> errors.CtrsError:
+        return unsupported(self.info, node, what)
+
+    def shape(self, node) -> tuple:
+        v = self.expr(node)
+        if not isinstance(v, tuple):
+            v = (v,)
+        return tuple(self.dim(d, node) for d in v)
+
+    # -- kernel ------------------------------------------------------------------------------------
+    def kernel(self) -> Kernel:
+        fn = self.fn
+        ranks = self._array_ranks()
+        for p in fn.params.params:
+            name = p.name.value
+            ann = p.annotation
+            if ann is not None:
+                kind = self._const_kind(ann.annotation)
+                if kind != "int":
+                    raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
+                self.env[name] = Sym(name)
+                self.params.append(Param(name, "constant", None, self.loc(p)))
+                continue
+            if name not in ranks:
+                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
+            v = Value(ArrayType(ELEMENT, ranks[name]), name)
+            self.env[name] = ArrayRef(name, v)
+            self.params.append(Param(name, "array", v, self.loc(p)))
+        if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
+            raise self.err(fn, "*args / keyword-only parameters")
+        self.body(fn.body.body)
+        self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
+        gens: list[Generic] = []
+        if any(p.kind == "array" for p in self.params):
+            gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
+        gens += [Generic(p.name, "const", "constant", "ct.Constant") for p in self.params if p.kind == "constant"]
+        gens += self.generics
+        hints = self._hints()
+        return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+
+    def _hints(self) -> dict:
+        for d in self.fn.decorators:
+            if isinstance(d.decorator, cst.Call):
+                raise self.err(d, "@ct.kernel(...) options")
+        return {}
+
+    def _const_kind(self, ann) -> str | None:
+        if isinstance(ann, cst.Name) and ann.value in self.info.const_aliases:
+            return self.info.const_aliases[ann.value]
+        if isinstance(ann, cst.Subscript) and self.info.dotted(ann.value) == "ct.Constant" and len(ann.slice) == 1:
+            inner = ann.slice[0].slice
+            if isinstance(inner, cst.Index) and isinstance(inner.value, cst.Name):
+                return inner.value.value
+        return None
+
+    def _array_ranks(self) -> dict[str, int]:
+        """Rank of each array parameter, from the index / shape tuples of the calls that take it."""
+        ranks: dict[str, int] = {}
+        lowering = self
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                fn = lowering.info.dotted(node.func)
+                if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                    return
+                a = node.args[0].value
+                kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
+                tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
+                if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
+                    ranks.setdefault(a.value, len(tup.elements))
+
+        self.fn.body.visit(V())
+        return ranks
+
+    # -- statements --------------------------------------------------------------------------------
+    def body(self, stmts) -> None:
+        for i, s in enumerate(stmts):
+            if i == 0 and _is_docstring(s):
+                continue
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        self.info.fallback = self.info.span(s)
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                self.small(small)
+        elif isinstance(s, cst.For):
+            self.for_(s)
+        else:
+            raise self.err(s, f"statement {type(s).__name__}")
+
+    def small(self, s) -> None:
+        if isinstance(s, cst.Assign):
+            if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
+                raise self.err(s, "assignment to anything but one name")
+            self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in {
+                cst.AddAssign: 1, cst.SubtractAssign: 1, cst.MultiplyAssign: 1}:
+            op = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}[type(s.operator)]
+            name = s.target.value
+            if name not in self.env:
+                raise self.err(s, f"'{name}' is not defined")
+            self.bind(name, self.binary(op, self.env[name], self.expr(s.value), s, name))
+        elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
+            self.expr(s.value)
+        elif isinstance(s, cst.Pass):
+            return
+        else:
+            raise self.err(s, f"statement {type(s).__name__}")
+
+    def bind(self, name: str, v) -> None:
+        if isinstance(v, Value) and not v.hint:
+            v.hint = name
+        self.env[name] = v
+
+    def for_(self, s: cst.For) -> None:
+        if not isinstance(s.target, cst.Name) or s.orelse is not None:
+            raise self.err(s, "for loops other than `for i in range(...)`")
+        it = s.iter
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
+                and 1 <= len(it.args) <= 3 and all(a.keyword is None for a in it.args)):
+            raise self.err(it, "for loops other than `for i in range(...)`")
+        args = [self.expr(a.value) for a in it.args]
+        if len(args) == 1:
+            args = [0, *args]
+        if len(args) == 2:
+            args.append(1)
+        start, stop, step = (self.i32(a, it) for a in args)
+        assigned = assigned_names(s.body)
+        carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
+        init = [self.env[n] for n in carried]
+        iv = Value(ScalarType(I32), s.target.value)
+        args_v = [Value(v.type, n) for n, v in zip(carried, init)]
+        body = Block([iv, *args_v])
+        outer_block, outer_env = self.block, dict(self.env)
+        self.block = body
+        self.env[s.target.value] = iv
+        for n, a in zip(carried, args_v):
+            self.env[n] = a
+        self.body(s.body.body)
+        ys = []
+        for n, a in zip(carried, args_v):
+            y = self.env[n]
+            if not isinstance(y, Value) or y.type != a.type:
+                raise self.err(s, f"'{n}' changes type in the loop body")
+            ys.append(y)
+        body.ops.append(Op(OpKind.YIELD, ys, [], loc=self.loc(s)))
+        self.block, self.env = outer_block, outer_env
+        results = [Value(a.type, n) for n, a in zip(carried, args_v)]
+        self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *init], results, {}, self.loc(s), [body]))
+        for n, r in zip(carried, results):
+            self.env[n] = r
+
+    # -- expressions -------------------------------------------------------------------------------
+    def expr(self, node, hint: str = ""):
+        if isinstance(node, cst.Name):
+            if node.value in self.env:
+                return self.env[node.value]
+            if node.value in self.info.consts:
+                return self.info.consts[node.value]
+            if node.value in ("True", "False"):
+                return node.value == "True"
+            raise self.err(node, f"name '{node.value}'")
+        if isinstance(node, cst.Integer):
+            return int(node.value, 0)
+        if isinstance(node, cst.Float):
+            return float(node.value)
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return tuple(self.expr(e.value) for e in node.elements)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            v = self.expr(node.expression)
+            if isinstance(v, (int, float)):
+                return -v
+            raise self.err(node, "unary minus on a tile")
+        if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
+            return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.IfExp):
+            return self.dtype_choice(node)
+        if isinstance(node, cst.Call):
+            return self.call(node, hint)
+        raise self.err(node, f"expression {type(node).__name__}")
+
+    def attribute(self, node: cst.Attribute):
+        d = self.info.dotted(node)
+        if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
+            return DT(PY_DTYPES[d[3:]])
+        if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
+            a = self.env.get(node.value.value)
+            if isinstance(a, ArrayRef):
+                return DT(a.value.type.dtype)
+            if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
+                return DT(a.type.dtype)
+        raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    def dtype_choice(self, node: cst.IfExp):
+        """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
+        t = node.test
+        if not (isinstance(t, cst.Comparison) and len(t.comparisons) == 1
+                and isinstance(t.comparisons[0].operator, cst.Equal)):
+            raise self.err(node, "conditional expressions other than a dtype test")
+        lhs, rhs = self.expr(t.left), self.expr(t.comparisons[0].comparator)
+        then, other = self.expr(node.body), self.expr(node.orelse)
+        if not all(isinstance(x, DT) for x in (lhs, rhs, then, other)) or not isinstance(lhs.dtype, DTypeParam) \
+                or not isinstance(rhs.dtype, DType) or not isinstance(t.left, cst.Attribute):
+            raise self.err(node, "conditional expressions other than `X if A.dtype == ct.<dtype> else Y`")
+        from ...specialise import dtype_flag_name  # noqa: PLC0415 - one naming rule for both pipelines
+
+        array = t.left.value.value
+        flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
+        if all(g.name != flag for g in self.generics):
+            self.generics.append(Generic(flag, "const", "dtype_flag",
+                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)"))
+        return DT(DTypeChoice(flag, lhs.dtype, rhs.dtype, then.dtype, other.dtype))
+
+    # -- calls -------------------------------------------------------------------------------------
+    def call(self, node: cst.Call, hint: str):
+        fn = self.info.dotted(node.func)
+        handler = CALLS.get(fn or "")
+        if handler is None:
+            raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        pos = [a.value for a in node.args if a.keyword is None]
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        return handler(self, Call(node, fn, pos, kw, hint))

@@ -1,0 +1,37 @@
+"""Which function lowers which cuTile Python call: ``@lowers("ct.load")`` registers a handler.
+
+A handler is ``fn(lw, call) -> value`` where ``lw`` is the :class:`~.lowering.Lowering` of the kernel and
+``call`` a :class:`Call` (the libcst node, the dotted name, positional and keyword argument nodes, the name
+hint of the value being bound). Handlers live in one module per op family (grid.py, memory.py, tiles.py, ...);
+adding a construct is a new handler in its family's module, never a branch in the lowering core.
+Values a handler returns: an IR ``Value``, a Python number / tuple (compile-time), a ``DT`` / ``ArrayRef``
+(values.py), or ``None`` (statements such as ``ct.store``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import libcst as cst
+
+CALLS: dict[str, Callable] = {}
+
+
+@dataclass
+class Call:
+    node: cst.Call
+    fn: str
+    pos: list
+    kw: dict
+    hint: str = ""
+
+
+def lowers(*names: str):
+    def register(f):
+        for n in names:
+            if n in CALLS:
+                raise ValueError(f"two lowerings for {n}")
+            CALLS[n] = f
+        return f
+    return register
