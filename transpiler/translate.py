@@ -9,6 +9,8 @@ nothing is written, and files ctrs did not generate are never replaced without `
 
 from __future__ import annotations
 
+import os
+
 import re
 from pathlib import Path
 
@@ -57,8 +59,8 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
         try:
             return pipeline.translate_module(kernel, _stem(kernel))
         except errors.CtrsError as e:  # outside the typed-IR subset: the text-model pipeline takes the file
-            if e.code not in pipeline.FALLBACK_CODES:
-                raise
+            if e.code not in pipeline.FALLBACK_CODES or os.environ.get("CTRS_PIPELINE") == "typed":
+                raise  # CTRS_PIPELINE=typed: no fallback (measures the typed path alone; docs/ir.md)
     try:
         info, fronts = (frontend_triton.parse_file(kernel, llm_hook) if triton
                         else frontend_cutile.parse_file(kernel, llm_hook))
