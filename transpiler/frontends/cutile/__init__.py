@@ -17,9 +17,6 @@ __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "unsupported"]
 
 def lower_file(info) -> ir.Module:
     """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified."""
-    if info.helpers:
-        name, fn = next(iter(info.helpers.items()))
-        raise unsupported(info, fn, f"helper function '{name}' (inlining is not on the typed-IR path yet)")
     kernels = []
     for fn in info.kernels:
         k = Lowering(info, fn).kernel()

@@ -42,6 +42,8 @@ class Lowering(Builder):
         self.generics: list[Generic] = []
         self.params: list[Param] = []
         self.flags: dict[str, str] = {}
+        self.returns: list | None = None  # inside an inlined helper: the value of its `return`
+        self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -104,22 +106,53 @@ class Lowering(Builder):
         return None
 
     def _array_ranks(self) -> dict[str, int]:
-        """Rank of each array parameter, from the index / shape tuples of the calls that take it."""
-        ranks: dict[str, int] = {}
-        lowering = self
+        """Rank of each array parameter, from the index / shape tuples of the calls that take it, in the
+        kernel or in a helper it is passed to (followed through helper parameters to a fixpoint)."""
+        info = self.info
 
-        class V(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                fn = lowering.info.dotted(node.func)
-                if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
-                    return
-                a = node.args[0].value
-                kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
-                tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
-                if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
-                    ranks.setdefault(a.value, len(tup.elements))
+        def direct(fn: cst.FunctionDef) -> tuple[dict[str, int], list[tuple[str, list, dict]]]:
+            ranks: dict[str, int] = {}
+            calls: list[tuple[str, list, dict]] = []
 
-        self.fn.body.visit(V())
+            class V(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if isinstance(node.func, cst.Name) and node.func.value in info.helpers:
+                        calls.append((node.func.value, [a.value for a in node.args if a.keyword is None],
+                                      {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
+                        return
+                    fn = info.dotted(node.func)
+                    if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                        return
+                    a = node.args[0].value
+                    kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
+                    tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
+                    if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
+                        ranks.setdefault(a.value, len(tup.elements))
+
+            fn.body.visit(V())
+            return ranks, calls
+
+        facts = {name: direct(h) for name, h in info.helpers.items()}
+        ranks, calls = direct(self.fn)
+        for _ in range(len(facts) + 1):  # helper parameter ranks, propagated to what they are called with
+            changed = False
+            for name, (hr, hcalls) in facts.items():
+                params = [p.name.value for p in info.helpers[name].params.params]
+                for callee, pos, kw in hcalls:
+                    cparams = [p.name.value for p in info.helpers[callee].params.params]
+                    args = dict(zip(cparams, pos)) | kw
+                    for p, a in args.items():
+                        if isinstance(a, cst.Name) and a.value in params and p in facts[callee][0] \
+                                and a.value not in hr:
+                            hr[a.value] = facts[callee][0][p]
+                            changed = True
+            if not changed:
+                break
+        for callee, pos, kw in calls:
+            cparams = [p.name.value for p in info.helpers[callee].params.params]
+            for p, a in (dict(zip(cparams, pos)) | kw).items():
+                if isinstance(a, cst.Name) and p in facts[callee][0]:
+                    ranks.setdefault(a.value, facts[callee][0][p])
         return ranks
 
     # -- statements --------------------------------------------------------------------------------
@@ -155,6 +188,10 @@ class Lowering(Builder):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
+        elif isinstance(s, cst.Return) and self.returns is not None:
+            if self.returns:
+                raise self.err(s, "a helper with more than one return")
+            self.returns.append(self.expr(s.value) if s.value is not None else None)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
 
@@ -266,6 +303,9 @@ class Lowering(Builder):
 
     # -- calls -------------------------------------------------------------------------------------
     def call(self, node: cst.Call, hint: str):
+        if isinstance(node.func, cst.Name) and node.func.value in self.info.helpers \
+                and node.func.value not in self.env:
+            return self.inline(self.info.helpers[node.func.value], node)
         fn = self.info.dotted(node.func)
         handler = CALLS.get(fn or "")
         if handler is None:
@@ -273,3 +313,43 @@ class Lowering(Builder):
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
+
+    def inline(self, fn: cst.FunctionDef, node: cst.Call):
+        """A call of a module-level helper: its body lowered in place, its parameters bound to the argument
+        values (tiles, arrays, dtypes and compile-time numbers alike), as cuTile Python inlines helpers."""
+        name = fn.name.value
+        if name in self.inlining:
+            raise self.err(node, f"recursive helper '{name}'")
+        ps = fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg or ps.posonly_params:
+            raise self.err(fn, f"helper '{name}': only plain parameters")
+        names = [p.name.value for p in ps.params]
+        bound: dict[str, object] = {}
+        for i, a in enumerate(node.args):
+            if a.star:
+                raise self.err(a, "*args / **kwargs in a helper call")
+            key = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+            if key not in names or key in bound:
+                raise self.err(a, f"argument {i} of helper '{name}'")
+            bound[key] = self.expr(a.value)
+        for p in ps.params:
+            if p.name.value not in bound:
+                if p.default is None:
+                    raise self.err(node, f"helper '{name}': missing argument '{p.name.value}'")
+                bound[p.name.value] = self.expr(p.default)
+        saved = (self.env, self.returns)
+        self.env, self.returns = dict(bound), []
+        self.inlining.append(name)
+        try:
+            stmts = list(fn.body.body)
+            for i, st in enumerate(stmts):
+                if i == 0 and _is_docstring(st):
+                    continue
+                if self.returns:
+                    raise self.err(st, f"helper '{name}': code after its return")
+                self.stmt(st)
+            value = self.returns[0] if self.returns else None
+        finally:
+            self.inlining.pop()
+            self.env, self.returns = saved
+        return value
