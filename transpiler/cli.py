@@ -274,9 +274,10 @@ def cmd_bundle(args) -> int:
     built = []
     for k in args.kernels:
         progress.step(k)
-        kp = Path(k)
+        kp, _, sp = k.partition("=")  # KERNEL=SPECS: a kernel file whose specs live elsewhere
+        kp = Path(kp)
         kernel = kp / "kernel.py" if kp.is_dir() else kp
-        specs = kernel.parent / "specs.json"
+        specs = Path(sp) if sp else kernel.parent / "specs.json"
         if not specs.exists():  # e.g. fixtures/triton_unsupported under a fixtures/triton_* glob
             progress.note(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
             continue
@@ -420,7 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
         g.set_defaults(fn=cmd_gpu)
 
     bu = sub.add_parser("bundle", help="build the two GPU-host transfer stages (tileiras kit; ports)")
-    bu.add_argument("kernels", nargs="+", help="kernel files or fixture directories (kernel.py + specs.json)")
+    bu.add_argument("kernels", nargs="+", help="kernel files or fixture directories (kernel.py + specs.json); "
+                                               "KERNEL=SPECS for a kernel file with its specs elsewhere")
     bu.add_argument("-o", "--output", default=".gpu", help="bundle directory (default .gpu, git-ignored)")
     bu.add_argument("--profile", default="release", choices=["release", "debug"])
     bu.set_defaults(fn=cmd_bundle)
