@@ -5,6 +5,10 @@ lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines 
 ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
 carry a ``@generated`` checksum and are written all or nothing (transpiler/outputs.py); on any error
 nothing is written, and files ctrs did not generate are never replaced without ``--force``.
+
+Keep-going: a kernel with a blocker does not stop the others. The port holds the kernels that translated and
+errors.Refused (CTRS-E240) lists every blocker of the others, raised after the port is written (nothing is
+written when no kernel translated). Which pipeline: see :func:`translate_module`.
 """
 
 from __future__ import annotations
@@ -27,15 +31,33 @@ def _stem(kernel: Path) -> str:
 
 
 def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
-    """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing.
+    """All output files (relative name -> text) for one kernel file; raises CtrsError (errors.Refused when
+    any kernel was refused), writes nothing.
 
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
+    files, refused = port_files(kernel, llm, llm_hook)
+    if refused is not None:
+        raise refused
+    return files
+
+
+def _raisable(refused: errors.Refused) -> errors.CtrsError:
+    """What to raise when no kernel translated: a one-kernel file's lone blocker as itself (one line, as
+    before keep-going), else the refusal (every blocker, then the summary)."""
+    return refused.blockers[0] if refused.total == 1 and len(refused.blockers) == 1 else refused
+
+
+def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], errors.Refused | None]:
+    """The port files of the kernels that translated, and the refusal of the others (None: none refused).
+    Raises when no kernel translated."""
     kernel = Path(kernel)
     if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback.Config)
-        return llm.translate_source(kernel)
+        return llm.translate_source(kernel), None
     mod = translate_module(kernel, llm_hook)
+    if mod.refused is not None and not mod.kernels:
+        raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
     from . import launch_sites, toolchain  # noqa: PLC0415
@@ -47,20 +69,55 @@ def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
              else launch_sites.mine_file(Path(kernel)))
     files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,
                                          toolchain.CUTILE_VERSION))
-    return files
+    return files, mod.refused
 
 
 def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
-    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``)."""
+    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``).
+
+    A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
+    one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried on the whole file and
+    used if it takes it; else the module holds the typed kernels that translated and ``refused`` (errors.Refused)
+    every blocker of the others, the typed one at a line replaced by the text model's own diagnostic there
+    (a rules-table code and hint). ``CTRS_PIPELINE=typed``: no text model (docs/ir.md). Triton and ``--llm``:
+    the text-model pipeline, which stops at the first blocker."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
-    if not triton and llm_hook is None:
+    if triton or llm_hook is not None:
+        return _text_model(kernel, llm_hook, triton)
+    typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
+    refused: dict[str, list[errors.CtrsError]] = {}
+    try:
+        mod = pipeline.translate_module(kernel, _stem(kernel), refused)
+    except errors.CtrsError as e:  # the whole file is outside the typed path: the text model takes it
+        if e.code not in pipeline.FALLBACK_CODES or typed_only:
+            raise
+        return _text_model(kernel, None, False)
+    if not refused:
+        return mod
+    if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
         try:
-            return pipeline.translate_module(kernel, _stem(kernel))
-        except errors.CtrsError as e:  # outside the typed-IR subset: the text-model pipeline takes the file
-            if e.code not in pipeline.FALLBACK_CODES or os.environ.get("CTRS_PIPELINE") == "typed":
-                raise  # CTRS_PIPELINE=typed: no fallback (measures the typed path alone; docs/ir.md)
+            return _text_model(kernel, None, False)
+        except errors.CtrsError as e:
+            _sharpen(refused, e)
+    mod.refused = errors.Refused(kernel, refused, len({k.python_name or k.name for k in mod.kernels}) + len(refused))
+    return mod
+
+
+def _sharpen(refused: dict[str, list[errors.CtrsError]], e: errors.CtrsError) -> None:
+    """The text-model pipeline's diagnostic replaces the typed blocker at its line (same column first)."""
+    if e.loc is None or not e.loc.line:
+        return
+    for bs in refused.values():
+        same = [i for i, b in enumerate(bs) if b.loc and b.loc.line == e.loc.line and b.code in pipeline.FALLBACK_CODES]
+        if same:
+            bs[next((i for i in same if bs[i].loc.col == e.loc.col), same[0])] = e
+
+
+def _text_model(kernel: Path, llm_hook, triton: bool) -> model.Module:
+    """The text-model pipeline (frontend_cutile / frontend_triton -> specialise -> mono), whole file."""
+    from . import frontend_triton  # noqa: PLC0415
     try:
         info, fronts = (frontend_triton.parse_file(kernel, llm_hook) if triton
                         else frontend_cutile.parse_file(kernel, llm_hook))
@@ -88,15 +145,20 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False) -> list[Path]:
     """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
-    only files ctrs generated are replaced unless ``force``; all or nothing)."""
+    only files ctrs generated are replaced unless ``force``; all or nothing). When some kernels were refused,
+    the port of the others is written and then errors.Refused raised (its ``written``: the paths)."""
     from . import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
-    files = translate_source(kernel, llm)
+    files, refused = port_files(kernel, llm)
     data = {name: generated.add_header(name, text, by="ctrs translate") for name, text in files.items()}
-    return outputs.write_set(out, data, force)
+    written = outputs.write_set(out, data, force)
+    if refused is not None:  # the port of the others is written: now every blocker of the refused ones
+        refused.written = written
+        raise refused
+    return written
 
 
 def _check_name(kernel: Path) -> None:
@@ -144,7 +206,8 @@ def kernel_files(root: Path) -> list[Path]:
 
 
 def translate_dir(root: Path, output: Path | None = None, progress=None, llm=None, force: bool = False) -> list[dict]:
-    """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message).
+    """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message);
+    status ok, partial (some kernels refused: the port of the others written), error or crash.
 
     With ``output`` each port goes to ``output/<relative dir>/<stem>_rs``, else next to its file. A failing
     file does not stop the others. ``progress(i, n, path)`` is called before each file and once at the end.
@@ -164,6 +227,9 @@ def translate_dir(root: Path, output: Path | None = None, progress=None, llm=Non
         try:
             written = translate(f, out, llm, force)
             row["output"] = str(written[0].parent)
+        except errors.Refused as e:  # keep-going: the port of the others may be written; every blocker listed
+            row.update(status="partial" if e.written else "error", code=e.code, message="\n".join(e.lines()),
+                       output=str(e.written[0].parent) if e.written else "")
         except errors.CtrsError as e:
             row.update(status="error", code=e.code, message=e.one_line())
         except Exception as e:  # noqa: BLE001 - one broken file must not stop a directory run
