@@ -67,9 +67,18 @@ def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], e
     from . import frontend_triton  # noqa: PLC0415
     sites = (frontend_triton.mine_sites(Path(kernel)) if frontend_triton.is_triton_file(Path(kernel))
              else launch_sites.mine_file(Path(kernel)))
+    if mod.refused is not None:
+        sites = _without(sites, set(mod.refused.kernels))
     files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,
                                          toolchain.CUTILE_VERSION))
     return files, mod.refused
+
+
+def _without(sites: dict, refused: set[str]) -> dict:
+    """The file's launch sites and config lists less those of refused kernels (the port has no entry for them)."""
+    return {key: ({k: v for k, v in val.items() if k not in refused} if isinstance(val, dict) else
+                  [x for x in val if not (isinstance(x, dict) and x.get("kernel") in refused)])
+            for key, val in sites.items()}
 
 
 def translate_module(kernel: Path, llm_hook=None) -> model.Module:

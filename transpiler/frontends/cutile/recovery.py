@@ -73,8 +73,12 @@ def guard(lw, node, names: list[str] | None = None):
     try:
         yield
         return
-    except PoisonUse:
-        pass
+    except PoisonUse:  # failed on what an earlier blocker left: silent, but a failed parameter it names counts
+        if isinstance(node, cst.SimpleStatementLine):
+            for n in _names(node):
+                v = lw.env.get(n.value)
+                if isinstance(v, Poison) and v.pending is not None:
+                    record(lw, v.pending)
     except errors.CtrsError as e:
         record(lw, e)
     lw.block = block
