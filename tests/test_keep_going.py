@@ -21,22 +21,30 @@ SUMMARY = ("error[CTRS-E240]: 2 of 6 kernels translated; 4 refused (helper_again
            "two_blockers) (hint: each blocker has its own line; ctrs translate --dry-run lists them without writing)")
 
 
-def blockers(path: Path, mystery_27: str) -> list[str]:
+def no_rule(fn: str) -> str:
+    return f"error[CTRS-E100]: no rule for '{fn}' (hint: add an entry for {fn} to rules/cutile.toml or port this kernel " \
+           "by hand)"
+
+
+def typed(what: str) -> str:
+    return f"error[CTRS-E124]: typed-IR front end: {what}{TYPED_HINT}"
+
+
+def blockers(path: Path, text_model: bool) -> list[str]:
     """The blocker lines of keep_going.py, by position: the helper's once (not per call, not per kernel), the
     two independent ones of two_blockers (not `v = u * 2` nor the store, which only use what failed), the
-    loop's, and the scalar parameter (used by a statement that failed on the loop's poison only)."""
-    return [f"{path}:11:9: error[CTRS-E124]: typed-IR front end: call 'ct.roll_it'{TYPED_HINT}",
-            f"{path}:27:9: {mystery_27}",
-            f"{path}:29:9: error[CTRS-E124]: typed-IR front end: expression Subscript{TYPED_HINT}",
-            f"{path}:50:27: error[CTRS-E124]: typed-IR front end: parameter 'scale': only arrays read by "
-            f"ct.load/ct.store/ct.num_tiles{TYPED_HINT}",
-            f"{path}:54:21: error[CTRS-E124]: typed-IR front end: call 'ct.mystery'{TYPED_HINT}"]
+    loop's, and the scalar parameter (used by a statement that failed on the loop's poison only). With the
+    text model on, it is tried kernel by kernel too: where it stopped in a kernel, its diagnostic (a
+    rules-table code and hint) replaces the typed one on that line."""
+    return [f"{path}:11:9: " + (no_rule("ct.roll_it") if text_model else typed("call 'ct.roll_it'")),
+            f"{path}:27:9: " + (no_rule("ct.mystery") if text_model else typed("call 'ct.mystery'")),
+            f"{path}:29:9: " + typed("expression Subscript"),
+            f"{path}:50:27: " + typed("parameter 'scale': only arrays read by ct.load/ct.store/ct.num_tiles"),
+            f"{path}:54:21: " + (no_rule("ct.mystery") if text_model else typed("call 'ct.mystery'"))]
 
 
-# the text-model pipeline is tried on the whole file, fails at its first blocker (27:9), and its diagnostic
-# (a rules-table code and hint) replaces the typed one at that line
-DEFAULT = blockers(KG, f"error[CTRS-E100]: no rule for 'ct.mystery'{NO_RULE_HINT}")
-TYPED = blockers(KG, f"error[CTRS-E124]: typed-IR front end: call 'ct.mystery'{TYPED_HINT}")
+DEFAULT = blockers(KG, True)
+TYPED = blockers(KG, False)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -143,7 +151,7 @@ def test_every_kernel_refused_writes_nothing_and_lists_every_blocker(tmp_path, c
     assert err.splitlines() == [
         f"{k}:7:9: error[CTRS-E100]: no rule for this tile subscript (hint: only ':' and None (x[:, None]) index "
         "tiles)",  # the text model's first blocker, in place of the typed one at that line
-        f"{k}:13:9: error[CTRS-E124]: typed-IR front end: call 'ct.zap'{TYPED_HINT}",
+        f"{k}:13:9: {no_rule('ct.zap')}",
         f"{k}: error[CTRS-E240]: 0 of 2 kernels translated; 2 refused (f, g) (hint: each blocker has its own line; "
         "ctrs translate --dry-run lists them without writing)"]
     assert not (tmp_path / "out").exists()
@@ -164,7 +172,7 @@ def test_translate_dir_marks_the_file_partial(tmp_path):
     (d / "kg.py").write_text(KG.read_text())
     (row,) = translate.translate_dir(d, tmp_path / "out")
     assert (row["status"], row["code"]) == ("partial", "CTRS-E240")
-    assert row["message"].splitlines()[:-1] == [x.replace(str(KG), str(d / "kg.py")) for x in DEFAULT]
+    assert row["message"].splitlines()[:-1] == blockers(d / "kg.py", True)
     assert (tmp_path / "out" / "kg_rs" / "ffi.rs").exists()
 
 
@@ -174,3 +182,20 @@ def test_the_partial_port_builds(tmp_path, capsys):
     assert rc == 1
     lib = check.build_crate(out)
     assert lib.exists()
+
+
+def test_text_model_port_when_it_translates_more_kernels(tmp_path, capsys):
+    """The typed IR refuses both kernels (ct.exp is not in its subset yet); the text model, kernel by kernel,
+    takes `expo`: its port is written, and `broken` is refused with the text model's diagnostic at its line."""
+    k = tmp_path / "mix.py"
+    body = "    bid = ct.bid(0)\n    t = ct.load(a, index=(bid,), shape=(n,))\n    ct.store(c, index=(bid,), tile={})\n"
+    k.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef expo(a, c, n: ct.Constant[int]):\n" + body.format("ct.exp(t)")
+                 + "\n\n@ct.kernel\ndef broken(a, c, n: ct.Constant[int]):\n" + body.format("ct.mystery(t)"))
+    rc, _, err = run(capsys, "translate", k, "-o", tmp_path / "out")
+    assert rc == 1
+    assert err.splitlines() == [
+        f"{k}:15:36: {no_rule('ct.mystery')}",
+        f"{k}: error[CTRS-E240]: 1 of 2 kernels translated; 1 refused (broken) (hint: each blocker has its own line; "
+        "ctrs translate --dry-run lists them without writing)"]
+    assert re.findall(r'extern "C" fn (ctrs_\w+)', (tmp_path / "out" / "ffi.rs").read_text()) == ["ctrs_expo"]
+    assert "(rules: rules/cutile.toml)" in (tmp_path / "out" / "kernel.rs").read_text()

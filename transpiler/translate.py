@@ -86,11 +86,12 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``).
 
     A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
-    one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried on the whole file and
-    used if it takes it; else the module holds the typed kernels that translated and ``refused`` (errors.Refused)
-    every blocker of the others, the typed one at a line replaced by the text model's own diagnostic there
-    (a rules-table code and hint). ``CTRS_PIPELINE=typed``: no text model (docs/ir.md). Triton and ``--llm``:
-    the text-model pipeline, which stops at the first blocker."""
+    one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried too, kernel by kernel:
+    if it takes every kernel, its module; else the pipeline that translates more kernels (the typed IR on a
+    tie) gives the port, and ``refused`` (errors.Refused) every blocker of the kernels it refused: the typed
+    IR's list (all of them), where the text model stopped on that line its diagnostic instead (a rules-table
+    code and hint); a kernel only the text model refused, its one blocker. ``CTRS_PIPELINE=typed``: no text
+    model (docs/ir.md). Triton and ``--llm``: the text model on the whole file, stopping at the first blocker."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
     if triton or llm_hook is not None:
@@ -105,12 +106,22 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
         return _text_model(kernel, None, False)
     if not refused:
         return mod
+    total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
     if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
+        text_refused: dict[str, list[errors.CtrsError]] = {}
         try:
-            return _text_model(kernel, None, False)
-        except errors.CtrsError as e:
-            _sharpen(refused, e)
-    mod.refused = errors.Refused(kernel, refused, len({k.python_name or k.name for k in mod.kernels}) + len(refused))
+            text = _text_model(kernel, None, False, text_refused)
+        except errors.CtrsError as e:  # the text model cannot read the file at all
+            text, text_refused = None, {"": [e]}
+        if text is not None and not text_refused:
+            return text  # the text model takes the whole file: as before keep-going
+        for es in text_refused.values():
+            for e in es:
+                _sharpen(refused, e)
+        if text is not None and len(text_refused) < len(refused):  # it translates more kernels: its port
+            text.refused = errors.Refused(kernel, {k: refused.get(k, es) for k, es in text_refused.items()}, total)
+            return text
+    mod.refused = errors.Refused(kernel, refused, total)
     return mod
 
 
@@ -124,26 +135,52 @@ def _sharpen(refused: dict[str, list[errors.CtrsError]], e: errors.CtrsError) ->
             bs[next((i for i in same if bs[i].loc.col == e.loc.col), same[0])] = e
 
 
-def _text_model(kernel: Path, llm_hook, triton: bool) -> model.Module:
-    """The text-model pipeline (frontend_cutile / frontend_triton -> specialise -> mono), whole file."""
+def _text_model(kernel: Path, llm_hook, triton: bool, refused: dict | None = None) -> model.Module:
+    """The text-model pipeline (frontend_cutile / frontend_triton -> specialise -> mono), whole file; with
+    ``refused`` (cuTile): kernel by kernel, a kernel that fails recorded there with its (first) blocker."""
     from . import frontend_triton  # noqa: PLC0415
+    kernels: list[model.Kernel] = []
+    decisions: list[model.Decision] = []
     try:
-        info, fronts = (frontend_triton.parse_file(kernel, llm_hook) if triton
-                        else frontend_cutile.parse_file(kernel, llm_hook))
-        kernels: list[model.Kernel] = []
-        decisions: list[model.Decision] = []
+        if triton:
+            info, fronts = frontend_triton.parse_file(kernel, llm_hook)
+        elif refused is None:
+            info, fronts = frontend_cutile.parse_file(kernel, llm_hook)
+        else:
+            info = frontend_cutile.parse_module(kernel, llm_hook)
+            fronts = [f for fn in info.kernels
+                      if (f := _kept(refused, fn.name.value, kernel, lambda fn=fn: frontend_cutile.KernelFront(info, fn)))]
         for f in fronts:
-            ks, ds = specialise.specialise_variants(f)
-            kernels += mono.expand(mono.split_dtypes(ks, f), f.rules)  # own dtype generics; per-dtype entries
-            decisions += ds
+            def one(f=f):
+                ks, ds = specialise.specialise_variants(f)
+                return mono.expand(mono.split_dtypes(ks, f), f.rules), ds  # own dtype generics; per-dtype entries
+            got = one() if refused is None else _kept(refused, f.fn.name.value, kernel, one)
+            if got:
+                kernels += got[0]
+                decisions += got[1]
     except errors.CtrsError as e:
         if triton:
             frontend_triton.to_source_columns(e, kernel)
         raise
     except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
-        raise errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
-                               f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel))) from None
+        raise _too_deep(kernel) from None
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)
+
+
+def _too_deep(kernel: Path) -> errors.CtrsError:
+    return errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
+                            f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel)))
+
+
+def _kept(refused: dict, name: str, kernel: Path, step):
+    """``step()``, or None with the kernel's blocker recorded in ``refused`` (the text model keeps going)."""
+    try:
+        return step()
+    except errors.CtrsError as e:
+        refused[name] = [e]
+    except RecursionError:
+        refused[name] = [_too_deep(kernel)]
+    return None
 
 
 def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
