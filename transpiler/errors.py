@@ -52,12 +52,12 @@ def _position(e: CtrsError) -> tuple:
 
 class Refused(CtrsError):
     """``ctrs translate`` kept going after blockers: ``kernels`` maps each refused kernel of the file to its
-    blockers; ``blockers`` is all of them once each (a helper's blocker shared by two kernels is one line),
+    blockers (by position); ``blockers`` is all of them once each (a helper's blocker shared by two kernels is one line),
     sorted by position; ``total`` counts the file's kernels; ``written`` is the port of the others, when any
     was written. One line of its own (the summary), and :meth:`lines`: every blocker, then the summary."""
 
     def __init__(self, path, kernels: dict[str, list[CtrsError]], total: int):
-        self.kernels = kernels
+        self.kernels = {k: sorted(bs, key=_position) for k, bs in kernels.items()}
         self.total = total
         self.written: list = []
         uniq: dict[tuple, CtrsError] = {}
