@@ -88,10 +88,10 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
     one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried too, kernel by kernel:
     if it takes every kernel, its module; else the pipeline that translates more kernels (the typed IR on a
-    tie) gives the port, and ``refused`` (errors.Refused) every blocker of the kernels it refused: the typed
-    IR's list (all of them), where the text model stopped on that line its diagnostic instead (a rules-table
-    code and hint); a kernel only the text model refused, its one blocker. ``CTRS_PIPELINE=typed``: no text
-    model (docs/ir.md). Triton and ``--llm``: the text model on the whole file, stopping at the first blocker."""
+    tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
+    refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
+    a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
+    (docs/ir.md). Triton and ``--llm``: the text model on the whole file, stopping at the first blocker."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
     if triton or llm_hook is not None:
@@ -115,9 +115,7 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
             text, text_refused = None, {"": [e]}
         if text is not None and not text_refused:
             return text  # the text model takes the whole file: as before keep-going
-        for es in text_refused.values():
-            for e in es:
-                _sharpen(refused, e)
+        refused = {k: _merged(bs, text_refused[k][0]) if k in text_refused else bs for k, bs in refused.items()}
         if text is not None and len(text_refused) < len(refused):  # it translates more kernels: its port
             text.refused = errors.Refused(kernel, {k: refused.get(k, es) for k, es in text_refused.items()}, total)
             return text
@@ -125,14 +123,12 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     return mod
 
 
-def _sharpen(refused: dict[str, list[errors.CtrsError]], e: errors.CtrsError) -> None:
-    """The text-model pipeline's diagnostic replaces the typed blocker at its line (same column first)."""
-    if e.loc is None or not e.loc.line:
-        return
-    for bs in refused.values():
-        same = [i for i, b in enumerate(bs) if b.loc and b.loc.line == e.loc.line and b.code in pipeline.FALLBACK_CODES]
-        if same:
-            bs[next((i for i in same if bs[i].loc.col == e.loc.col), same[0])] = e
+def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.CtrsError]:
+    """The blockers of a kernel both pipelines refused: where the text model stopped (its diagnostic: a
+    rules-table code and hint), then every typed blocker past that point (constructs neither pipeline got
+    through); the typed ones before it, or on its line, are constructs the text model translated or the same."""
+    at = (e.loc.line, e.loc.col) if e.loc else (0, 0)
+    return [e] + [b for b in typed if b.loc and (b.loc.line, b.loc.col) > at and b.loc.line != at[0]]
 
 
 def _text_model(kernel: Path, llm_hook, triton: bool, refused: dict | None = None) -> model.Module:

@@ -11,7 +11,7 @@ from ... import errors, ir
 from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
-from .values import ELEMENT, ArrayRef, DT
+from .values import ELEMENT, ArrayRef, DT, PoisonUse
 
 __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "unsupported"]
 
@@ -32,6 +32,9 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None) -
                 kernels.append(ir.verify(k))
         except errors.CtrsError as e:  # outside any statement (decorator, signature) or the verifier
             record(lw, e)
+        except PoisonUse:  # poison only exists once a blocker was recorded; never a silent refusal
+            if not lw.blockers:
+                record(lw, unsupported(info, fn, "a value left undefined by an earlier failure"))
         if lw.blockers and refused is None:
             raise lw.blockers[0]
         if lw.blockers:
