@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import decimal
 import struct
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import libcst as cst
 
-from . import model, paths
+from . import model, paths, rules_loader
 
 MAX_INLINE_DEPTH = 16
 
@@ -41,7 +39,8 @@ RULES_PATH = paths.data("rules", "cutile.toml")
 
 @cache
 def load_rules(path: str = str(RULES_PATH)) -> dict:
-    return tomllib.loads(Path(path).read_text())
+    """rules/cutile.toml (or another file of its schema, rules_loader.CUTILE), checked and loaded once."""
+    return rules_loader.load("cutile", path)
 
 
 # ---------------------------------------------------------------------------------------------- values
