@@ -58,12 +58,13 @@ def entry_args(hints: tuple[tuple[str, int], ...], target: str | None = None) ->
 
 
 def _declarations(mod: model.Module) -> list[str]:
-    """Module-local op declarations (rules [declarations]) that some op text of the module calls, in rule order."""
+    """Module-local op declarations (rules [declarations], templates/port/declarations/) that some op text of the
+    module calls, in rule order."""
     import re  # noqa: PLC0415
 
     from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
 
-    decls = load_rules().get("declarations", {})
+    names = load_rules().get("declarations", {}).get("names", [])
     texts: list[str] = []
 
     def walk(stmts) -> None:
@@ -79,7 +80,9 @@ def _declarations(mod: model.Module) -> list[str]:
     for k in mod.kernels:
         walk(k.body)
     blob = cutile_defects.respell_constants("\n".join(texts))
-    return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
+    env = _env()
+    return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n") for name in names
+            if re.search(rf"\b{re.escape(name)}\(", blob)]
 
 
 def _renamed_consts(mod: model.Module) -> dict[str, str]:

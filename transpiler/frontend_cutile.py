@@ -1091,7 +1091,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _unary_approx(self, node, rule, fname, hint, x: Val, args) -> Val:
         """ct.exp / ct.tanh(x, rounding_mode=APPROX): cutile 0.3.1 has no rounding operand on these ops, so the
-        port declares module-local ops with one (rules [declarations], emitted by emitters/render.py)."""
+        port declares module-local ops with one (emitters/templates/port/declarations/, named by rules [declarations])."""
         rm = self.info.dotted(args["rounding_mode"]) or ""
         if rm.rsplit(".", 1)[-1] != "APPROX" or "template_approx" not in rule or not ops_cutile.is_float(x.dtype):
             raise self._err(args["rounding_mode"], f"no rule for {fname}(rounding_mode={rm})",

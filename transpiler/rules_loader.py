@@ -86,7 +86,7 @@ CUTILE = Table({
     "dtypes": Map(STR),
     "ops": Map(TEMPLATE),
     "host_dtypes": Map(STR),
-    "declarations": Map(STR),
+    "declarations": Table({"names": List(STR)}, required=("names",)),
 }, required=("functions", "operators", "comparisons", "predicates", "methods", "scalar_operators",
              "scalar_float_operators", "element_entries", "padding", "dtypes", "ops", "host_dtypes"))
 
