@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from ctrs import cutile_defects, model
+from ctrs import model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -58,20 +58,17 @@ def entry_args(hints: tuple[tuple[str, int], ...], target: str | None = None) ->
 
 
 def _declarations(mod: model.Module) -> list[str]:
-    """Module-local op declarations (rules [declarations], templates/port/declarations/) that some op text of the
-    module calls, in rule order."""
-    import re  # noqa: PLC0415
-
+    """Module-local op declarations (templates/port/declarations/, named by rules [declarations]) that some op of
+    the module calls (``Op.decl``, set where the op was spelled), in rules order."""
     from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
 
-    names = load_rules().get("declarations", {}).get("names", [])
-    texts: list[str] = []
+    called: set[str] = set()
 
     def walk(stmts) -> None:
         for s in stmts:
             op = getattr(s, "op", None)
-            if isinstance(op, model.Op):
-                texts.append(op.text())
+            if isinstance(op, model.Op) and op.decl:
+                called.add(op.decl)
             for attr in ("body", "then", "otherwise"):
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list):
@@ -79,10 +76,9 @@ def _declarations(mod: model.Module) -> list[str]:
 
     for k in mod.kernels:
         walk(k.body)
-    blob = cutile_defects.respell_constants("\n".join(texts))
     env = _env()
-    return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n") for name in names
-            if re.search(rf"\b{re.escape(name)}\(", blob)]
+    return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n")
+            for name in load_rules()["declarations"]["names"] if name in called]
 
 
 def _renamed_consts(mod: model.Module) -> dict[str, str]:
@@ -108,5 +104,4 @@ def render_kernel_rs(mod: model.Module) -> str:
         rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
     for old, new in _renamed_consts(mod).items():
         text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
-    text = cutile_defects.respell_constants(text)
     return text if text.endswith("\n") else text + "\n"

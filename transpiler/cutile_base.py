@@ -43,6 +43,13 @@ def load_rules(path: str = str(RULES_PATH)) -> dict:
     return rules_loader.load("cutile", path)
 
 
+def declaration(template: str) -> str:
+    """The module-local op declaration (rules [declarations] names) a rule template calls, e.g. ``exp_approx`` for
+    ``exp_approx({x}, rounding::Approx)``: the called function at the template's head; "" for a crate op."""
+    head = template.partition("(")[0]
+    return head if head in load_rules()["declarations"]["names"] else ""
+
+
 # ---------------------------------------------------------------------------------------------- values
 
 

@@ -20,8 +20,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import controlflow, errors, mem_cutile, model, ops_cutile, signatures, source, specialise
-from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, float_literal, literal_text,  # noqa: F401
-                          _is_docstring, literal_value, load_rules)
+from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, declaration, float_literal,  # noqa: F401
+                          literal_text, _is_docstring, literal_value, load_rules)
 
 # ---------------------------------------------------------------------------------------------- module scan
 
@@ -451,7 +451,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         self.block.stmts.append(stmt)
 
     def op(self, kind: str, template: str, node, unsafe: bool = False, **operands: str) -> model.Op:
-        return model.Op(kind, template, tuple(sorted(operands.items())), self.info.span(node), unsafe)
+        return model.Op(kind, template, tuple(sorted(operands.items())), self.info.span(node), unsafe,
+                        declaration(template))
 
     def let(self, hint: str, typ: model.Type, op: model.Op, node, *, hoist: bool = False, mutable: bool = False) -> str:
         name = self.fresh(hint)
@@ -987,9 +988,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         if dt is None or dt.kind != "dtype" or dt.dtype == specialise.ELEMENT_GENERIC and not (
                 fill.kind == "literal" and ops_cutile.constant_text(fill.value, dt.dtype) is not None):  # E::ZERO ok
             raise self._err(node, f"{fname} needs a concrete dtype=ct.<type>", "e.g. dtype=ct.float32", errors.TRANSLATE_TYPE)
-        if fill.kind == "literal" and ops_cutile.constant_text(fill.value, dt.dtype) is not None:
-            op = self.op("constant", self.ops("constant"), node, value=ops_cutile.constant_text(fill.value, dt.dtype),
-                         shape=", ".join(dims))
+        spelled = ops_cutile.constant_spelling(fill.value, dt.dtype) if fill.kind == "literal" else None
+        if spelled is not None:
+            op = self.op("constant", self.ops(spelled[0]), node, value=spelled[1], shape=", ".join(dims))
         elif fill.kind == "scalar" and fill.dtype == dt.dtype:
             op = self.op("broadcast_scalar", self.ops("broadcast_scalar"), node, value=fill.name, shape=", ".join(dims))
         else:
@@ -1140,8 +1141,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         """Make ``v`` a Tile<dtype, shape>: scalar -> 0-d tile, then rank-extend (reshape) and broadcast."""
         if v.kind == "literal":
             # like cuTile Python: a 0-d constant, then reshape + broadcast to the operand shape
-            text = ops_cutile.constant_text(v.value, dtype)  # E::ZERO, f32::NEG_INFINITY, 2.0f32
-            if text is None:
+            spelled = ops_cutile.constant_spelling(v.value, dtype)  # E::ZERO, f32::NEG_INFINITY, 2.0f32
+            if spelled is None:
                 raise self._err(node, f"no rule for this literal operand of element type {dtype}",
                                 "cast the tile to a concrete dtype (f32) first", errors.TRANSLATE_TYPE)
             if dtype in ("u32", "u64") and int(v.value) >= 2 ** (int(dtype[1:]) - 1):
@@ -1154,9 +1155,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 return self.let(hint, model.TileT(dtype, shape), self.op("bitcast", self.ops("bitcast"), node, x=k), node)
             if not ops_cutile.is_float(dtype) and dtype != specialise.ELEMENT_GENERIC:
                 # integer constants are materialised at the operand shape (cuTile's dataflow folds the splat)
-                return self.let(hint, model.TileT(dtype, shape), self.op("constant", self.ops("constant"), node,
-                                                                         value=text, shape=", ".join(shape)), node)
-            cur = self.tile(f"{hint}_k", dtype, (), self.op("constant", self.ops("constant"), node, value=text,
+                return self.let(hint, model.TileT(dtype, shape), self.op("constant", self.ops(spelled[0]), node,
+                                                                         value=spelled[1], shape=", ".join(shape)), node)
+            cur = self.tile(f"{hint}_k", dtype, (), self.op("constant", self.ops(spelled[0]), node, value=spelled[1],
                                                           shape=""), node)
         elif v.kind == "scalar":
             name = v.name

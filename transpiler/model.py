@@ -76,12 +76,17 @@ class Generic:
 
 @dataclass
 class Op:
-    """One typed operation; ``template`` is a rule string formatted with ``operands``."""
+    """One typed operation; ``template`` is a rule string formatted with ``operands``. ``decl`` names the
+    module-local op declaration its text calls (emitters/templates/port/declarations/), "" for a crate op;
+    ``literal`` is the Python value of a constant of the generic element type that mono.expand spells again
+    for each concrete element type."""
     kind: str
     template: str
     operands: tuple[tuple[str, str], ...]
     span: Span
     unsafe: bool = False
+    decl: str = ""
+    literal: float | None = None
 
     def text(self) -> str:
         return self.template.format(**dict(self.operands))

@@ -23,7 +23,7 @@ Every decision is recorded for ``ctrs translate --explain`` (model.Decision, loc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import errors, model
 from .cutile_base import Split, Structural, load_rules
@@ -523,7 +523,7 @@ def _bind_literals(loop: model.For, root: list, made: set[str]) -> None:
                 return names[lit]
             if key in ops:
                 ops[key] = _LITERAL.sub(sub, ops[key])
-        b.op = model.Op(b.op.kind, b.op.template, tuple(sorted(ops.items())), b.op.span, b.op.unsafe)
+        b.op = replace(b.op, operands=tuple(sorted(ops.items())))
     loop.body[:0] = new
 
 
