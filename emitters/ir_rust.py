@@ -16,7 +16,7 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 from __future__ import annotations
 
 from ctrs import errors, model
-from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
+from ctrs.cutile_base import const_spelling, float_literal  # one spelling of literals / const names, both pipelines
 from ctrs.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
@@ -62,7 +62,7 @@ def dtype_rust(dt) -> str:
 
 
 def shape_rust(shape) -> str:
-    return ", ".join(d.name if isinstance(d, Sym) else str(d) for d in shape)
+    return ", ".join(const_spelling(d.name) if isinstance(d, Sym) else str(d) for d in shape)
 
 
 def type_rust(t) -> str:
@@ -263,8 +263,8 @@ class KernelEmitter:
             return self.define(out, op, r, type_rust(r.type), text, target=target,
                                decl=spelled[0] if spelled[0] == CONST_DECL else "")
         if k == OpKind.CONST_SYM:
-            self.text[(r.id, _SCALAR)] = op.attrs["sym"]
-            return self.convert_forms(out, op, r, op.attrs["sym"], _SCALAR)
+            self.text[(r.id, _SCALAR)] = const_spelling(op.attrs["sym"])
+            return self.convert_forms(out, op, r, const_spelling(op.attrs["sym"]), _SCALAR)
         if k in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS):
             fn = "get_tile_block_id()" if k == OpKind.BLOCK_ID else "get_num_tile_blocks()"
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
@@ -400,7 +400,11 @@ class KernelEmitter:
             else:
                 params.append(model.Param(p.name, "scalar", type_rust(p.value.type), 0,
                                           model.Span(p.loc.line, p.loc.col)))
-        gens = [model.Generic(g.name, g.kind, g.origin, g.note) for g in self.k.generics]
+        gens = [model.Generic(g.name, g.kind, g.origin, g.note,
+                              const_spelling(g.name) if g.kind == "const" and const_spelling(g.name) != g.name else "")
+                for g in self.k.generics]
+        if any(g.rust_name in self.taken for g in gens if g.rust_name):
+            raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),
                             python_name=self.k.python_name, variant=tuple(self.k.variant))
 

@@ -29,8 +29,8 @@ def _param(p: model.Param) -> str:
 
 
 def _kernel_ctx(k: model.Kernel) -> dict:
-    consts = [g.name for g in k.generics if g.kind == "const"]
-    note = "generics " + ", ".join(f"{g.name} ({g.note})" for g in k.generics) if k.generics else "no generics"
+    consts = [g.spelled for g in k.generics if g.kind == "const"]
+    note = "generics " + ", ".join(f"{g.spelled} ({g.note})" for g in k.generics) if k.generics else "no generics"
     if k.variant:
         fixed = ", ".join(f"{f}={v}" for f, v in k.variant)
         note = f"structural variant of {k.python_name} with {fixed}; {note}"
@@ -81,27 +81,8 @@ def _declarations(mod: model.Module) -> list[str]:
             for name in load_rules()["declarations"]["names"] if name in called]
 
 
-def _renamed_consts(mod: model.Module) -> dict[str, str]:
-    """Const generics cutile's JIT cannot take by name (rules/cutile.toml [reserved_consts]) -> kernel.rs names."""
-    from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
-
-    taken = {g.name for k in mod.kernels for g in k.generics}
-    out = {}
-    for name in load_rules().get("reserved_consts", {}).get("names", []):
-        if any(g.name == name and g.kind == "const" for k in mod.kernels for g in k.generics):
-            new = name + "_"
-            while new in taken:
-                new += "_"
-            out[name] = new
-    return out
-
-
 def render_kernel_rs(mod: model.Module) -> str:
-    import re  # noqa: PLC0415
-
     text = _env().get_template("kernel.rs.j2").render(
         stem=mod.stem, source=mod.source,
         rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
-    for old, new in _renamed_consts(mod).items():
-        text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
     return text if text.endswith("\n") else text + "\n"

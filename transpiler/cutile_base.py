@@ -50,6 +50,26 @@ def declaration(template: str) -> str:
     return head if head in load_rules()["declarations"]["names"] else ""
 
 
+def const_generic_names(params) -> dict[str, str]:
+    """Python name -> kernel.rs name of every const generic (a ``ct.Constant`` parameter, ``kind == "constant"``).
+    cutile 0.3.1's JIT substitutes the shape generic of its variadic types (``Tile<E, D>``, ``Partition<E, D>``)
+    by name, so a kernel constant named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of
+    rules/cutile.toml ``[reserved_consts]`` is spelled with a trailing ``_`` (more while that is taken) wherever
+    kernel.rs names it. The host side (FFI, wrapper, specs) keeps the Python name; generics pass by position."""
+    taken = {p.name for p in params}
+    return {p.name: const_spelling(p.name, taken) for p in params if p.kind == "constant"}
+
+
+def const_spelling(name: str, taken=frozenset()) -> str:
+    """kernel.rs name of the const generic ``name`` (see const_generic_names); ``taken``: names it must avoid."""
+    if name not in load_rules().get("reserved_consts", {}).get("names", []):
+        return name
+    name += "_"
+    while name in taken:
+        name += "_"
+    return name
+
+
 # ---------------------------------------------------------------------------------------------- values
 
 

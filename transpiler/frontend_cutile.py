@@ -20,8 +20,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import controlflow, errors, mem_cutile, model, ops_cutile, signatures, source, specialise
-from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, declaration, float_literal,  # noqa: F401
-                          literal_text, _is_docstring, literal_value, load_rules)
+from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, const_generic_names, declaration,  # noqa: F401
+                          float_literal, literal_text, _is_docstring, literal_value, load_rules)
 
 # ---------------------------------------------------------------------------------------------- module scan
 
@@ -173,6 +173,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                     p.kind, p.dtype = "scalar", "i32"  # unannotated, used only in integer arithmetic (`Batch`)
                     self.note("demotion", self._param_nodes[p.name], f"unannotated '{p.name}' is used only as an "
                               "integer -> runtime i32 parameter (launch it with an int)")
+        self.const_rust = const_generic_names(self._params)  # how kernel.rs names each const generic
         self.raw_arrays = self._find_raw_arrays()  # N-d ct.gather/ct.scatter arrays: raw pointers (mem_cutile.py)
         self._tests = self._find_dtype_tests()
         self.hints = self._read_hints()
@@ -402,7 +403,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _lower_body(self, flags: dict[str, bool]) -> list:
         self.flags = flags
-        self.used: set[str] = {p.name for p in self._params} | {specialise.ELEMENT_GENERIC} | set(flags)
+        self.used: set[str] = ({p.name for p in self._params} | set(self.const_rust.values())
+                               | {specialise.ELEMENT_GENERIC} | set(flags))
         self._fresh_next: dict[str, int] = {}
         self.env: dict[str, Val] = {}
         for p in self._params:
@@ -410,7 +412,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 t = model.OpaqueT(f"&Tensor<{p.dtype}, {{ [{', '.join(['-1'] * p.ndim)}] }}>")
                 self.env[p.name] = Val("array", p.name, t, p.dtype, ndim=p.ndim)
             else:
-                self.env[p.name] = Val("scalar", p.name, model.ScalarT(p.dtype), p.dtype)
+                self.env[p.name] = Val("scalar", self.const_rust.get(p.name, p.name), model.ScalarT(p.dtype), p.dtype)
             if p.name in getattr(self, "fixed", {}):  # structural variant: the flag is a literal here
                 self.env[p.name] = Val("literal", value=self.fixed[p.name])
         self.block = _Block()
@@ -840,14 +842,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             if isinstance(v, cst.Name) and v.value in self.env and (
                     v.value not in self._param_nodes or v.value in getattr(self, "fixed", {})):
                 bound = self.env[v.value]  # a helper parameter bound to a const generic or a literal
-                if bound.kind == "scalar" and any(p.name == bound.name and p.kind == "constant" for p in self._params):
+                if bound.kind == "scalar" and bound.name in self.const_rust.values():
                     dims.append(bound.name)
                     continue
                 if bound.kind == "literal" and isinstance(bound.value, int) and not isinstance(bound.value, bool):
                     dims.append(str(bound.value))
                     continue
-            if isinstance(v, cst.Name) and any(p.name == v.value and p.kind == "constant" for p in self._params):
-                dims.append(v.value)
+            if isinstance(v, cst.Name) and v.value in self.const_rust:
+                dims.append(self.const_rust[v.value])
                 continue
             lit = literal_value(v)
             if lit is None and isinstance(v, cst.Name):

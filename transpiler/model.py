@@ -65,13 +65,18 @@ class Param:
 
 @dataclass
 class Generic:
-    name: str
+    name: str  # the host side's name (FFI, wrapper, specs)
     kind: str  # "type" | "const"
     origin: str  # "array_dtype" | "constant" | "dtype_flag"
     note: str = ""
+    rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
+
+    @property
+    def spelled(self) -> str:
+        return self.rust_name or self.name
 
     def rust(self) -> str:
-        return f"{self.name}: ElementType" if self.kind == "type" else f"const {self.name}: i32"
+        return f"{self.spelled}: ElementType" if self.kind == "type" else f"const {self.spelled}: i32"
 
 
 @dataclass

@@ -231,10 +231,10 @@ class Ops:
 
     def const_names(self) -> set[str]:
         """Names a constant ``if`` may test: const generics and dtype flags (for fuse_fma)."""
-        return {p.name for p in self._params if p.kind == "constant"} | set(getattr(self, "flags", {}))
+        return set(self.const_rust.values()) | set(getattr(self, "flags", {}))
 
     def _is_const_generic(self, v) -> bool:
-        return v.kind == "scalar" and any(p.name == v.name and p.kind == "constant" for p in self._params)
+        return v.kind == "scalar" and v.name in self.const_rust.values()
 
     def _scalar_binary_fn(self, node, rule, fname, hint, a, b, modes):
         """``ct.maximum`` / ``ct.minimum`` / ``max`` / ``min`` on scalars: the tile op on 0-d tiles (maxi for

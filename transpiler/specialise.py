@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import errors, model
-from .cutile_base import Split, Structural, load_rules
+from .cutile_base import Split, Structural, const_generic_names, load_rules
 
 ELEMENT_GENERIC = "E"
 
@@ -51,9 +51,11 @@ def param_generics(params: list[model.Param], tests: list[DtypeTest]) -> list[mo
     gens: list[model.Generic] = []
     if any(p.kind == "array" and p.dtype == ELEMENT_GENERIC for p in params):  # (an array may be concrete)
         gens.append(model.Generic(ELEMENT_GENERIC, "type", "array_dtype", "element type of every array"))
+    spelled = const_generic_names(params)
     for p in params:
         if p.kind == "constant":
-            gens.append(model.Generic(p.name, "const", "constant", "ct.Constant"))
+            gens.append(model.Generic(p.name, "const", "constant", "ct.Constant",
+                                      spelled[p.name] if spelled[p.name] != p.name else ""))
     for t in tests:
         if all(g.name != t.flag for g in gens):
             gens.append(model.Generic(t.flag, "const", "dtype_flag",
