@@ -70,6 +70,7 @@ class Generic:
     origin: str  # "array_dtype" | "constant" | "dtype_flag"
     note: str = ""
     rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
+    test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype, computed by the host
 
     @property
     def spelled(self) -> str:

@@ -59,7 +59,7 @@ def param_generics(params: list[model.Param], tests: list[DtypeTest]) -> list[mo
     for t in tests:
         if all(g.name != t.flag for g in gens):
             gens.append(model.Generic(t.flag, "const", "dtype_flag",
-                                      f"1 when {t.array}.dtype == {t.dtype} (host-computed)"))
+                                      f"1 when {t.array}.dtype == {t.dtype} (host-computed)", test=(t.array, t.dtype)))
     return gens
 
 

@@ -309,7 +309,8 @@ class Lowering(Builder):
         flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
         if all(g.name != flag for g in self.generics):
             self.generics.append(Generic(flag, "const", "dtype_flag",
-                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)"))
+                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)",
+                                         (array, rhs.dtype.name)))
         return DT(DTypeChoice(flag, lhs.dtype, rhs.dtype, then.dtype, other.dtype))
 
     # -- calls -------------------------------------------------------------------------------------
