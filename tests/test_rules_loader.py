@@ -144,3 +144,25 @@ def test_a_malformed_shipped_file_stops_translate(tmp_path):
 
 def _line_num(rel: str, needle: str) -> int:
     return int(_line_col(rel, needle).split(":")[0])
+
+
+def test_cutile_operator_names_a_missing_function(tmp_path):
+    got = _broken(tmp_path, "cutile", "cutile.toml", '"*" = "ct.mul"', '"*" = "ct.mull"')
+    where = _line_col("cutile.toml", '"*" = "ct.mul"')
+    assert got == (f"FILE:{where}: error[CTRS-E194]: operators.\"*\" names 'ct.mull', which is not in [functions] "
+                   "(hint: did you mean 'ct.mul'? add [functions.\"ct.mull\"] or fix the name (docs/rules.md))")
+
+
+def test_cutile_declaration_without_template(tmp_path):
+    got = _broken(tmp_path, "cutile", "cutile.toml", '"shli_wrap", ', '"shli_wrap", "exp2_approx", ')
+    where = _line_col("cutile.toml", 'names = ["exp_approx"')
+    assert got == (f"FILE:{where}: error[CTRS-E194]: declarations.names[3] names 'exp2_approx', which has no "
+                   "template (hint: add emitters/templates/port/declarations/exp2_approx.rs.j2 (docs/rules.md))")
+
+
+def test_every_lowering_named_by_the_rules_exists():
+    """`lower` names the front end's _lower_<name> method: a typo would fail only when a kernel calls it."""
+    from ctrs.frontend_cutile import KernelFront
+
+    lowers = {f["lower"] for f in load_rules()["functions"].values()}
+    assert {lw for lw in lowers if not callable(getattr(KernelFront, f"_lower_{lw}", None))} == set()

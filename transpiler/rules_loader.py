@@ -6,7 +6,7 @@ A schema here is data: a :class:`Table` names its keys, which are required, and 
 A bad file is one diagnostic, ``file:line:col: error[CTRS-E19x]: ... (hint: ...)``, at the offending key:
 tomllib keeps no positions, so :func:`key_position` finds the key's line and column in the text.
 Codes: E190 not readable / not TOML, E191 a required key is missing, E192 an unknown key, E193 a value of the
-wrong kind. What each table means: docs/rules.md.
+wrong kind, E194 a value naming an entry that does not exist. What each table means: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -124,6 +124,11 @@ TARGET = Table({
 }, required=("crate", "harness", "bytecode"))
 
 SCHEMAS = {"cutile": CUTILE, "triton": TRITON, "ir": IR, "target": TARGET}
+
+# What a schema cannot say: a value that names another entry of the same file. (table of names, table whose
+# keys they must be); a name in ``[declarations] names`` must have its template.
+REFERENCES = {"cutile": ((("operators",), ("functions",)), (("methods",), ("functions",)))}
+DECLARATIONS = ("emitters", "templates", "port", "declarations")
 HINT_DOC = "docs/rules.md"
 
 # ---------------------------------------------------------------------------------------------- loading
@@ -145,7 +150,7 @@ def load(kind: str, path: Path | str) -> dict:
         msg = str(e)[:m.start()].strip() if m else str(e)
         raise errors.CtrsError(errors.RULES_TOML, f"rules file is not valid TOML: {msg}",
                                f"fix the TOML syntax ({HINT_DOC})", loc) from None
-    problem = check(SCHEMAS[kind], data)
+    problem = check(SCHEMAS[kind], data) or check_references(kind, data)
     if problem is not None:
         code, at, msg, hint = problem
         line, col = key_position(text, at)
@@ -176,6 +181,30 @@ def dotted(parts) -> str:
 def check(schema: Table, data: dict) -> tuple[str, tuple, str, str] | None:
     """The first problem of ``data`` against ``schema`` in file order: (code, key path, message, hint)."""
     return _check(schema, data, (), ())
+
+
+def check_references(kind: str, data: dict) -> tuple[str, tuple, str, str] | None:
+    """The first value naming an entry that does not exist (CTRS-E194), after the schema holds."""
+    for names_at, keys_at in REFERENCES.get(kind, ()):
+        names, keys = _at(data, names_at), _at(data, keys_at)
+        for key, name in names.items():
+            if name not in keys:
+                close = difflib.get_close_matches(name, sorted(keys), n=1)
+                return (errors.RULES_REFERENCE, (*names_at, key), f"{dotted((*names_at, key))} names '{name}', "
+                        f"which is not in [{dotted(keys_at)}]", (f"did you mean '{close[0]}'? " if close else "")
+                        + f"add [{dotted((*keys_at, name))}] or fix the name ({HINT_DOC})")
+    if kind == "cutile":
+        for i, name in enumerate(data.get("declarations", {}).get("names", [])):
+            if not paths.data(*DECLARATIONS, f"{name}.rs.j2").is_file():
+                return (errors.RULES_REFERENCE, ("declarations", "names", i), f"declarations.names[{i}] names "
+                        f"'{name}', which has no template", f"add {'/'.join(DECLARATIONS)}/{name}.rs.j2 ({HINT_DOC})")
+    return None
+
+
+def _at(data: dict, at: tuple) -> dict:
+    for key in at:
+        data = data.get(key, {})
+    return data
 
 
 def _table_name(generic: tuple) -> str:
