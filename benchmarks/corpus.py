@@ -144,11 +144,10 @@ def kernels_of(path: Path, front: str) -> tuple[ast.Module, list[ast.FunctionDef
 def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
     """Every ``ct.X(...)`` call of a cuTile kernel whose ``ct.X`` has no entry in rules/cutile.toml, in source
     order: the translator stops at the first blocker, this lists the missing functions behind it too."""
-    import tomllib  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.cutile_base import load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
 
-    from ctrs import errors, paths  # noqa: PLC0415
-
-    table = tomllib.loads(paths.data("rules", "cutile.toml").read_text())
+    table = load_rules()
     rules = set(table["functions"]) | set(table.get("dtypes", {}))
     tree = ast.parse(path.read_text())
     heads = {d.removesuffix(".kernel") for d in _kernel_decos(tree, "cutile")}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import decimal
 import struct
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
