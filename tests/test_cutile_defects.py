@@ -158,7 +158,7 @@ def test_reserved_const_spelled_at_emission(tmp_path, monkeypatch, typed):
     both pipelines (cutile_base.const_generic_names / const_spelling, no rewrite of the rendered text); the
     host side keeps D, and the port is IR-equivalent to the reference."""
     if not typed:  # as for a file outside the typed front end's subset: the text-model pipeline takes it
-        def refuse(path, stem):
+        def refuse(*_):
             raise errors.CtrsError(errors.IR_UNSUPPORTED, "outside the typed subset")
         monkeypatch.setattr(pipeline, "translate_module", refuse)
     src = (FIXTURES / "vector_add" / "kernel.py").read_text().replace("TILE", "D")
