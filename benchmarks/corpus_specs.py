@@ -133,6 +133,18 @@ CALLS: dict[str, list[str]] = {
                            "moe_align_block_size(torch.randint(0, 64, (4096, 8), dtype=torch.int32), 64, 64)"],
     "chunk_gated_delta_rule.py": [f"chunk_gated_delta_rule({t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, dt=BF16)}, {t(2, 256, 4, dt=BF16)})",
                                   f"chunk_gated_delta_rule({t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, dt=F32)}, {t(1, 512, 8, dt=F32)})"],
+    "linear_gluact_linear.py": [
+        f"linear_gluact_linear({t(512, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, "
+        f"{t(1024, 2816, dt=BF16)})",
+        f"linear_gluact_linear({t(128, 4096)}, {t(1024, 4096)}, {t(1024, 4096)}, {t(4096, 1024)})"],
+    "experimental/fused_linear_cross_entropy.py": [
+        f"fused_linear_cross_entropy({t(1024, 512, dt=BF16)}, {t(32000, 512, dt=BF16)}, torch.randint(0, 32000, (1024,)))",
+        f"fused_linear_cross_entropy({t(256, 1024, dt=F32)}, {t(8192, 1024, dt=F32)}, torch.randint(0, 8192, (256,)))"],
+    "attention_varlen.py": [
+        f"tile_fmha_varlen({t(1, 32, 1024, 128)}, {t(1, 32, 1024, 128)}, {t(1, 32, 1024, 128)}, "
+        "q_lens=torch.tensor([512, 512]), kv_lens=torch.tensor([512, 512]))",
+        f"tile_fmha_varlen({t(1, 8, 768, 64, dt=BF16)}, {t(1, 8, 768, 64, dt=BF16)}, {t(1, 8, 768, 64, dt=BF16)}, "
+        "q_lens=torch.tensor([256, 512]), kv_lens=torch.tensor([256, 512]))"],
 }
 
 
