@@ -17,6 +17,9 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
     ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
     scalar constant used only by such folds is no op of its own); commutative ops sort their operands;
+  * comparisons of two integer constants: ``cmpi PRED c1, c2`` is the ``i1`` constant it evaluates to (cuTile
+    Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
+    ``constant false``; cutile emits the ``cmpi`` on the two constants);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
@@ -42,6 +45,10 @@ IDENTITY_WHEN_SAME_TYPE = {"bitcast", "broadcast", "reshape"}
 SPLAT_FOLDS = {"broadcast", "reshape"}
 _SPLAT = re.compile(r"^constant < (\w+) : ([^<>\[\],]+) > : (tile < [^<>]* >)$")
 _RESULT_TYPE = re.compile(r"-> (tile < [^<>]* >)$")
+_CMPI = re.compile(r"^cmpi (\w+) % , % , (signed|unsigned) : tile < [^<>]* > -> (tile < [^<>]* >)$")
+_CMP_PRED = {"equal": lambda a, b: a == b, "not_equal": lambda a, b: a != b, "less_than": lambda a, b: a < b,
+             "less_than_or_equal": lambda a, b: a <= b, "greater_than": lambda a, b: a > b,
+             "greater_than_or_equal": lambda a, b: a >= b}
 TERMINATORS = {"yield", "continue", "break"}
 ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print"}
 
@@ -216,6 +223,9 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
+        folded = _fold_cmpi(op, splat)
+        if folded is not None:
+            return splat_const(op, "i1", *folded)
         if op.name == "assume":
             src = op.uses[0] if op.uses else ""
             for r in op.results:
@@ -304,6 +314,29 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         else:
             value_facts.setdefault(c.key, []).append(fact)
     return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
+
+
+def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
+    """The value of an integer splat literal of element type ``iN`` as the comparison sees it."""
+    bits = re.fullmatch(r"i(\d+)", elem)
+    if bits is None or re.fullmatch(r"-?\d+|true|false", lit) is None:
+        return None
+    n, v = int(bits.group(1)), {"true": 1, "false": 0}.get(lit)
+    v = int(lit) if v is None else v
+    v &= (1 << n) - 1  # the bit pattern, then read signed or unsigned
+    return v - (1 << n) if signed and n > 1 and v >> (n - 1) else v
+
+
+def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """``(literal, result type)`` of a ``cmpi`` whose operands are both integer splat constants, else None."""
+    m = _CMPI.match(op.sig) if op.name == "cmpi" and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or m.group(1) not in _CMP_PRED or not all(u in splat for u in op.uses):
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    a, b = (_int_literal(ea, la, m.group(2) == "signed"), _int_literal(eb, lb, m.group(2) == "signed"))
+    if a is None or b is None or ea != eb:
+        return None
+    return ("true" if _CMP_PRED[m.group(1)](a, b) else "false"), m.group(3)
 
 
 def _has_effects(c: CanonOp) -> bool:

@@ -1,0 +1,73 @@
+"""Two diff canonicalisations found on TileGym's persistent bmm, proven on a kernel of our own
+(tests/data/diff_persistent_mod.py: a grid-stride loop that splits its index with `//` and `%` by a constant):
+
+* the reference threads a token through the loop, the port does not: the loop header is the same once tokens
+  are dropped, so it is not a finding of its own (it was IRD-DATAFLOW "operand count differs");
+* cuTile Python folds the sign test of the floor modulo by a constant divisor into ``constant false``; cutile
+  keeps ``cmpi less_than 6, 0``: a comparison of two integer constants is the constant it evaluates to.
+
+Each has a wrong port that must stay critical: a comparison of constants that evaluates differently, a loop
+whose step changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctrs import ir_ref, ir_rs, irdiff, translate
+
+from .conftest import DATA, assert_equivalent_report, data_cases
+
+KERNEL = "diff_persistent_mod"
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pm") / "port"
+    translate.translate(DATA / f"{KERNEL}.py", out)
+    return out / "kernel.rs"
+
+
+def _pair(port, spec) -> tuple[str, str]:
+    ref = ir_ref.compile_reference(DATA / f"{KERNEL}.py", spec)
+    (gen,) = ir_rs.compile_ports(port, [(spec, spec.rust.get("entry") or spec.kernel)])
+    return ref.text, gen.text
+
+
+@pytest.mark.parametrize("name,spec", list(data_cases([KERNEL])))
+def test_persistent_loop_with_constant_floor_mod_is_equivalent(port, name, spec):
+    ref, gen = _pair(port, spec)
+    assert "iter_values(%iterArg0 = %0) -> (token)" in ref and "-> (token)" not in gen  # the shapes this test is about
+    assert "xori %3, %false" in ref and "cmpi less_than %cst_" in gen
+    assert_equivalent_report(irdiff.diff(ref, gen, "ref", "gen"), port)
+
+
+def _spec0():
+    return next(iter(data_cases([KERNEL]))).values[1]
+
+
+def test_a_constant_comparison_that_evaluates_differently_is_critical(port):
+    ref, gen = _pair(port, _spec0())
+    line = next(x for x in gen.splitlines() if "cmpi less_than %cst_" in x and ", %cst_0_i32," in x)
+    wrong = gen.replace(line, line.replace("less_than", "greater_than_or_equal"))  # folds to true, not false
+    rep = irdiff.diff(ref, wrong, "ref", "gen")
+    assert rep.verdict() == "CRITICAL", rep.render()
+    assert any(f.severity == irdiff.CRITICAL and f.op in ("xori", "andi", "select", "constant") for f in rep.findings), \
+        rep.render()
+
+
+def test_a_changed_persistent_loop_step_is_still_critical(port):
+    ref, gen = _pair(port, _spec0())
+    head = next(x for x in gen.splitlines() if x.lstrip().startswith("for %loopIdx in (%assume_blockId_x"))
+    wrong = gen.replace(head, head.replace("step %assume_gridSize_x", "step %cst_0_i32"))
+    rep = irdiff.diff(ref, wrong, "ref", "gen")
+    crit = [f for f in rep.findings if f.code == "IRD-LOOP-BOUNDS"]
+    assert rep.verdict() == "CRITICAL" and crit and "step" in crit[0].message, rep.render()
+
+
+def test_folding_reads_the_literals_as_the_predicate_says():
+    from ctrs import ircanon  # noqa: PLC0415
+
+    assert ircanon._int_literal("i32", "-1", True) == -1
+    assert ircanon._int_literal("i32", "-1", False) == 2**32 - 1  # unsigned: -1 is the largest value
+    assert ircanon._int_literal("i1", "true", True) == 1
+    assert ircanon._int_literal("f32", "1.0", True) is None  # floats are not folded
