@@ -1,4 +1,4 @@
-"""Two diff canonicalisations found on TileGym's persistent bmm, proven on a kernel of our own
+"""Diff false alarms found on TileGym 1.5.1, proven on kernels and IR of our own. Two on its persistent bmm
 (tests/data/diff_persistent_mod.py: a grid-stride loop that splits its index with `//` and `%` by a constant):
 
 * the reference threads a token through the loop, the port does not: the loop header is the same once tokens
@@ -71,3 +71,39 @@ def test_folding_reads_the_literals_as_the_predicate_says():
     assert ircanon._int_literal("i32", "-1", False) == 2**32 - 1  # unsigned: -1 is the largest value
     assert ircanon._int_literal("i1", "true", True) == 1
     assert ircanon._int_literal("f32", "1.0", True) is None  # floats are not folded
+
+
+SIBLINGS = """entry @k(%arg0: tile<ptr<f32>>) {
+  %c0 = constant <i32: 0> : tile<i32>
+  %c4 = constant <i32: 4> : tile<i32>
+  %c1 = constant <i32: 1> : tile<i32>
+  %a = constant <f32: 1.0> : tile<4x1xf32>
+  %b = constant <f32: 2.0> : tile<4x8xf32>
+  %m = constant <i1: true> : tile<4x8xi1>
+  %for = for %loopIdx in (%c0 to %c4, step %c1) : tile<i32> iter_values(%iterArg0 = %a) -> (tile<4x1xf32>) {
+    %5 = exp2 %iterArg0 : tile<4x1xf32>
+    continue %5 : tile<4x1xf32>
+  }
+  %for_1 = for %loopIdx_2 in (%c0 to %c4, step %c1) : tile<i32> iter_values(%iterArg0_3 = %b) -> (tile<4x8xf32>) {
+    %5 = select %m, %iterArg0_3, %b : tile<4x8xi1>, tile<4x8xf32>
+    %6 = addf %iterArg0_3, %5 : tile<4x8xf32>
+    continue %6 : tile<4x8xf32>
+  }
+  return
+}
+"""
+
+
+def test_a_name_reused_in_a_sibling_region_is_a_new_value():
+    """The Tile IR printer numbers values per region: TileGym's causal attention has two sibling loops that both
+    define %38 (a 256x1 exp2, then a 256x128 select). The well-formedness check used to type the second by the
+    first and refuse the reference IR (CTRS-E030); a real mismatch is still one."""
+    from ctrs import errors, irparse  # noqa: PLC0415
+
+    irparse.parse(SIBLINGS, "siblings.mlir")
+    assert irdiff.diff(SIBLINGS, SIBLINGS).verdict() == "EQUIVALENT"
+    bad = SIBLINGS.replace("%6 = addf %iterArg0_3, %5", "%6 = addf %a, %5")
+    with pytest.raises(errors.CtrsError) as e:
+        irparse.parse(bad, "bad.mlir")
+    assert e.value.code == errors.IR_PARSE
+    assert e.value.message == "type mismatch in 'addf': operand %a is tile<4x1xf32>, the op is tile<4x8xf32>"
