@@ -4,12 +4,16 @@
 * the reference threads a token through the loop, the port does not: the loop header is the same once tokens
   are dropped, so it is not a finding of its own (it was IRD-DATAFLOW "operand count differs");
 * cuTile Python folds the sign test of the floor modulo by a constant divisor into ``constant false``; cutile
-  keeps ``cmpi less_than 6, 0``: a comparison of two integer constants is the constant it evaluates to.
+  keeps ``cmpi less_than 6, 0``: a comparison of two integer constants is the constant it evaluates to;
+* cuTile Python folds ``(N + TN - 1) // TN`` of constants to one constant (TileGym's chunked softmax); cutile
+  keeps ``divi 447, 64``: integer arithmetic on two constants is the constant it evaluates to.
 
-Each has a wrong port that must stay critical: a comparison of constants that evaluates differently, a loop
-whose step changed."""
+Each has a wrong port that must stay critical: a comparison or a division of constants that evaluates
+differently, a loop whose step changed."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -37,7 +41,8 @@ def _pair(port, spec) -> tuple[str, str]:
 def test_persistent_loop_with_constant_floor_mod_is_equivalent(port, name, spec):
     ref, gen = _pair(port, spec)
     assert "iter_values(%iterArg0 = %0) -> (token)" in ref and "-> (token)" not in gen  # the shapes this test is about
-    assert "xori %3, %false" in ref and "cmpi less_than %cst_" in gen
+    assert re.search(r"xori %\w+, %false", ref) and "divi %cst_" in gen and "divi %cst_" not in ref
+    assert not re.search(r"xori %\w+, %false", gen)  # the port tests the sign of the folded divisor at run time
     assert_equivalent_report(irdiff.diff(ref, gen, "ref", "gen"), port)
 
 
@@ -47,12 +52,21 @@ def _spec0():
 
 def test_a_constant_comparison_that_evaluates_differently_is_critical(port):
     ref, gen = _pair(port, _spec0())
-    line = next(x for x in gen.splitlines() if "cmpi less_than %cst_" in x and ", %cst_0_i32," in x)
+    line = next(x for x in gen.splitlines() if "cmpi less_than" in x)  # the divisor's sign: both constants
     wrong = gen.replace(line, line.replace("less_than", "greater_than_or_equal"))  # folds to true, not false
     rep = irdiff.diff(ref, wrong, "ref", "gen")
     assert rep.verdict() == "CRITICAL", rep.render()
     assert any(f.severity == irdiff.CRITICAL and f.op in ("xori", "andi", "select", "constant") for f in rep.findings), \
         rep.render()
+
+
+def test_a_division_of_constants_that_evaluates_differently_is_critical(port):
+    ref, gen = _pair(port, _spec0())
+    line = next(x for x in gen.splitlines() if "= divi %cst_" in x)
+    wrong = gen.replace(line, line.replace("rounding<negative_inf>", "rounding<positive_inf>"))  # 447/64: 6 -> 7
+    rep = irdiff.diff(ref, wrong, "ref", "gen")
+    assert rep.verdict() == "CRITICAL", rep.render()
+    assert any(f.severity == irdiff.CRITICAL and f.code == "IRD-CONST" for f in rep.findings), rep.render()
 
 
 def test_a_changed_persistent_loop_step_is_still_critical(port):
@@ -71,6 +85,8 @@ def test_folding_reads_the_literals_as_the_predicate_says():
     assert ircanon._int_literal("i32", "-1", False) == 2**32 - 1  # unsigned: -1 is the largest value
     assert ircanon._int_literal("i1", "true", True) == 1
     assert ircanon._int_literal("f32", "1.0", True) is None  # floats are not folded
+    assert [ircanon._div(a, 2, r) for a in (7, -7) for r in ("negative_inf", "positive_inf", "zero")] == \
+        [3, 4, 3, -4, -3, -3]
 
 
 SIBLINGS = """entry @k(%arg0: tile<ptr<f32>>) {

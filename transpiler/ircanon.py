@@ -17,9 +17,10 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
     ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
     scalar constant used only by such folds is no op of its own); commutative ops sort their operands;
-  * comparisons of two integer constants: ``cmpi PRED c1, c2`` is the ``i1`` constant it evaluates to (cuTile
+  * integer ops on two integer constants are the constant they evaluate to: ``cmpi PRED c1, c2`` (cuTile
     Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
-    ``constant false``; cutile emits the ``cmpi`` on the two constants);
+    ``constant false``; cutile emits the ``cmpi`` on the two constants), ``addi subi muli divi remi maxi mini``
+    (cuTile Python folds ``(N + T - 1) // T`` of constants to one constant; cutile keeps the ``divi``);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
@@ -223,9 +224,9 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
-        folded = _fold_cmpi(op, splat)
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat)
         if folded is not None:
-            return splat_const(op, "i1", *folded)
+            return splat_const(op, *folded)
         if op.name == "assume":
             src = op.uses[0] if op.uses else ""
             for r in op.results:
@@ -327,8 +328,8 @@ def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
     return v - (1 << n) if signed and n > 1 and v >> (n - 1) else v
 
 
-def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
-    """``(literal, result type)`` of a ``cmpi`` whose operands are both integer splat constants, else None."""
+def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(i1, literal, result type)`` of a ``cmpi`` whose operands are both integer splat constants, else None."""
     m = _CMPI.match(op.sig) if op.name == "cmpi" and len(op.uses) == 2 and len(op.results) == 1 else None
     if m is None or m.group(1) not in _CMP_PRED or not all(u in splat for u in op.uses):
         return None
@@ -336,7 +337,44 @@ def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str] | N
     a, b = (_int_literal(ea, la, m.group(2) == "signed"), _int_literal(eb, lb, m.group(2) == "signed"))
     if a is None or b is None or ea != eb:
         return None
-    return ("true" if _CMP_PRED[m.group(1)](a, b) else "false"), m.group(3)
+    return "i1", ("true" if _CMP_PRED[m.group(1)](a, b) else "false"), m.group(3)
+
+
+def _div(a: int, b: int, rounding: str) -> int:
+    q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # toward zero
+    if q * b != a and rounding in ("negative_inf", "positive_inf"):
+        exact_neg = (a < 0) != (b < 0)
+        q += -1 if rounding == "negative_inf" and exact_neg else 1 if rounding == "positive_inf" and not exact_neg else 0
+    return q
+
+
+_INT_OPS = {"addi": lambda a, b, r: a + b, "subi": lambda a, b, r: a - b, "muli": lambda a, b, r: a * b,
+            "maxi": lambda a, b, r: max(a, b), "mini": lambda a, b, r: min(a, b),
+            "divi": lambda a, b, r: _div(a, b, r) if b else None,
+            "remi": lambda a, b, r: a - _div(a, b, "zero") * b if b else None}  # remainder takes the dividend's sign
+_INT_OP = re.compile(r"^(\w+) % , % ((?:\w+ )*?)(?:rounding < (\w+) > )?: (tile < [^<>]* >)$")
+
+
+def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of an integer ``addi subi muli divi remi maxi mini`` of two splat
+    constants of one element type, else None (a division by zero is never folded)."""
+    m = _INT_OP.match(op.sig) if op.name in _INT_OPS and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or not all(u in splat for u in op.uses):
+        return None
+    flags = m.group(2).split()
+    if any(f not in ("signed", "unsigned") for f in flags):  # overflow flags and the like: not folded
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    signed = "unsigned" not in flags
+    a, b = _int_literal(ea, la, signed), _int_literal(eb, lb, signed)
+    if a is None or b is None or ea != eb or ea == "i1":
+        return None
+    v = _INT_OPS[op.name](a, b, m.group(3) or "zero")
+    if v is None:
+        return None
+    bits = int(ea[1:])
+    v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
+    return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
 
 
 def _has_effects(c: CanonOp) -> bool:

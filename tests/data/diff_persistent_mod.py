@@ -1,5 +1,5 @@
 """A persistent grid-stride loop over (row-block, col-block) tiles whose index is split by `//` and `%` by a
-product of constants, storing inside the loop (written for this repo: the diff's loop-token and folded-compare
+constant computed from constants, storing inside the loop (written for this repo: the diff's loop-token and folded-compare
 canonicalisations)."""
 
 import cuda.tile as ct
@@ -9,9 +9,10 @@ ConstInt = ct.Constant[int]
 
 @ct.kernel
 def persistent_mod_k(x, y, M: ConstInt, N: ConstInt, TM: ConstInt, TN: ConstInt):
-    blocks = ct.cdiv(M, TM) * ct.cdiv(N, TN)
+    cols = (N + TN - 1) // TN
+    blocks = ct.cdiv(M, TM) * cols
     for tid in range(ct.bid(0), blocks, ct.num_blocks(0)):
-        bm = tid // ct.cdiv(N, TN)
-        bn = tid % ct.cdiv(N, TN)
+        bm = tid // cols
+        bn = tid % cols
         t = ct.load(x, index=(bm, bn), shape=(TM, TN))
         ct.store(y, index=(bm, bn), tile=t + t)
