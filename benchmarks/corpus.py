@@ -284,7 +284,7 @@ def check_kernel(k: Kernel, src: Path, progress=None) -> None:
         try:
             rows = check.check(variant, [str(sf)], keep=port, progress=progress)
             k.check = [{"spec": r.spec, "verdict": r.verdict, "extra": r.spec not in names,
-                        "findings": [clean(f) for f in r.findings[:3]]} for r in rows]
+                        "findings": [clean(f) for f in r.findings[:8]]} for r in rows]
         except errors.CtrsError as e:  # every spec of the kernel is unproven (e.g. the port does not compile)
             k.check = [{"spec": "*", "verdict": "ERROR", "extra": False, "findings": [clean(e.one_line())]}]
     counted = [c for c in k.check if not c["extra"]]
@@ -315,7 +315,8 @@ def finding_code(text: str) -> str:
 
 
 def triage(ks: list[Kernel]) -> list[dict]:
-    """Every counted row that is not EQUIVALENT or WARNINGS, with its first finding and the classification of
+    """Every counted row that is not EQUIVALENT or WARNINGS, with its first critical finding (a dropped kernel hint
+    only when the body has none) and the classification of
     ``benchmarks/corpus/<corpus>/triage.json`` (first entry whose kernel/file/code/spec match; ``*`` = any)."""
     path = COMMITTED / "triage.json"
     rules = json.loads(path.read_text()) if path.exists() else []
@@ -324,13 +325,18 @@ def triage(ks: list[Kernel]) -> list[dict]:
         for c in k.check:
             if c["extra"] or c["verdict"] in ("EQUIVALENT", "WARNINGS"):
                 continue
-            first = next((f for f in c["findings"] if f.startswith("critical")), (c["findings"] or [""])[0])
+            crit = [f for f in c["findings"] if f.startswith("critical")]
+            codes = list(dict.fromkeys(finding_code(f) for f in crit))
+            # the first finding that is not a dropped hint names the row when there is one (hints are entry-level
+            # and listed first; a body difference behind them is the more serious one)
+            first = next((f for f in crit if finding_code(f) != "IRD-HINT-ENTRY"), None) or \
+                next(iter(crit), (c["findings"] or [""])[0])
             code = finding_code(first) or c["verdict"]
             hit = next((r for r in rules if all(r.get(key, "*") in ("*", val) for key, val in
                                                 (("kernel", k.name), ("file", k.file.split("/ops/", 1)[-1]),
                                                  ("code", code))) and re.search(r.get("spec", ""), c["spec"])), None)
             out.append({"file": k.file, "kernel": k.name, "spec": c["spec"], "verdict": c["verdict"], "code": code,
-                        "finding": first, "class": hit["class"] if hit else "unclassified",
+                        "also": [x for x in codes if x and x != code], "finding": first, "class": hit["class"] if hit else "unclassified",
                         "note": hit.get("note", "") if hit else ""})
     return out
 
@@ -406,10 +412,12 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
         notes = {(t["class"], t["code"]): t["note"] for t in tri}
         for (cls, code), n in sorted(by.items(), key=lambda x: (-x[1], x[0])):
             out.append(f"| {n} | {cls} | {code} | {_md_cell(notes[(cls, code)])} |")
-        out += ["", "| kernel | spec | verdict | class | first finding |", "|---|---|---|---|---|"]
+        out += ["", "| kernel | spec | verdict | class | first finding (hints: after any body finding) | also |",
+                "|---|---|---|---|---|---|"]
         for t in tri:
             f = t["finding"] if len(t["finding"]) <= 200 else t["finding"][:197] + "..."
-            out.append(f"| `{t['kernel']}` | {t['spec']} | {t['verdict']} | {t['class']} | {_md_cell(f)} |")
+            out.append(f"| `{t['kernel']}` | {t['spec']} | {t['verdict']} | {t['class']} | {_md_cell(f)} | "
+                       f"{', '.join(t['also']) or '-'} |")
     out += ["", "## Per kernel", "",
             "| front | file | kernel | family | tier | blockers | translate s | specs | equivalent | warnings-only | "
             "critical | check s | first finding |",

@@ -99,7 +99,8 @@ def test_check_tier_counts_committed_specs_and_classifies_critical_rows(tmp_path
                              row("s3", "CRITICAL", "warning: IRD-ASSUME-WEAKER y", "critical: IRD-HINT-ENTRY entry: z"),
                              row("mined", "INCOMPLETE", "constants not static", extra=True)])
     b = corpus.Kernel("cutile", "tilegym/ops/cutile/b.py", "k_b", 1, "other", tier="rules", specs=2,
-                      check=[row("t1", "CRITICAL", "critical: IRD-HINT-ENTRY entry: w"), row("t2", "EQUIVALENT")])
+                      check=[row("t1", "CRITICAL", "critical: IRD-HINT-ENTRY entry: w", "critical: IRD-MISSING mini: v"),
+                             row("t2", "EQUIVALENT")])
     c = corpus.Kernel("cutile", "tilegym/ops/cutile/c.py", "k_c", 1, "other", tier="refused", specs=4)
     for k, (eq, warn, crit) in zip((a, b), ((1, 1, 1), (1, 0, 1))):
         k.equivalent, k.warnings, k.critical = eq, warn, crit
@@ -107,9 +108,11 @@ def test_check_tier_counts_committed_specs_and_classifies_critical_rows(tmp_path
     assert corpus.summary(ks) == "kernels 3, rules-only 2, llm 0, refused 1; specs 5, equivalent 2"
     tri = corpus.triage(ks)
     assert [(t["kernel"], t["spec"], t["code"], t["class"]) for t in tri] == [
-        ("k_a", "s3", "IRD-HINT-ENTRY", "port defect"), ("k_b", "t1", "IRD-HINT-ENTRY", "diff false alarm")]
+        ("k_a", "s3", "IRD-HINT-ENTRY", "port defect"), ("k_b", "t1", "IRD-MISSING", "unclassified")]
+    assert tri[1]["also"] == ["IRD-HINT-ENTRY"]  # a dropped hint names the row only when the body has no finding
     assert corpus._first_bad(a) == "s3: CRITICAL warning: IRD-ASSUME-WEAKER y"  # the critical row, not the warning row
+    assert tri[0]["also"] == [] and tri[0]["finding"] == "critical: IRD-HINT-ENTRY entry: z"
     md = corpus.render_md(ks, {"tier": "check", "llm": False, "ctrs": "x", "translate_s": 0, "check_s": 0}, "p.png")
     assert "| 4 (not translated) | - | - | - | - | not translated |" in md
     assert "5 specs of 2 translated kernels checked: 2 EQUIVALENT, 1 warnings-only, 2 CRITICAL" in md
-    assert "| 1 | port defect | IRD-HINT-ENTRY | hints dropped |" in md
+    assert "| 1 | port defect | IRD-HINT-ENTRY | hints dropped |" in md and "| 1 | unclassified | IRD-MISSING |  |" in md
