@@ -8,6 +8,8 @@
 * cuTile Python folds ``(N + TN - 1) // TN`` of constants to one constant (TileGym's chunked softmax); cutile
   keeps ``divi 447, 64``: integer arithmetic on two constants is the constant it evaluates to.
 
+* an ``if`` result every arm yields unchanged from outside is that value (TileGym's flash decode).
+
 Each has a wrong port that must stay critical: a comparison or a division of constants that evaluates
 differently, a loop whose step changed."""
 
@@ -123,3 +125,72 @@ def test_a_name_reused_in_a_sibling_region_is_a_new_value():
         irparse.parse(bad, "bad.mlir")
     assert e.value.code == errors.IR_PARSE
     assert e.value.message == "type mismatch in 'addf': operand %a is tile<4x1xf32>, the op is tile<4x8xf32>"
+
+
+IF_REF = """entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>) {
+  %c0 = constant <i32: 0> : tile<i32>
+  %c4 = constant <i32: 4> : tile<i32>
+  %c1 = constant <i32: 1> : tile<i32>
+  %a = constant <f32: 1.0> : tile<4x8xf32>
+  %b = constant <f32: 2.0> : tile<4x8xf32>
+  %for:2 = for %loopIdx in (%c0 to %c4, step %c1) : tile<i32> iter_values(%iterArg0 = %a, %iterArg1 = %b) -> (tile<4x8xf32>, tile<4x8xf32>) {
+    %m = cmpi greater_than %loopIdx, %arg1, signed : tile<i32> -> tile<i1>
+    %5 = if %m -> (tile<4x8xf32>) {
+      %6 = exp2 %iterArg1 : tile<4x8xf32>
+      yield %6 : tile<4x8xf32>
+    } else {
+      yield %iterArg1 : tile<4x8xf32>
+    }
+    %7 = addf %iterArg0, %5 : tile<4x8xf32>
+    continue %7, %5 : tile<4x8xf32>, tile<4x8xf32>
+  }
+  %t0 = make_token : token
+  %v = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+  %pv = make_partition_view %v : partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>
+  %s = store_view_tko weak %for#0, %pv[%c0, %c0] token = %t0 : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+  return
+}
+"""
+IF_PORT = """entry @k(%arg0: tile<ptr<f32>>, %arg1: tile<i32>) {
+  %c0 = constant <i32: 0> : tile<i32>
+  %c4 = constant <i32: 4> : tile<i32>
+  %c1 = constant <i32: 1> : tile<i32>
+  %a = constant <f32: 1.0> : tile<4x8xf32>
+  %b = constant <f32: 2.0> : tile<4x8xf32>
+  %for:2 = for %loopIdx in (%c0 to %c4, step %c1) : tile<i32> iter_values(%iterArg0 = %a, %iterArg1 = %b) -> (tile<4x8xf32>, tile<4x8xf32>) {
+    %m = cmpi greater_than %loopIdx, %arg1, signed : tile<i32> -> tile<i1>
+    %5:2 = if %m -> (tile<4x8xf32>, tile<4x8xf32>) {
+      %6 = exp2 %iterArg1 : tile<4x8xf32>
+      yield %iterArg0, %6 : tile<4x8xf32>, tile<4x8xf32>
+    } else {
+      yield %iterArg0, %iterArg1 : tile<4x8xf32>, tile<4x8xf32>
+    }
+    %7 = addf %5#0, %5#1 : tile<4x8xf32>
+    continue %7, %5#1 : tile<4x8xf32>, tile<4x8xf32>
+  }
+  %t0 = make_token : token
+  %v = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+  %pv = make_partition_view %v : partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>
+  %s = store_view_tko weak %for#0, %pv[%c0, %c0] token = %t0 : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+  return
+}
+"""
+
+
+def test_a_value_every_if_arm_passes_through_unchanged_is_that_value():
+    """TileGym's flash decode: the port's inner ``if`` yields the loop-carried values in both arms untouched, the
+    reference yields only what the ``if`` computes (hand-written IR of the same shape)."""
+    assert irdiff.diff(IF_REF, IF_PORT).verdict() == "EQUIVALENT"
+    assert irdiff.diff(IF_PORT, IF_REF).verdict() == "EQUIVALENT"  # either side may thread them
+
+
+@pytest.mark.parametrize("old,new", [
+    ("yield %iterArg0, %iterArg1 : tile", "yield %iterArg1, %iterArg1 : tile"),  # the arms disagree
+    ("yield %iterArg0, %6 :", "yield %iterArg1, %6 :"),  # both arms pass the other value through
+], ids=["one-arm-differs", "other-value"])
+def test_an_if_that_passes_a_different_value_is_critical(old, new):
+    wrong = IF_PORT.replace(old, new)
+    if "%6 :" in old:
+        wrong = wrong.replace("yield %iterArg0, %iterArg1 :", "yield %iterArg1, %iterArg1 :")
+    assert wrong != IF_PORT
+    assert irdiff.diff(IF_REF, wrong).verdict() == "CRITICAL"

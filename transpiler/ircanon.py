@@ -9,6 +9,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     compared separately (they come from the specialisation, not from the kernel body);
   * ``bitcast`` / ``broadcast`` / ``reshape`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the
     source languages; a same-shape broadcast) is the identity, so its result is its operand;
+  * an ``if`` result that every arm yields unchanged from outside the ``if`` is that value (a port that
+    threads loop-carried values through an inner ``if`` yields them untouched in both arms);
   * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
     between the ops of one region is kept by comparing stores in textual order); tokens threaded through
     a loop or an ``if`` (token iter values, token results, the tokens its terminators yield) are that
@@ -255,12 +257,15 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         drop = set(op.token_uses)
         sig = _strip_tokens(op.sig, len(op.token_uses))
         tok_results = _token_positions(sig) if op.regions else set()
+        through = _if_passthrough(op, env) if op.name == "if" else {}  # result position -> the outer value
+        gone = tok_results | set(through)
         token_defs: set[int] = set()
         if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
             n = sig.count("%def = %")
             drop |= {len(op.uses) - n + k for k in tok_results if n}
             token_defs = {len(op.defs) - n + k for k in tok_results if n}
-            sig = _drop_token_results(sig, tok_results)
+        if gone:
+            sig = _drop_token_results(sig, gone)
         if op.name in TERMINATORS and term_drop and term_drop[-1]:
             drop |= term_drop[-1]
             sig = _drop_yielded(sig, term_drop[-1])
@@ -276,7 +281,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         all_ops.append(c)
         region_keys = []
         for r in op.regions:
-            term_drop.append(tok_results)
+            term_drop.append(gone)
             rk, _ = block(r)
             term_drop.pop()
             region_keys.append(rk)
@@ -285,6 +290,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         for i, r in enumerate(op.results):
             if i in tok_results:
                 env[r] = _h("make_token")
+            elif i in through:
+                env[r] = through[i]
             else:
                 env[r] = _h(c.key, "result", kept)
                 kept += 1
@@ -399,6 +406,23 @@ def _region_free_uses(op: Op) -> list[str]:
 _RESULTS = re.compile(r"-> \( (.*) \) \{R\}")
 
 
+def _if_passthrough(op: Op, env: dict[str, str]) -> dict[int, str]:
+    """Result positions of an ``if`` whose every arm yields the same value defined outside the ``if``, mapped to
+    that value's key: such a result is that value (a port that threads loop-carried values through an ``if``
+    unchanged, and one that does not, have the same graph)."""
+    yields = [r[-1] for r in op.regions if r and r[-1].name == "yield"]
+    if len(yields) != len(op.regions) or len(op.regions) < 2:
+        return {}
+    inner = {d for r in op.regions for o in r for x in o.walk() for d in x.results + x.defs}
+    out = {}
+    for i in range(len(op.results)):
+        names = {y.uses[i] if i < len(y.uses) else None for y in yields}
+        name = names.pop() if len(names) == 1 else None
+        if name is not None and name in env and name not in inner:
+            out[i] = env[name]
+    return out
+
+
 def _token_positions(sig: str) -> set[int]:
     """Positions of ``token`` among an op's region results ``-> ( T0 , token ) {R}``."""
     m = _RESULTS.search(sig)
@@ -415,7 +439,7 @@ def _drop_token_results(sig: str, pos: set[int]) -> str:
         pairs = [x for i, x in enumerate(_split_top(iv.group(1))) if i not in pos]
         head = head[:iv.start()] + (f"iter_values ( {' , '.join(pairs)} ) " if pairs else "")
     tail = f"-> ( {' , '.join(types)} ) {{R}}" if types else "{R}"
-    return (head + tail).replace("  ", " ")
+    return (head + tail + sig[m.end():]).replace("  ", " ")  # an if keeps its `else {R}`
 
 
 def _drop_yielded(sig: str, pos: set[int]) -> str:
