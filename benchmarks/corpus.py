@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import ast
 import collections
+import fnmatch
 import hashlib
 import json
 import re
@@ -317,7 +318,8 @@ def finding_code(text: str) -> str:
 def triage(ks: list[Kernel]) -> list[dict]:
     """Every counted row that is not EQUIVALENT or WARNINGS, with its first critical finding (a dropped kernel hint
     only when the body has none) and the classification of
-    ``benchmarks/corpus/<corpus>/triage.json`` (first entry whose kernel/file/code/spec match; ``*`` = any)."""
+    ``benchmarks/corpus/<corpus>/triage.json`` (first entry whose kernel/file/code match as glob patterns, absent
+    = any, and whose ``spec`` regex, if any, is found in the spec name)."""
     path = COMMITTED / "triage.json"
     rules = json.loads(path.read_text()) if path.exists() else []
     out = []
@@ -332,7 +334,7 @@ def triage(ks: list[Kernel]) -> list[dict]:
             first = next((f for f in crit if finding_code(f) != "IRD-HINT-ENTRY"), None) or \
                 next(iter(crit), (c["findings"] or [""])[0])
             code = finding_code(first) or c["verdict"]
-            hit = next((r for r in rules if all(r.get(key, "*") in ("*", val) for key, val in
+            hit = next((r for r in rules if all(fnmatch.fnmatchcase(val, r.get(key, "*")) for key, val in
                                                 (("kernel", k.name), ("file", k.file.split("/ops/", 1)[-1]),
                                                  ("code", code))) and re.search(r.get("spec", ""), c["spec"])), None)
             out.append({"file": k.file, "kernel": k.name, "spec": c["spec"], "verdict": c["verdict"], "code": code,
