@@ -88,7 +88,8 @@ CALLS: dict[str, list[str]] = {
                          f"{t(2, 8, 512, 64, dt=BF16, grad=True)}, {t(2, 8, 512, 64, dt=BF16, grad=True)}, "
                          "is_causal=False)")],
     "flash_decode.py": [f"fmha_decode({t(1, 32, 1, 128)}, {t(1, 8, 8192, 128)}, {t(1, 8, 8192, 128)}, None)",
-                        f"fmha_decode({t(1, 32, 1, 128)}, {t(1, 32, 256, 128)}, {t(1, 32, 256, 128)}, None)"],
+                        f"fmha_decode({t(1, 32, 1, 128)}, {t(1, 32, 256, 128)}, {t(1, 32, 256, 128)}, None)",
+                        f"fmha_decode({t(4, 32, 1, 128)}, {t(4, 8, 1024, 128)}, {t(4, 8, 1024, 128)}, None)"],
     "mla.py": [f"tile_mla({t(4, 32, 512, 128, dt=BF16)}, {t(4, 32, 512, 128, dt=BF16)}, {t(4, 32, 512, 128, dt=BF16)}, "
                f"{t(4, 32, 512, 64, dt=BF16)}, {t(4, 1, 512, 64, dt=BF16)}, True, None)",
                f"tile_mla({t(2, 32, 1024, 128)}, {t(2, 32, 1024, 128)}, {t(2, 32, 1024, 128)}, "
@@ -98,7 +99,9 @@ CALLS: dict[str, list[str]] = {
     "mla_decoding_split_kv.py": [f"mla_decoding_split_kv({t(1, 16, 512)}, {t(1, 16, 64)}, {t(1, 1024, 512)}, "
                                  f"{t(1, 1024, 64)}, None, 128)",
                                  f"mla_decoding_split_kv({t(1, 32, 512)}, {t(1, 32, 64)}, {t(1, 8192, 512)}, "
-                                 f"{t(1, 8192, 64)}, None, 512)"],
+                                 f"{t(1, 8192, 64)}, None, 512)",
+                                 f"mla_decoding_split_kv({t(4, 16, 512)}, {t(4, 16, 64)}, {t(4, 1024, 512)}, "
+                                 f"{t(4, 1024, 64)}, None, 128)"],
     "experimental/swa_attention.py": [f"tile_swa_attention({t(2, 8, 256, 128)}, {t(2, 8, 256, 128)}, "
                                       f"{t(2, 8, 256, 128)}, 128)",
                                       f"tile_swa_attention({t(1, 1, 100, 128)}, {t(1, 1, 100, 128)}, "
