@@ -15,15 +15,20 @@ into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``
   ``ct.*`` call without a rule in rules/cutile.toml (a static scan of the kernel; on rules-only kernels it must
   find nothing, tests/test_corpus.py checks that), for Triton every construct outside the subset
   (``ctrs translate --dry-run``).
-* check tier: ``ctrs check`` of each translated kernel against the committed specialisations
-  ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec names its
-  kernel), when present.
+* check tier: ``ctrs check`` of each translated kernel (its isolated copy) against its committed
+  specialisations ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec
+  names its kernel; ``benchmarks/corpus_specs.py`` makes them with ``ctrs specs``). Per kernel: specs,
+  EQUIVALENT, warnings-only, critical (CRITICAL or not comparable: a port that does not compile, no entry for the
+  launch) and the first finding; specs of kernels that do not translate are counted as "not translated". Every
+  critical row is classified by ``triage.json`` there. ``--only REGEX`` checks the matching kernels only.
 
 Writes ``<out>/corpus-tilegym-1.5.1.{md,json,png}`` (default ``benchmarks/results``): the summary line
-``kernels N, rules-only R, llm L, refused X; specs S, equivalent E``, blockers most common first, a
+``kernels N, rules-only R, llm L, refused X; specs S, equivalent E`` (S: specs of translated kernels checked),
+blockers most common first, the classified critical findings, a
 coverage chart (kernels per tier per operator family) and one row per kernel with translate/check time.
-``--check-ratchet`` exits 1 when the rules-only counts drop below ``benchmarks/corpus/tilegym-1.5.1/
-ratchet.json`` (raise the figures there as coverage grows).
+``--check-ratchet`` exits 1 when the rules-only counts or the kernels with >= 2 committed specs drop below
+``benchmarks/corpus/tilegym-1.5.1/ratchet.json`` (raise the figures there as coverage grows), or when a committed
+spec names no kernel of the corpus.
 """
 
 from __future__ import annotations
