@@ -411,14 +411,15 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
         out.append(f"| {n} | {code} | {_md_cell(msg)} | `{eg}` |")
     tri = triage(ks)
     if tri:
-        by = collections.Counter((t["class"], t["code"]) for t in tri)
+        by = collections.Counter((t["class"], t["code"], t["note"]) for t in tri)
         out += ["", "## Critical findings, classified", "",
-                f"Every counted row that is neither EQUIVALENT nor warnings-only ({len(tri)}), by its first critical "
-                f"finding, classified in `benchmarks/corpus/{CORPUS}/triage.json`:", "",
-                "| rows | class | code | note |", "|---:|---|---|---|"]
-        notes = {(t["class"], t["code"]): t["note"] for t in tri}
-        for (cls, code), n in sorted(by.items(), key=lambda x: (-x[1], x[0])):
-            out.append(f"| {n} | {cls} | {code} | {_md_cell(notes[(cls, code)])} |")
+                f"Every counted row that is neither EQUIVALENT nor warnings-only ({len(tri)}; a port that does not "
+                f"compile is one row for all its specs), by its first critical finding, classified in "
+                f"`benchmarks/corpus/{CORPUS}/triage.json`:", "",
+                "| rows | class | code | kernels | note |", "|---:|---|---|---|---|"]
+        for (cls, code, note), n in sorted(by.items(), key=lambda x: (-x[1], x[0])):
+            names = sorted({t["kernel"] for t in tri if (t["class"], t["code"], t["note"]) == (cls, code, note)})
+            out.append(f"| {n} | {cls} | {code} | {', '.join(f'`{x}`' for x in names)} | {_md_cell(note)} |")
         out += ["", "| kernel | spec | verdict | class | first finding (hints: after any body finding) | also |",
                 "|---|---|---|---|---|---|"]
         for t in tri:

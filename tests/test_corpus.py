@@ -115,4 +115,5 @@ def test_check_tier_counts_committed_specs_and_classifies_critical_rows(tmp_path
     md = corpus.render_md(ks, {"tier": "check", "llm": False, "ctrs": "x", "translate_s": 0, "check_s": 0}, "p.png")
     assert "| 4 (not translated) | - | - | - | - | not translated |" in md
     assert "5 specs of 2 translated kernels checked: 2 EQUIVALENT, 1 warnings-only, 2 CRITICAL" in md
-    assert "| 1 | port defect | IRD-HINT-ENTRY | hints dropped |" in md and "| 1 | unclassified | IRD-MISSING |  |" in md
+    assert "| 1 | port defect | IRD-HINT-ENTRY | `k_a` | hints dropped |" in md
+    assert "| 1 | unclassified | IRD-MISSING | `k_b` |  |" in md
