@@ -10,8 +10,7 @@ entry points of TileGym with CPU tensors at the shapes and dtypes of TileGym's o
 spec per config; of those only the first config of a kernel is kept (what TileGym runs with
 ``TILEGYM_DISABLE_AUTOTUNE``), so the check tier proves every shape without multiplying cargo runs.
 Files whose host code cannot run on a CPU get specs written from their host code (``HAND``). Not covered:
-``attention_sink.py`` and ``layer_norm_legacy.py``'s non-persistent path (host code allocates with
-``device="cuda"``), ``group_gemm.py`` (its kernel takes lists of arrays, which the spec format cannot describe).
+``layer_norm_legacy.py``'s non-persistent path (host code allocates with ``device="cuda"``), ``group_gemm.py`` (its kernel takes lists of arrays, which the spec format cannot describe).
 """
 
 from __future__ import annotations
@@ -136,6 +135,11 @@ CALLS: dict[str, list[str]] = {
                            "moe_align_block_size(torch.randint(0, 64, (4096, 8), dtype=torch.int32), 64, 64)"],
     "chunk_gated_delta_rule.py": [f"chunk_gated_delta_rule({t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, dt=BF16)}, {t(2, 256, 4, dt=BF16)})",
                                   f"chunk_gated_delta_rule({t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, dt=F32)}, {t(1, 512, 8, dt=F32)})"],
+    "attention_sink.py": [  # start_q as an int: a CPU tensor would be moved with .cuda()
+        f"attention_sink({t(1, 128, 8, 8, 64, dt=BF16)}, {t(1, 2048, 8, 64, dt=BF16)}, {t(1, 2048, 8, 64, dt=BF16)}, "
+        f"{t(64, dt=BF16)}, 0.125, None, 0)",
+        f"attention_sink({t(2, 128, 8, 8, 128, dt=BF16)}, {t(2, 2048, 8, 128, dt=BF16)}, "
+        f"{t(2, 2048, 8, 128, dt=BF16)}, {t(64, dt=BF16)}, 0.125, 128, 5)"],
     "linear_gluact_linear.py": [
         f"linear_gluact_linear({t(512, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, "
         f"{t(1024, 2816, dt=BF16)})",
