@@ -32,6 +32,7 @@ _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.
 # stores unordered (each grid-stride iteration writes its own tile) and --explain says so.
 _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
+_POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
 _SCALAR = "scalar"
 _CONST = "const"
 
@@ -133,14 +134,15 @@ class KernelEmitter:
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
             return _CONST
-        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM) or self._scalar_op(op):
+        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM) \
+                or self._scalar_op(op):
             return _SCALAR
         if op.kind in (OpKind.IF, OpKind.FOR):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF):
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
 
@@ -304,7 +306,126 @@ class KernelEmitter:
                     "scope::TileBlock, None, tma::Enabled)")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
+        if k == OpKind.TO_TILE:
+            return self.to_tile(op, out, target)
+        if k == OpKind.ARRAY_DIM:
+            return self.array_dim(op, out)
+        if k == OpKind.IOTA:
+            return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["iota"].format(
+                shape=shape_rust(op.attrs["shape"])), target=target)
+        if k in _POINTER_OPS:
+            return self.pointer_op(op, out, target)
         return self.compute(op, out, target)
+
+    def to_tile(self, op: Op, out: list, target: str | None) -> None:
+        """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"scalar_to_tile({self.val(op.operands[0], _SCALAR)})",
+                    target=target)
+
+    def array_dim(self, op: Op, out: list) -> None:
+        """An array's extent on one axis (a dropped Triton extent parameter read from the tensor)."""
+        arr, r = op.operands[0], op.result
+        shape = self.fresh(f"{arr.hint}_shape")
+        self.let(out, shape, f"Shape<{{ [{', '.join(['-1'] * arr.type.rank)}] }}>", f"{self.val(arr)}.shape()", op)
+        self.define(out, op, r, "i32", f"{shape}[{op.attrs['axis']}]")
+
+    # -- ct.gather / ct.scatter / atomics: cuTile Python's pointer chain ------------------------------
+    def _ptr_let(self, out: list, op: Op, hint: str, rtype: str, key: str, **names) -> str:
+        name = self.fresh(hint)
+        self.let(out, name, rtype, self.rules["pointer"][key].format(**names), op, kind=key)
+        return name
+
+    def pointer_chain(self, op: Op, out: list) -> tuple[str, str | None, list]:
+        """The pointer tile and bounds mask of a gather/scatter/atomic of a 1-D array, as cuTile Python's
+        ``_gather_scatter_pointer_and_mask`` builds them: the index widened to u64 (``exti``) and broadcast to
+        the index shape, ``index < extent`` compared unsigned (check_bounds), times the unit stride, then the
+        tensor's base pointer broadcast and offset. Returns (pointers, mask or None, remaining operands)."""
+        arr, *rest = op.operands
+        a, shape = self.val(arr), op.attrs["shape"]
+        n, ones = shape_rust(shape), ", ".join("1" for _ in shape)
+        u64, u64_0 = f"Tile<u64, {{ [{n}] }}>", "Tile<u64, { [] }>"
+        pl = self._ptr_let
+
+        def widen(text: str, hint: str) -> str:  # a 0-d u64 tile at the index shape: reshape + broadcast
+            if not shape:
+                return text
+            r1 = pl(out, op, hint + "1", f"Tile<u64, {{ [{ones}] }}>", "reshape", x=text, shape=ones)
+            return pl(out, op, hint + "b", u64, "broadcast", x=r1, shape=n)
+
+        (lit,) = op.attrs["index"]
+        if lit is not None:  # an int literal index: cuTile Python folds it to a u64 constant of the index shape
+            ix = pl(out, op, f"{a}_idx", u64, "constant", value=f"{int(lit)}u64", shape=n)
+        else:
+            v, rest = rest[0], rest[1:]
+            src = self.val(v, _TILE_ONLY_SCALAR) if isinstance(v.type, ScalarType) else self.val(v)
+            vshape = v.type.shape if isinstance(v.type, TileType) else ()
+            ix = pl(out, op, f"{a}_idx", f"Tile<u64, {{ [{shape_rust(vshape)}] }}>", "exti", x=src)
+            if tuple(vshape) != tuple(shape):
+                ix = widen(ix, f"{a}_idx") if not vshape else pl(out, op, f"{a}_idxb", u64, "broadcast", x=ix,
+                                                                    shape=n)
+        mask = None
+        if op.attrs["check_bounds"]:
+            sh = pl(out, op, f"{a}_shape", "Shape<{ [-1] }>", "shape_of", array=a)
+            ln = pl(out, op, f"{a}_len", "Tile<i32, { [] }>", "scalar_to_tile", x=f"{sh}[0]")
+            l64 = widen(pl(out, op, f"{a}_len64", u64_0, "exti", x=ln), f"{a}_len")
+            mask = pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "cmp_unsigned", a=ix, b=l64)
+        off = pl(out, op, f"{a}_off", u64, "unit_stride", x=ix, shape=n)
+        e = dtype_rust(arr.type.dtype)
+        base = pl(out, op, f"{a}_base", f"PointerTile<*mut {e}, {{ [] }}>", "tensor_base", array=a)
+        if shape:
+            b1 = pl(out, op, f"{a}_base1", f"PointerTile<*mut {e}, {{ [{ones}] }}>", "reshape", x=base, shape=ones)
+            base = pl(out, op, f"{a}_baseb", f"PointerTile<*mut {e}, {{ [{n}] }}>", "broadcast", x=b1, shape=n)
+        ptrs = pl(out, op, f"{a}_ptrs", f"PointerTile<*mut {e}, {{ [{n}] }}>", "offset", ptr=base, off=off)
+        if op.attrs.get("has_mask"):
+            *rest, user = rest
+            u = self.val(user)
+            mask = u if mask is None else pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "andi", a=mask, b=u)
+        return ptrs, mask, rest
+
+    def pointer_op(self, op: Op, out: list, target: str | None) -> None:
+        arr = op.operands[0]
+        if arr.type.rank != 1:
+            raise _err(op, f"{op.kind.mnemonic} on a {arr.type.rank}-d array")
+        ptrs, mask, rest = self.pointer_chain(op, out)
+        a, rules = self.val(arr), self.rules["pointer"]
+        names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "array": a,
+                 "latency": op.attrs.get("latency") or 0}
+        if op.kind == OpKind.SCATTER:
+            (value,) = rest
+            self.let(out, self.fresh("_done"), "Token", rules["store_ptr"].format(tile=self.val(value), **names), op,
+                     unsafe=True)
+            return None
+        r = op.result
+        v = self.slot.get(r.id) or self.fresh(r.hint or "v")
+        tok = self.fresh(f"_{v}_tok")
+        typ = f"({type_rust(r.type)}, Token)"
+        if op.kind == OpKind.GATHER:
+            (pad,) = rest
+            p = self.fresh(f"{a}_pad")
+            self.let(out, p, dtype_rust(r.type.dtype), f"tile_to_scalar({self.val(pad)})", op, kind="tile_to_scalar")
+            text = rules["load_ptr"].format(pad=p, **names)
+        else:
+            dt = r.type.dtype
+            order, scope = (rules[k][op.attrs[k]] for k in ("memory_order", "memory_scope"))
+            names |= {"order": order, "scope": scope}
+            if op.kind == OpKind.ATOMIC_CAS:
+                exp, des = rest
+                text = rules["atomic_cas"].format(cmp=self.val(exp), val=self.val(des), **names)
+            else:
+                (upd,) = rest
+                kind = "float" if dt.is_float else ("uint" if dt.kind == "uint" else "int")
+                mode = rules["atomic_mode"].get(f"{op.attrs['mode']}_{kind}") or rules["atomic_mode"].get(
+                    op.attrs["mode"])
+                if mode is None:
+                    raise _err(op, f"atomic {op.attrs['mode']} on {dt}")
+                text = rules["atomic_rmw"].format(arg=self.val(upd), mode=mode, **names)
+        mop = model.Op(op.kind.mnemonic, "{t}", (("t", text),), self.span(op), True)
+        out.append(model.Let(f"({v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
+        self.text[(r.id, _SCALAR)] = v
+        if target is not None and target != v:
+            self.assign(out, target, v, op)
+            self.text[(r.id, _SCALAR)] = target
 
     def compute(self, op: Op, out: list, target: str | None) -> None:
         r = op.result

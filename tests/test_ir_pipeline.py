@@ -14,6 +14,7 @@ from ctrs import errors, frontend_triton, pipeline, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
+    "fixtures/masked_gather/kernel.py",
     "fixtures/matmul/kernel.py",
     "fixtures/persistent_matmul/kernel.py",
     "fixtures/rope/kernel.py",
@@ -22,6 +23,7 @@ TYPED_IR = {
     "fixtures/splat_const/kernel.py",
     "fixtures/vector_add/kernel.py",
     "tests/data/ir_sinh.py",
+    "tests/data/mem_scalar1d.py",
     "tests/data/spelling_vector_add.py",
 }
 

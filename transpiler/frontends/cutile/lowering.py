@@ -19,7 +19,7 @@ from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from .registry import CALLS, Call
+from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
@@ -33,6 +33,8 @@ def unsupported(info, node, what: str) -> errors.CtrsError:
 
 class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
+
+    scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
 
     def __init__(self, info, fn: cst.FunctionDef):
         super().__init__()
@@ -74,7 +76,8 @@ class Lowering(Builder):
                 self.params.append(Param(name, "constant", None, self.loc(p)))
                 continue
             if name not in ranks:
-                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
+                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/"
+                                    "ct.scatter/ct.atomic_*")
             v = Value(ArrayType(ELEMENT, ranks[name]), name)
             self.env[name] = ArrayRef(name, v)
             self.params.append(Param(name, "array", v, self.loc(p)))
@@ -121,11 +124,17 @@ class Lowering(Builder):
                                       {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
                         return
                     fn = info.dotted(node.func)
-                    if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                    if fn not in ("ct.load", "ct.store", "ct.num_tiles", *POINTER_CALLS) or not node.args:
                         return
                     a = node.args[0].value
                     kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
-                    tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
+                    pos = [x.value for x in node.args if x.keyword is None]
+                    if fn in POINTER_CALLS:  # ct.gather(x, idx): a tuple per axis, else one index of a 1-D array
+                        idx = pos[1] if len(pos) > 1 else kw.get("indices")
+                        if isinstance(a, cst.Name) and idx is not None:
+                            ranks.setdefault(a.value, len(idx.elements) if isinstance(idx, cst.Tuple) else 1)
+                        return
+                    tup = kw.get("index", pos[1] if len(pos) > 1 else None) if fn != "ct.num_tiles" else kw.get("shape")
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
                         ranks.setdefault(a.value, len(tup.elements))
 

@@ -1,12 +1,21 @@
-"""Memory family: ``ct.load``, ``ct.store``, ``ct.num_tiles`` (partition views of array parameters)."""
+"""Memory family: ``ct.load``, ``ct.store``, ``ct.num_tiles`` (partition views of array parameters); ``ct.arange``;
+``ct.gather`` / ``ct.scatter`` / ``ct.atomic_*`` (element-wise access through pointer tiles, as cuTile Python
+lowers them: u64 offsets, an unsigned bounds mask, the user mask and'ed in, a padding constant of the array
+dtype; emitters/ir_rust.py spells the chain)."""
 
 from __future__ import annotations
 
+import math
+
+import libcst as cst
+
+from ... import errors
+from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import I32, ScalarType, TileType, ViewType
+from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
 from ...ir.values import Value
 from .registry import Call, lowers
-from .values import ArrayRef
+from .values import DT, ArrayRef
 
 _PADDING = {"ZERO": "zero", "NEG_INF": "neg_inf", "NAN": "nan", "UNDETERMINED": "none"}
 
@@ -81,3 +90,225 @@ def num_tiles(lw, c: Call):
         raise lw.err(c.node, "ct.num_tiles axis / shape")
     v = view(lw, a, shape, "none", False, c.node)
     return lw.emit(OpKind.NUM_TILES, [v], [ScalarType(I32)], c.node, c.hint, axis=axis).result
+
+
+# -- ct.arange -------------------------------------------------------------------------------------------------
+
+@lowers("ct.arange")
+def arange(lw, c: Call):
+    """``ct.arange(N, dtype=ct.int32)``: the index tile 0..N-1 (Tile IR ``iota``)."""
+    if len(c.pos) != 1 or set(c.kw) - {"dtype"}:
+        raise lw.err(c.node, "ct.arange(size, dtype=)")
+    n = lw.dim(lw.expr(c.pos[0]), c.node)
+    dt = lw.expr(c.kw["dtype"]) if "dtype" in c.kw else DT(I32)
+    if not isinstance(dt, DT) or not isinstance(dt.dtype, DType) or dt.dtype.kind not in ("int", "uint"):
+        raise lw.err(c.node, "ct.arange of a non-integer dtype")
+    return lw.emit(OpKind.IOTA, [], [TileType(dt.dtype, (n,))], c.node, c.hint or "iota", shape=(n,)).result
+
+
+# -- element-wise pointer access: ct.gather / ct.scatter / atomics -----------------------------------------------
+
+def number(lw, node):
+    """A compile-time Python number: a literal / module constant / folded expression, ``math.inf``,
+    ``float("inf")`` (and their negations)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = number(lw, node.expression)
+        return -v if v is not None else None
+    d = lw.info.dotted(node)
+    if d in ("math.inf", "float.inf"):
+        return math.inf
+    if d == "math.nan":
+        return math.nan
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "float" \
+            and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
+        try:
+            return float(node.args[0].value.evaluated_value)
+        except ValueError:
+            return None
+    v = lw.expr(node)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def const_flag(lw, node, what: str) -> bool:
+    """A keyword flag known at translate time (literal, module constant, folded constants)."""
+    v = lw.expr(node)
+    if not isinstance(v, (bool, int)):
+        raise lw.err(node, f"{what}= must be a translate-time constant (True/False, a module constant)")
+    return bool(v)
+
+
+def _index(lw, node, arr: ArrayRef, fn: str):
+    """The operands and attrs of an element-wise access of ``arr`` at ``node`` (one index per axis)."""
+    rank = arr.value.type.rank
+    if rank != 1:
+        raise lw.err(node, f"{fn} on a {rank}-d array: cutile 0.3.1's &Tensor has no strides (the text-model "
+                     "pipeline passes the raw pointer, shape and strides)")
+    idx = lw.expr(node)
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    if len(idx) != rank:
+        raise lw.err(node, f"{fn}: {len(idx)} indices for a rank-{rank} array")
+    operands, lits, shape = [], [], ()
+    for v in idx:
+        if isinstance(v, int) and not isinstance(v, bool):
+            lits.append(v)
+            continue
+        if not isinstance(v, Value) or not isinstance(v.type, (ScalarType, TileType)) or v.type.dtype != I32:
+            raise lw.err(node, f"{fn} index must be an int32 scalar or tile")
+        if isinstance(v.type, TileType):
+            try:
+                shape = irtyping.broadcast_shapes(shape, v.type.shape)
+            except irtyping.PromotionError as e:
+                raise lw.err(node, f"{fn} indices: {e}") from e
+        lits.append(None)
+        operands.append(v)
+    return operands, tuple(lits), shape
+
+
+def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
+    """``v`` (a tile / scalar / Python number) as a tile of ``shape`` and ``dtype``: numbers become constants of
+    the array dtype, tiles broadcast; a tile of another dtype is refused (cuTile Python's implicit_cast)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return lw.const(v, dtype, node, shape, what)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, node)
+    if not isinstance(v, Value) or not isinstance(v.type, TileType):
+        raise lw.err(node, f"{what} must be a tile or a number")
+    if v.type.dtype != dtype:
+        raise lw.err(node, f"{what} of {v.type.dtype} for an array of {dtype}: cast it (ct.astype)")
+    try:
+        irtyping.broadcast_shapes(shape, v.type.shape)
+    except irtyping.PromotionError as e:
+        raise lw.err(node, f"{what}: {e}") from e
+    if len(v.type.shape) > len(shape) or irtyping.broadcast_shapes(shape, v.type.shape) != tuple(shape):
+        raise lw.err(node, f"{what} of shape {v.type.shape} does not broadcast to the index shape {shape}")
+    return lw.broadcast(v, tuple(shape), node)
+
+
+def _mask(lw, node, shape: tuple, fn: str) -> Value | None:
+    """``mask=``: a bool tile / scalar broadcast to the index shape (cuTile Python's _process_custom_mask)."""
+    if node is None or (isinstance(node, cst.Name) and node.value == "None"):
+        return None
+    m = lw.expr(node)
+    if not isinstance(m, Value) or m.type.dtype != BOOL:
+        raise lw.err(node, f"{fn} mask must be a bool tile or scalar")
+    return _fit(lw, m, shape, BOOL, node, "mask")
+
+
+def _access(lw, c: Call, fn: str, names: list[str], extra: set[str]):
+    pos, kw = c.pos, c.kw
+    if len(pos) > len(names) or set(kw) - set(names) - extra:
+        raise lw.err(c.node, f"{fn}({', '.join(names)}, {', '.join(sorted(extra))})")
+    args = dict(zip(names, pos)) | {k: v for k, v in kw.items() if k in names}
+    if set(names) - set(args):
+        raise lw.err(c.node, f"{fn}: missing {', '.join(sorted(set(names) - set(args)))}")
+    a = array(lw, args[names[0]])
+    operands, lits, shape = _index(lw, args[names[1]], a, fn)
+    check = const_flag(lw, kw["check_bounds"], "check_bounds") if "check_bounds" in kw else True
+    attrs = {"index": lits, "shape": shape, "check_bounds": check}
+    return a, args, operands, attrs
+
+
+def _latency(lw, kw) -> int | None:
+    if "latency" not in kw or (isinstance(kw["latency"], cst.Name) and kw["latency"].value == "None"):
+        return None
+    v = lw.expr(kw["latency"])
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 10:
+        raise lw.err(kw["latency"], "latency= must be a translate-time int in 1..10")
+    return v
+
+
+@lowers("ct.gather")
+def gather(lw, c: Call):
+    a, args, idx, attrs = _access(lw, c, "ct.gather", ["array", "indices"],
+                                  {"mask", "padding_value", "check_bounds", "latency"})
+    shape, dt = attrs["shape"], a.value.type.dtype
+    if len(shape) >= 2:
+        raise errors.CtrsError(errors.IR_GATHER_RANK, f"ct.gather with a rank-{len(shape)} index",
+                               "cutile 0.3.1's load_ptr_tko widens its padding scalar through a rank-1 reshape, "
+                               "invalid Tile IR for rank >= 2 tiles (cutile-0.3.1 src/_core.rs load_ptr_tko): "
+                               "gather 1-D slices", lw.info.loc(c.node))
+    pad = 0
+    if "padding_value" in c.kw:
+        pad = number(lw, c.kw["padding_value"])
+        if pad is None:
+            raise lw.err(c.kw["padding_value"], "ct.gather padding_value must be a translate-time number")
+    if isinstance(dt, DType) and not dt.is_float and (isinstance(pad, float) and not pad.is_integer()):
+        raise lw.err(c.kw["padding_value"], f"a float padding value for an array of {dt}")
+    mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
+    pad_v = lw.const(pad, dt, c.node, (), a.name + "_pad_t")
+    ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
+    attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
+    return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result
+
+
+@lowers("ct.scatter")
+def scatter(lw, c: Call):
+    a, args, idx, attrs = _access(lw, c, "ct.scatter", ["array", "indices", "value"],
+                                  {"mask", "check_bounds", "latency"})
+    shape = attrs["shape"]
+    value = _fit(lw, lw.expr(args["value"]), shape, a.value.type.dtype, args["value"], "the scattered value")
+    mask = _mask(lw, c.kw.get("mask"), shape, "ct.scatter")
+    attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
+    lw.emit(OpKind.SCATTER, [a.value, *idx, value, *([mask] if mask is not None else [])], [], c.node, **attrs)
+    return None
+
+
+_MEMORY_ORDER = {"RELAXED": "relaxed", "ACQUIRE": "acquire", "RELEASE": "release", "ACQ_REL": "acq_rel"}
+_MEMORY_SCOPE = {"BLOCK": "block", "DEVICE": "device", "SYS": "sys"}
+_RMW = {"ct.atomic_add": "add", "ct.atomic_max": "max", "ct.atomic_min": "min", "ct.atomic_and": "and",
+        "ct.atomic_or": "or", "ct.atomic_xor": "xor", "ct.atomic_xchg": "xchg"}
+# cuTile Python's element types per atomic (_ATOMIC_RMW_SPECS): 32/64-bit ints and floats; add also f16/bf16
+_INT_3264 = ("i32", "i64", "u32", "u64")
+
+
+def _enum(lw, kw, key: str, prefix: str, table: dict, default: str) -> str:
+    if key not in kw:
+        return default
+    d = lw.info.dotted(kw[key]) or ""
+    if not d.startswith(prefix) or d[len(prefix):] not in table:
+        raise lw.err(kw[key], f"{key}= must be a {prefix}X member")
+    return table[d[len(prefix):]]
+
+
+def _atomic_attrs(lw, c: Call, attrs: dict) -> dict:
+    return attrs | {"has_mask": False,
+                    "memory_order": _enum(lw, c.kw, "memory_order", "ct.MemoryOrder.", _MEMORY_ORDER, "acq_rel"),
+                    "memory_scope": _enum(lw, c.kw, "memory_scope", "ct.MemoryScope.", _MEMORY_SCOPE, "device")}
+
+
+def _atomic_dtype(lw, c: Call, dt, mode: str) -> None:
+    if not isinstance(dt, DType):
+        return  # checked per entry by the emitter (a generic array)
+    ok = dt.name in _INT_3264 or (mode in ("add", "xchg") and dt.name in ("f32", "f64")) \
+        or (mode == "add" and dt.name in ("f16", "bf16"))
+    if not ok:
+        raise lw.err(c.node, f"{c.fn} on an array of {dt} (cuTile Python refuses it)")
+
+
+@lowers(*_RMW)
+def atomic_rmw(lw, c: Call):
+    """``ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update)``: the old values (tile_atomic_rmw)."""
+    mode = _RMW[c.fn]
+    a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "update"],
+                                  {"check_bounds", "memory_order", "memory_scope"})
+    dt = a.value.type.dtype
+    _atomic_dtype(lw, c, dt, mode)
+    update = _fit(lw, lw.expr(args["update"]), attrs["shape"], dt, args["update"], "the update")
+    attrs = _atomic_attrs(lw, c, attrs) | {"mode": mode}
+    return lw.emit(OpKind.ATOMIC_RMW, [a.value, *idx, update], [TileType(dt, attrs["shape"])], c.node,
+                   c.hint or "old", **attrs).result
+
+
+@lowers("ct.atomic_cas")
+def atomic_cas(lw, c: Call):
+    """``ct.atomic_cas(array, indices, expected, desired)``: the old values (tile_atomic_cas)."""
+    a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "expected", "desired"],
+                                  {"check_bounds", "memory_order", "memory_scope"})
+    dt = a.value.type.dtype
+    if isinstance(dt, DType) and dt.name not in (*_INT_3264, "f32", "f64"):
+        raise lw.err(c.node, f"ct.atomic_cas on an array of {dt} (cuTile Python refuses it)")
+    exp = _fit(lw, lw.expr(args["expected"]), attrs["shape"], dt, args["expected"], "the expected value")
+    des = _fit(lw, lw.expr(args["desired"]), attrs["shape"], dt, args["desired"], "the desired value")
+    attrs = _atomic_attrs(lw, c, attrs)
+    return lw.emit(OpKind.ATOMIC_CAS, [a.value, *idx, exp, des], [TileType(dt, attrs["shape"])], c.node,
+                   c.hint or "old", **attrs).result
