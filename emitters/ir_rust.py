@@ -15,6 +15,8 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import re
+
 from ctrs import errors, model
 from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
@@ -77,6 +79,32 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _called_functions(rules: dict) -> set[str]:
+    """The cutile functions the emitter's templates call (``iota(``, ``exti(``, ...): a let of that name would
+    shadow the function for the rest of the kernel (``let iota = iota(..)``), so values never take them."""
+    out: set[str] = set()
+
+    def scan(x) -> None:
+        if isinstance(x, dict):
+            for v in x.values():
+                scan(v)
+        elif isinstance(x, str):
+            out.update(_CALL.findall(x))
+
+    scan(rules)
+    return out
+
+
+_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
+
+
+def _view_hints(op: Op) -> str:
+    """The latency and TMA arguments of a view load/store (ct.load/ct.store latency=, allow_tma=)."""
+    lat = op.attrs.get("latency")
+    tma = "tma::Disabled" if op.attrs.get("allow_tma") is False else "tma::Enabled"
+    return f"{f'Some({lat}i32)' if lat is not None else 'None'}, {tma}"
+
+
 def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
 
@@ -86,7 +114,7 @@ class KernelEmitter:
         self.k = k
         self.file = file
         self.rules = ir_rules()
-        self.taken = {g.name for g in k.generics} | {p.name for p in k.params}
+        self.taken = {g.name for g in k.generics} | {p.name for p in k.params} | _called_functions(self.rules)
         self.text: dict[tuple[int, str], str] = {}  # (value id, form) -> Rust expression
         self.form: dict[int, str] = {}
         self.needs: dict[int, set[str]] = {}
@@ -282,8 +310,10 @@ class KernelEmitter:
             else:
                 name = self.fresh(r.hint)
                 pad = self.rules["padding"][op.attrs["padding"]]
+                perm = op.attrs.get("order")
+                dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
                 self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
-                         f"dim_map::Identity, get_tensor_token({arr}))", op)
+                         f"{dim_map}, get_tensor_token({arr}))", op)
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:
@@ -294,7 +324,7 @@ class KernelEmitter:
         if k == OpKind.LOAD_VIEW:
             idx = ", ".join(self.val(v, _SCALAR) for v in op.operands[1:])
             return self.define(out, op, r, type_rust(r.type), f"load_view_tko(&{self.val(op.operands[0])}, [{idx}], "
-                               "ordering::Weak, scope::TileBlock, None, tma::Enabled)", target=target)
+                               f"ordering::Weak, scope::TileBlock, {_view_hints(op)})", target=target)
         if k == OpKind.STORE_VIEW:
             view, tile, *index = op.operands
             if op.attrs.get("ordered"):
@@ -303,7 +333,7 @@ class KernelEmitter:
             vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
             text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, "
-                    "scope::TileBlock, None, tma::Enabled)")
+                    f"scope::TileBlock, {_view_hints(op)})")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
         if k == OpKind.TO_TILE:
@@ -454,6 +484,14 @@ class KernelEmitter:
                  "axis": f"{op.attrs.get('axis', 0)}i32"}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
+        if k.family.value == "reduce" and any(isinstance(d, Sym) for d in r.type.shape) \
+                and any(u.kind != OpKind.RESHAPE for u in self.uses.get(r.id, [])):
+            # cutile 0.3.1 types a reduce result with the instantiated shape ([8]) and other tiles with the
+            # declared one ([BM]), then rejects mixing them in one op (`t / x.shape[1]`): a same-shape broadcast
+            # (no Tile IR op) re-types it; a reshape (keepdims) re-types it already
+            raw = self.fresh((r.hint or "t") + "_raw")
+            self.let(out, raw, rtype, text, op)
+            text = self.rules["rust"]["broadcast"].format(x=raw, shape=shape_rust(r.type.shape))
         self.define(out, op, r, rtype, text, target=target)
 
     # -- control flow ------------------------------------------------------------------------------

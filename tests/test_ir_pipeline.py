@@ -22,8 +22,13 @@ TYPED_IR = {
     "fixtures/row_softmax/kernel.py",
     "fixtures/splat_const/kernel.py",
     "fixtures/vector_add/kernel.py",
+    "tests/data/ir_atomics.py",
+    "tests/data/ir_gather_forms.py",
+    "tests/data/ir_load_options.py",
     "tests/data/ir_sinh.py",
+    "tests/data/mem_order.py",
     "tests/data/mem_scalar1d.py",
+    "tests/data/ops_reduce_generic.py",
     "tests/data/spelling_vector_add.py",
 }
 

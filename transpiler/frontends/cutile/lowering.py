@@ -19,6 +19,7 @@ from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import compare, memory
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
@@ -76,6 +77,7 @@ class Lowering(Builder):
                 self.params.append(Param(name, "constant", None, self.loc(p)))
                 continue
             if name not in ranks:
+                memory.refuse_array_list(self, name)
                 raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/"
                                     "ct.scatter/ct.atomic_*")
             v = Value(ArrayType(ELEMENT, ranks[name]), name)
@@ -276,6 +278,10 @@ class Lowering(Builder):
             return self.dtype_choice(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if isinstance(node, cst.Subscript):
+            return memory.subscript(self, node)
+        if isinstance(node, cst.Comparison):
+            return compare.comparison(self, node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
 
     def attribute(self, node: cst.Attribute):
@@ -286,6 +292,8 @@ class Lowering(Builder):
             a = self.env.get(node.value.value)
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
+        if isinstance(node.value, cst.Name) and isinstance(self.env.get(node.value.value), ArrayRef):
+            return memory.array_attribute(self, self.env[node.value.value], node)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
         raise self.err(node, f"attribute '{d or node.attr.value}'")

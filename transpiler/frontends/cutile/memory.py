@@ -17,7 +17,8 @@ from ...ir.values import Value
 from .registry import Call, lowers
 from .values import DT, ArrayRef
 
-_PADDING = {"ZERO": "zero", "NEG_INF": "neg_inf", "NAN": "nan", "UNDETERMINED": "none"}
+_PADDING = {"ZERO": "zero", "NEG_ZERO": "neg_zero", "NEG_INF": "neg_inf", "POS_INF": "pos_inf", "NAN": "nan",
+            "UNDETERMINED": "none"}
 
 
 def array(lw, node) -> ArrayRef:
@@ -27,10 +28,11 @@ def array(lw, node) -> ArrayRef:
     return a
 
 
-def view(lw, a: ArrayRef, tile: tuple, padding: str, mutable: bool, node) -> Value:
+def view(lw, a: ArrayRef, tile: tuple, padding: str, mutable: bool, node, order: tuple | None = None) -> Value:
     t = ViewType(a.value.type.dtype, tile, padding, mutable)
+    extra = {"order": order} if order is not None else {}
     return lw.emit(OpKind.MAKE_VIEW, [a.value], [t], node, "p" + a.name, tile=tile, padding=padding,
-                   mutable=mutable).result
+                   mutable=mutable, **extra).result
 
 
 def index(lw, node, rank: int) -> list[Value]:
@@ -48,34 +50,82 @@ def padding_mode(lw, node) -> str:
     return _PADDING[d.rsplit(".", 1)[1]]
 
 
+def order(lw, node, rank: int) -> tuple | None:
+    """``order=``: a permutation of the array axes (None: absent or the identity, which the reference drops)."""
+    if node is None:
+        return None
+    perm = lw.expr(node)
+    perm = perm if isinstance(perm, tuple) else (perm,)
+    if sorted(p for p in perm if isinstance(p, int)) != list(range(rank)) or len(perm) != rank:
+        raise lw.err(node, f"order= must be a permutation of the {rank} axes")
+    return None if perm == tuple(range(rank)) else perm
+
+
+def hints(lw, kw) -> dict:
+    """``latency=`` (a translate-time int, 1..10) and ``allow_tma=`` (a translate-time bool) of a view load/store."""
+    out = {}
+    lat = _latency(lw, kw)
+    if lat is not None:
+        out["latency"] = lat
+    if "allow_tma" in kw and not (isinstance(kw["allow_tma"], cst.Name) and kw["allow_tma"].value == "None"):
+        out["allow_tma"] = const_flag(lw, kw["allow_tma"], "allow_tma")
+    return out
+
+
 @lowers("ct.load")
 def load(lw, c: Call):
-    kw = c.kw
-    if len(c.pos) != 1 or set(kw) - {"index", "shape", "padding_mode"} or "index" not in kw or "shape" not in kw:
-        raise lw.err(c.node, "ct.load(array, index=, shape=[, padding_mode=])")
+    """``ct.load(array, index, shape[, order=, padding_mode=, latency=, allow_tma=])`` (index and shape by
+    position or keyword); ``shape=()`` loads a 1x..x1 tile and reshapes it to 0-d, as cuTile Python does."""
+    kw = dict(c.kw)
+    for name, node in zip(("index", "shape"), c.pos[1:]):
+        if name in kw:
+            raise lw.err(c.node, f"ct.load: {name} given twice")
+        kw[name] = node
+    allowed = {"index", "shape", "padding_mode", "order", "latency", "allow_tma"}
+    if not 1 <= len(c.pos) <= 3 or set(kw) - allowed or "index" not in kw or "shape" not in kw:
+        raise lw.err(c.node, "ct.load(array, index, shape[, order=, padding_mode=, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
-    shape = lw.shape(kw["shape"])
+    rank = a.value.type.rank
+    shape = lw.shape(kw["shape"]) if not _empty_tuple(kw["shape"]) else ()
     pad = padding_mode(lw, kw["padding_mode"]) if "padding_mode" in kw else "none"
-    if len(shape) != a.value.type.rank:
+    tile = shape if shape else (1,) * rank
+    if len(tile) != rank:
         raise lw.err(c.node, "tile rank differs from the array rank")
-    idx = index(lw, kw["index"], a.value.type.rank)
-    v = view(lw, a, shape, pad, False, c.node)
-    return lw.emit(OpKind.LOAD_VIEW, [v, *idx], [TileType(a.value.type.dtype, shape)], c.node, c.hint).result
+    idx = index(lw, kw["index"], rank)
+    v = view(lw, a, tile, pad, False, c.node, order(lw, kw.get("order"), rank))
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *idx], [TileType(a.value.type.dtype, tile)], c.node,
+                c.hint if shape else (c.hint or "t") + "_1", **hints(lw, kw)).result
+    if shape:
+        return t
+    return lw.emit(OpKind.RESHAPE, [t], [TileType(a.value.type.dtype, ())], c.node, c.hint, shape=()).result
+
+
+def _empty_tuple(node) -> bool:
+    return isinstance(node, cst.Tuple) and not node.elements
 
 
 @lowers("ct.store")
 def store(lw, c: Call):
-    if len(c.pos) != 1 or set(c.kw) != {"index", "tile"}:
-        raise lw.err(c.node, "ct.store(array, index=, tile=)")
+    kw = dict(c.kw)
+    for name, node in zip(("index", "tile"), c.pos[1:]):
+        if name in kw:
+            raise lw.err(c.node, f"ct.store: {name} given twice")
+        kw[name] = node
+    if not 1 <= len(c.pos) <= 3 or set(kw) - {"index", "tile", "order", "latency", "allow_tma"} \
+            or not {"index", "tile"} <= set(kw):
+        raise lw.err(c.node, "ct.store(array, index, tile[, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
-    t = lw.expr(c.kw["tile"])
+    t = lw.expr(kw["tile"])
     if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
         raise lw.err(c.node, "ct.store of a tile of the array's rank")
     if t.type.dtype != a.value.type.dtype:  # cuTile Python does not cast a stored tile implicitly
         raise lw.err(c.node, f"ct.store of a {t.type.dtype} tile into an array of {a.value.type.dtype}")
-    idx = index(lw, c.kw["index"], a.value.type.rank)
+    if order(lw, kw.get("order"), a.value.type.rank) is not None:
+        raise lw.err(kw["order"], "ct.store(order=..) with a non-identity order: cutile 0.3.1's mutable partition "
+                     "view has no dim_map")
+    idx = index(lw, kw["index"], a.value.type.rank)
     v = view(lw, a, t.type.shape, "none", True, c.node)
-    lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node)
+    lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node, **hints(lw, kw))
     return None
 
 
@@ -92,6 +142,63 @@ def num_tiles(lw, c: Call):
     return lw.emit(OpKind.NUM_TILES, [v], [ScalarType(I32)], c.node, c.hint, axis=axis).result
 
 
+# -- array metadata ----------------------------------------------------------------------------------------------
+
+def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
+    """``A.shape`` (a tuple of the runtime extents, one ``array_dim`` each; unused ones are dead code), ``A.ndim``.
+    ``A.strides`` has no spelling: cutile 0.3.1's ``&Tensor`` exposes its shape (``shape()``) and base pointer
+    but no strides (cutile-0.3.1 src/_core.rs: ``get_tensor_shape_meta``, ``get_tensor_base``, no stride meta)."""
+    attr = node.attr.value
+    rank = a.value.type.rank
+    if attr == "ndim":
+        return rank
+    if attr == "shape":
+        return tuple(lw.emit(OpKind.ARRAY_DIM, [a.value], [ScalarType(I32)], node, f"{a.name}_dim{i}", axis=i).result
+                     for i in range(rank))
+    if attr == "strides":
+        raise lw.err(node, f"{a.name}.strides: cutile 0.3.1's &Tensor has no stride accessor")
+    raise lw.err(node, f"attribute '{a.name}.{attr}'")
+
+
+def refuse_array_list(lw, name: str) -> None:
+    """A parameter used as a list of arrays (``len(As)``, ``As[g]`` passed to ct.load/ct.num_tiles, as TileGym's
+    group GEMM does): CTRS-E231. A cutile 0.3.1 entry takes ``&Tensor`` / ``&mut Tensor``, pointer tiles,
+    primitive scalars and tiles only (cutile-compiler-0.3.1 src/compiler/_type.rs ``compile_entry_param_type``):
+    no parameter type holds a runtime number of tensors."""
+    uses: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name:
+                uses.append(node)
+
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                uses.append(node)
+
+    lw.fn.body.visit(V())
+    if uses:
+        raise errors.CtrsError(
+            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cutile 0.3.1 has no kernel parameter "
+            "type for a list of tensors",
+            "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
+            "(cutile-compiler-0.3.1 src/compiler/_type.rs compile_entry_param_type); launch one kernel per group "
+            "or pass the groups as one stacked array", lw.info.loc(uses[0]))
+
+
+def subscript(lw, node: cst.Subscript):
+    """``t[k]`` of a translate-time tuple (``A.shape[0]``, ``A.shape[-1]``) by a constant int."""
+    base = lw.expr(node.value)
+    sl = node.slice[0].slice if len(node.slice) == 1 else None
+    if not isinstance(base, tuple) or not isinstance(sl, cst.Index):
+        raise lw.err(node, "subscripts other than a constant index of a tuple (A.shape[i])")
+    k = lw.expr(sl.value)
+    if not isinstance(k, int) or isinstance(k, bool) or not -len(base) <= k < len(base):
+        raise lw.err(node, f"index {k!r} of a {len(base)}-tuple")
+    return base[k]
+
+
 # -- ct.arange -------------------------------------------------------------------------------------------------
 
 @lowers("ct.arange")
@@ -103,7 +210,7 @@ def arange(lw, c: Call):
     dt = lw.expr(c.kw["dtype"]) if "dtype" in c.kw else DT(I32)
     if not isinstance(dt, DT) or not isinstance(dt.dtype, DType) or dt.dtype.kind not in ("int", "uint"):
         raise lw.err(c.node, "ct.arange of a non-integer dtype")
-    return lw.emit(OpKind.IOTA, [], [TileType(dt.dtype, (n,))], c.node, c.hint or "iota", shape=(n,)).result
+    return lw.emit(OpKind.IOTA, [], [TileType(dt.dtype, (n,))], c.node, c.hint or "lanes", shape=(n,)).result
 
 
 # -- element-wise pointer access: ct.gather / ct.scatter / atomics -----------------------------------------------
@@ -278,7 +385,11 @@ def _atomic_attrs(lw, c: Call, attrs: dict) -> dict:
 
 def _atomic_dtype(lw, c: Call, dt, mode: str) -> None:
     if not isinstance(dt, DType):
-        return  # checked per entry by the emitter (a generic array)
+        # the typed path makes the kernel's element type E concrete as f32 / f16 / bf16 (rules element_entries):
+        # of the atomics only add takes all three (cuTile Python's _ATOMIC_RMW_SPECS)
+        if mode != "add":
+            raise lw.err(c.node, f"{c.fn} on the float element type E (f16 / bf16 entries have no {mode} atomic)")
+        return
     ok = dt.name in _INT_3264 or (mode in ("add", "xchg") and dt.name in ("f32", "f64")) \
         or (mode == "add" and dt.name in ("f16", "bf16"))
     if not ok:
@@ -305,7 +416,7 @@ def atomic_cas(lw, c: Call):
     a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "expected", "desired"],
                                   {"check_bounds", "memory_order", "memory_scope"})
     dt = a.value.type.dtype
-    if isinstance(dt, DType) and dt.name not in (*_INT_3264, "f32", "f64"):
+    if not isinstance(dt, DType) or dt.name not in (*_INT_3264, "f32", "f64"):
         raise lw.err(c.node, f"ct.atomic_cas on an array of {dt} (cuTile Python refuses it)")
     exp = _fit(lw, lw.expr(args["expected"]), attrs["shape"], dt, args["expected"], "the expected value")
     des = _fit(lw, lw.expr(args["desired"]), attrs["shape"], dt, args["desired"], "the desired value")
