@@ -79,6 +79,19 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _raw_arrays(k: Kernel) -> set[int]:
+    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one too
+    would need cutile's &Tensor prologue spelled out (make_tensor_view): the text-model pipeline does that."""
+    from ctrs.ir.ops import walk  # noqa: PLC0415
+
+    ops = list(walk(k.body))
+    raw = {op.operands[0].id for op in ops if op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2}
+    for op in ops:
+        if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in raw:
+            raise _err(op, f"a view of '{op.operands[0].hint}', which an N-d gather/scatter reads as a raw pointer")
+    return raw
+
+
 def _called_functions(rules: dict) -> set[str]:
     """The cutile functions the emitter's templates call (``iota(``, ``exti(``, ...): a let of that name would
     shadow the function for the rest of the kernel (``let iota = iota(..)``), so values never take them."""
@@ -125,6 +138,7 @@ class KernelEmitter:
             if p.value is not None:
                 self.text[(p.value.id, _SCALAR)] = p.name
         self._analyse(k.body)
+        self.raw = _raw_arrays(k)
 
     # -- names -------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -356,6 +370,10 @@ class KernelEmitter:
     def array_dim(self, op: Op, out: list) -> None:
         """An array's extent on one axis (a dropped Triton extent parameter read from the tensor)."""
         arr, r = op.operands[0], op.result
+        if arr.id in self.raw:  # a raw entry's extents are its parameters
+            name = f"{self.val(arr)}_shape_{op.attrs['axis']}"
+            self.text[(r.id, _SCALAR)] = name
+            return self.convert_forms(out, op, r, name, _SCALAR)
         shape = self.fresh(f"{arr.hint}_shape")
         self.let(out, shape, f"Shape<{{ [{', '.join(['-1'] * arr.type.rank)}] }}>", f"{self.val(arr)}.shape()", op)
         self.define(out, op, r, "i32", f"{shape}[{op.attrs['axis']}]")
@@ -367,12 +385,17 @@ class KernelEmitter:
         return name
 
     def pointer_chain(self, op: Op, out: list) -> tuple[str, str | None, list]:
-        """The pointer tile and bounds mask of a gather/scatter/atomic of a 1-D array, as cuTile Python's
-        ``_gather_scatter_pointer_and_mask`` builds them: the index widened to u64 (``exti``) and broadcast to
-        the index shape, ``index < extent`` compared unsigned (check_bounds), times the unit stride, then the
-        tensor's base pointer broadcast and offset. Returns (pointers, mask or None, remaining operands)."""
+        """The pointer tile and bounds mask of a gather/scatter/atomic, as cuTile Python's
+        ``_gather_scatter_pointer_and_mask`` builds them: per axis the index widened to u64 (``exti``) and
+        broadcast to the index shape (an int literal is a u64 constant of it), ``index < extent`` compared
+        unsigned (check_bounds, and'ed over the axes), times the axis stride (the unit last-axis stride a constant,
+        as the reference specialises it), summed; then the base pointer broadcast and offset. A 1-D array reads
+        its extent and base from the ``&Tensor``; an N-d array is a raw entry (``x: *mut E``, ``x_shape_<i>``,
+        ``x_stride_<i>``: cutile 0.3.1's ``&Tensor`` has no strides). Returns (pointers, mask or None, the
+        remaining operands)."""
         arr, *rest = op.operands
-        a, shape = self.val(arr), op.attrs["shape"]
+        a, shape, raw = self.val(arr), op.attrs["shape"], arr.id in self.raw
+        rank = arr.type.rank
         n, ones = shape_rust(shape), ", ".join("1" for _ in shape)
         u64, u64_0 = f"Tile<u64, {{ [{n}] }}>", "Tile<u64, { [] }>"
         pl = self._ptr_let
@@ -383,26 +406,46 @@ class KernelEmitter:
             r1 = pl(out, op, hint + "1", f"Tile<u64, {{ [{ones}] }}>", "reshape", x=text, shape=ones)
             return pl(out, op, hint + "b", u64, "broadcast", x=r1, shape=n)
 
-        (lit,) = op.attrs["index"]
-        if lit is not None:  # an int literal index: cuTile Python folds it to a u64 constant of the index shape
-            ix = pl(out, op, f"{a}_idx", u64, "constant", value=f"{int(lit)}u64", shape=n)
-        else:
-            v, rest = rest[0], rest[1:]
-            src = self.val(v, _TILE_ONLY_SCALAR) if isinstance(v.type, ScalarType) else self.val(v)
-            vshape = v.type.shape if isinstance(v.type, TileType) else ()
-            ix = pl(out, op, f"{a}_idx", f"Tile<u64, {{ [{shape_rust(vshape)}] }}>", "exti", x=src)
-            if tuple(vshape) != tuple(shape):
-                ix = widen(ix, f"{a}_idx") if not vshape else pl(out, op, f"{a}_idxb", u64, "broadcast", x=ix,
-                                                                    shape=n)
-        mask = None
-        if op.attrs["check_bounds"]:
-            sh = pl(out, op, f"{a}_shape", "Shape<{ [-1] }>", "shape_of", array=a)
-            ln = pl(out, op, f"{a}_len", "Tile<i32, { [] }>", "scalar_to_tile", x=f"{sh}[0]")
-            l64 = widen(pl(out, op, f"{a}_len64", u64_0, "exti", x=ln), f"{a}_len")
-            mask = pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "cmp_unsigned", a=ix, b=l64)
-        off = pl(out, op, f"{a}_off", u64, "unit_stride", x=ix, shape=n)
+        def scalar64(text: str, hint: str) -> str:  # an i32 Rust scalar as a u64 tile of the index shape
+            t = pl(out, op, hint + "_t", "Tile<i32, { [] }>", "scalar_to_tile", x=text)
+            return widen(pl(out, op, hint + "_64", u64_0, "exti", x=t), hint)
+
+        off = mask = None
+        for k, lit in enumerate(op.attrs["index"]):
+            h = f"{a}_i{k}" if raw else f"{a}_idx"
+            if lit is not None:  # an int literal index: cuTile Python folds it to a u64 constant of the index shape
+                ix = pl(out, op, h, u64, "constant", value=f"{int(lit)}u64", shape=n)
+            else:
+                v, rest = rest[0], rest[1:]
+                src = self.val(v, _TILE_ONLY_SCALAR) if isinstance(v.type, ScalarType) else self.val(v)
+                vshape = tuple(v.type.shape) if isinstance(v.type, TileType) else ()
+                ix = pl(out, op, h, f"Tile<u64, {{ [{shape_rust(vshape)}] }}>", "exti", x=src)
+                if vshape != tuple(shape):
+                    if len(vshape) < len(shape):
+                        lifted = (1,) * (len(shape) - len(vshape)) + vshape
+                        ix = pl(out, op, h + "r", f"Tile<u64, {{ [{shape_rust(lifted)}] }}>", "reshape", x=ix,
+                                shape=shape_rust(lifted))
+                    ix = pl(out, op, h + "b", u64, "broadcast", x=ix, shape=n)
+            if op.attrs["check_bounds"]:
+                if raw:
+                    ext = scalar64(f"{a}_shape_{k}", f"{a}_n{k}")
+                else:
+                    sh = pl(out, op, f"{a}_shape", "Shape<{ [-1] }>", "shape_of", array=a)
+                    ln = pl(out, op, f"{a}_len", "Tile<i32, { [] }>", "scalar_to_tile", x=f"{sh}[0]")
+                    ext = widen(pl(out, op, f"{a}_len64", u64_0, "exti", x=ln), f"{a}_len")
+                m = pl(out, op, f"{a}_m{k}" if raw else f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "cmp_unsigned",
+                       a=ix, b=ext)
+                mask = m if mask is None else pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "andi", a=mask,
+                                                 b=m)
+            if k == rank - 1:
+                o = pl(out, op, f"{a}_o{k}" if raw else f"{a}_off", u64, "unit_stride", x=ix, shape=n)
+            else:
+                st = scalar64(f"{a}_stride_{k}", f"{a}_s{k}")
+                o = pl(out, op, f"{a}_o{k}", u64, "mul", a=ix, b=st)
+            off = o if off is None else pl(out, op, f"{a}_off", u64, "add", a=off, b=o)
         e = dtype_rust(arr.type.dtype)
-        base = pl(out, op, f"{a}_base", f"PointerTile<*mut {e}, {{ [] }}>", "tensor_base", array=a)
+        base = pl(out, op, f"{a}_base", f"PointerTile<*mut {e}, {{ [] }}>", "raw_base" if raw else "tensor_base",
+                  array=a)
         if shape:
             b1 = pl(out, op, f"{a}_base1", f"PointerTile<*mut {e}, {{ [{ones}] }}>", "reshape", x=base, shape=ones)
             base = pl(out, op, f"{a}_baseb", f"PointerTile<*mut {e}, {{ [{n}] }}>", "broadcast", x=b1, shape=n)
@@ -415,11 +458,12 @@ class KernelEmitter:
 
     def pointer_op(self, op: Op, out: list, target: str | None) -> None:
         arr = op.operands[0]
-        if arr.type.rank != 1:
-            raise _err(op, f"{op.kind.mnemonic} on a {arr.type.rank}-d array")
         ptrs, mask, rest = self.pointer_chain(op, out)
         a, rules = self.val(arr), self.rules["pointer"]
-        names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "array": a,
+        token = self.rules["pointer"]["tensor_token"].format(array=a)
+        if arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
+            token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
+        names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "token": token,
                  "latency": op.attrs.get("latency") or 0}
         if op.kind == OpKind.SCATTER:
             (value,) = rest
@@ -549,7 +593,7 @@ class KernelEmitter:
         for p in self.k.params:
             if p.kind == "array":
                 params.append(model.Param(p.name, "array", dtype_rust(p.value.type.dtype), p.value.type.rank,
-                                          model.Span(p.loc.line, p.loc.col)))
+                                          model.Span(p.loc.line, p.loc.col), raw=p.value.id in self.raw))
             elif p.kind == "constant":
                 params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
             else:

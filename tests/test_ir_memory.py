@@ -46,7 +46,7 @@ def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
 def test_gather_ir_carries_the_decisions():
     text = pipeline.emit_model(DATA / "ir_gather_forms.py", "frontend")
     gathers = [ln for ln in text.splitlines() if " = gather " in ln]
-    assert len(gathers) == 5  # four in gather_forms, one in gather_pad_const
+    assert len(gathers) == 7  # four in gather_forms, one in gather_pad_const, two in rows2d
     assert "check_bounds = true, has_mask = true" in gathers[0]          # mask=idx < LIMIT
     assert "check_bounds = false, has_mask = true" in gathers[1]         # check_bounds=HALF != 64 folded
     assert "index = [0]" in gathers[2] and "latency = 3" in gathers[2]   # a literal index: a 0-d gather
@@ -63,6 +63,24 @@ def test_gather_rust_spells_the_pointer_chain():
     assert "Latency::<3>" in rs and "constant(f32::NEG_INFINITY, const_shape![])" in rs
     assert "let y_idx: Tile<u64, { [R, C] }> = exti(t_2);" in rs             # a rank-2 index tile, scattered
     assert "iota(const_shape![TILE])" in rs and "let iota" not in rs         # a value never shadows a cutile fn
+
+
+def test_nd_gather_is_a_raw_entry():
+    """cutile 0.3.1's &Tensor has no strides: an N-d pointer op makes the array a raw entry parameter."""
+    rs = _rust("ir_gather_forms")
+    assert "pub unsafe fn rows2d_f32<const TM: i32, const TN: i32>(\n        x: *mut f32,\n        x_shape_0: i32," in rs
+    assert "let x_dim1_tile: Tile<i32, { [] }> = scalar_to_tile(x_shape_1);" in rs  # x.shape[1] of a raw entry
+    assert "let x_o0: Tile<u64, { [TN] }> = x_i0b * x_s0b;" in rs                 # a scalar row times its stride
+    assert "let x_o1: Tile<u64, { [TN] }> = x_i1 * constant(1u64, const_shape![TN]);" in rs  # unit last stride
+    assert "pointer_to_tile(x)" in rs and "let y_tok0: Token = new_token_unordered();" in rs
+    assert "let x_i1_1: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs  # (r, 0): a 0-d gather
+
+
+def test_nd_array_read_by_a_view_too_falls_back(tmp_path, monkeypatch):
+    e = _typed(tmp_path, monkeypatch, "def k(x, T: ConstInt):\n"
+               "    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
+               "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n")
+    assert e.code == errors.IR_EMIT and "raw pointer" in e.message
 
 
 def test_atomics_rust():

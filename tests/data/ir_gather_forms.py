@@ -36,3 +36,15 @@ def scatter_rank2(x, y, R: ConstInt, C: ConstInt):
     cols = ct.reshape(ct.arange(C, dtype=ct.int32), (1, C))
     t = ct.load(x, (0, 0), (R, C))
     ct.scatter(y, rows * C + cols, t)
+
+
+@ct.kernel
+def rows2d(x, y, TM: ConstInt, TN: ConstInt):
+    r = ct.bid(0)
+    cols = ct.arange(TN, dtype=ct.int32)
+    v = ct.gather(x, (r, cols), mask=cols < x.shape[1], padding_value=0)
+    first = ct.gather(x, (r, 0), check_bounds=False)
+    rows = ct.reshape(ct.arange(TM, dtype=ct.int32), (TM, 1))
+    block = ct.reshape(cols, (1, TN))
+    ct.scatter(y, (r, cols), v * first)
+    ct.scatter(y, (rows, block), 0, mask=rows < y.shape[0])

@@ -288,6 +288,8 @@ class Lowering(Builder):
         d = self.info.dotted(node)
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
+        if d and d.startswith(memory.PAD_PREFIX):
+            return memory.pad_mode(self, node)
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
             a = self.env.get(node.value.value)
             if isinstance(a, ArrayRef):

@@ -43,11 +43,28 @@ def index(lw, node, rank: int) -> list[Value]:
     return [lw.i32(v, node) for v in idx]
 
 
-def padding_mode(lw, node) -> str:
+PAD_PREFIX = "ct.PaddingMode."
+
+
+class PadMode(str):
+    """A ``ct.PaddingMode.X`` value known at translate time (it can be bound to a name, a module constant or a
+    helper parameter, as TileGym's ``zero_pad = ct.PaddingMode.ZERO`` is); the IR's padding name."""
+
+
+def pad_mode(lw, node) -> PadMode:
     d = lw.info.dotted(node) or ""
-    if not d.startswith("ct.PaddingMode.") or d.rsplit(".", 1)[1] not in _PADDING:
-        raise lw.err(node, "padding_mode")
-    return _PADDING[d.rsplit(".", 1)[1]]
+    if not d.startswith(PAD_PREFIX) or d[len(PAD_PREFIX):] not in _PADDING:
+        raise lw.err(node, f"padding mode '{d}'")
+    return PadMode(_PADDING[d[len(PAD_PREFIX):]])
+
+
+def padding_mode(lw, node) -> str:
+    v = lw.expr(node)
+    if isinstance(v, str) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING:
+        v = PadMode(_PADDING[v[len(PAD_PREFIX):]])  # a module constant (its dotted spelling, cutile_base)
+    if not isinstance(v, PadMode):
+        raise lw.err(node, "padding_mode= must be a ct.PaddingMode member (directly, by a name or a module constant)")
+    return str(v)
 
 
 def order(lw, node, rank: int) -> tuple | None:
@@ -247,9 +264,6 @@ def const_flag(lw, node, what: str) -> bool:
 def _index(lw, node, arr: ArrayRef, fn: str):
     """The operands and attrs of an element-wise access of ``arr`` at ``node`` (one index per axis)."""
     rank = arr.value.type.rank
-    if rank != 1:
-        raise lw.err(node, f"{fn} on a {rank}-d array: cutile 0.3.1's &Tensor has no strides (the text-model "
-                     "pipeline passes the raw pointer, shape and strides)")
     idx = lw.expr(node)
     idx = idx if isinstance(idx, tuple) else (idx,)
     if len(idx) != rank:
