@@ -11,18 +11,21 @@ file through the older text-model front end (transpiler/frontend_cutile.py).
 
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
-from ... import errors
+from ... import errors, frontend_cutile
 from ...cutile_base import _is_docstring, assigned_names
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from . import compare, memory
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
+_MATH_CONSTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%"}
 
@@ -290,6 +293,11 @@ class Lowering(Builder):
             return DT(PY_DTYPES[d[3:]])
         if d and d.startswith(memory.PAD_PREFIX):
             return memory.pad_mode(self, node)
+        if d in _MATH_CONSTS:
+            return _MATH_CONSTS[d]
+        host = frontend_cutile.load_rules().get("host_dtypes", {})
+        if d in host:  # torch.int32 / numpy.float16 as a dtype inside a kernel (cuTile Python accepts them)
+            return DT(DTYPES[host[d]])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
             a = self.env.get(node.value.value)
             if isinstance(a, ArrayRef):
