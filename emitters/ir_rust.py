@@ -85,7 +85,8 @@ def _raw_arrays(k: Kernel) -> set[int]:
     from ctrs.ir.ops import walk  # noqa: PLC0415
 
     ops = list(walk(k.body))
-    raw = {op.operands[0].id for op in ops if op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2}
+    raw = {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
+           or op.kind == OpKind.ARRAY_STRIDE}
     for op in ops:
         if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in raw:
             raise _err(op, f"a view of '{op.operands[0].hint}', which an N-d gather/scatter reads as a raw pointer")
@@ -176,7 +177,8 @@ class KernelEmitter:
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
             return _CONST
-        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM) \
+        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM,
+                       OpKind.ARRAY_STRIDE) \
                 or self._scalar_op(op):
             return _SCALAR
         if op.kind in (OpKind.IF, OpKind.FOR):
@@ -354,6 +356,8 @@ class KernelEmitter:
             return self.to_tile(op, out, target)
         if k == OpKind.ARRAY_DIM:
             return self.array_dim(op, out)
+        if k == OpKind.ARRAY_STRIDE:
+            return self.array_stride(op, out)
         if k == OpKind.IOTA:
             return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["iota"].format(
                 shape=shape_rust(op.attrs["shape"])), target=target)
@@ -377,6 +381,21 @@ class KernelEmitter:
         shape = self.fresh(f"{arr.hint}_shape")
         self.let(out, shape, f"Shape<{{ [{', '.join(['-1'] * arr.type.rank)}] }}>", f"{self.val(arr)}.shape()", op)
         self.define(out, op, r, "i32", f"{shape}[{op.attrs['axis']}]")
+
+    def array_stride(self, op: Op, out: list) -> None:
+        """``A.strides[i]`` of a raw entry: its ``x_stride_<i>`` parameter; the last axis's is the constant 1 the
+        reference specialises a unit stride to (the port assumes row-contiguous arrays, as for pointer ops)."""
+        arr, r, axis = op.operands[0], op.result, op.attrs["axis"]
+        if axis == arr.type.rank - 1:
+            self.text[(r.id, _SCALAR)] = literal(1, r.type.dtype)
+            if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
+                name = self.fresh(r.hint or "c")
+                self.let(out, name, _tile0(r.type), f"constant({self.text[(r.id, _SCALAR)]}, const_shape![])", op)
+                self.text[(r.id, _TILE_ONLY_SCALAR)] = name
+            return None
+        name = f"{self.val(arr)}_stride_{axis}"
+        self.text[(r.id, _SCALAR)] = name
+        return self.convert_forms(out, op, r, name, _SCALAR)
 
     # -- ct.gather / ct.scatter / atomics: cuTile Python's pointer chain ------------------------------
     def _ptr_let(self, out: list, op: Op, hint: str, rtype: str, key: str, **names) -> str:

@@ -20,7 +20,7 @@ from ctrs.spec import load_specs
 
 from .conftest import DATA, assert_equivalent_report
 
-KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options"]
+KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides"]
 
 
 def _rust(name: str) -> str:
@@ -76,10 +76,21 @@ def test_nd_gather_is_a_raw_entry():
     assert "let x_i1_1: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs  # (r, 0): a 0-d gather
 
 
-def test_nd_array_read_by_a_view_too_falls_back(tmp_path, monkeypatch):
-    e = _typed(tmp_path, monkeypatch, "def k(x, T: ConstInt):\n"
-               "    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
-               "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n")
+def test_strides_make_a_raw_entry():
+    rs = _rust("ir_strides")
+    assert "x_stride_0: i32,\n        x_stride_1: i32,\n        y: &Tensor<f32, { [-1] }>," in rs  # y stays a tensor
+    assert "let t: i32 = r * x_stride_0;" in rs
+    assert "scalar_to_tile(1i32)" in rs  # the last-axis stride: the unit the reference specialises it to
+
+
+@pytest.mark.parametrize("body", [
+    "def k(x, T: ConstInt):\n    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
+    "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n",
+    "def k(x, y, T: ConstInt):\n    ct.store(y, (0,), ct.load(x, (x.strides[0],), (T,)))\n",
+])
+def test_raw_array_read_by_a_view_too_falls_back(tmp_path, monkeypatch, body):
+    """A raw entry has no &Tensor to make a partition view of (the text-model pipeline spells make_tensor_view)."""
+    e = _typed(tmp_path, monkeypatch, body)
     assert e.code == errors.IR_EMIT and "raw pointer" in e.message
 
 
@@ -133,7 +144,6 @@ def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch)
 @pytest.mark.parametrize(("body", "words"), [
     ("def k(x, T: ConstInt):\n    ct.atomic_max(x, ct.arange(T, dtype=ct.int32), 1)\n", "no max atomic"),
     ("def k(x, T: ConstInt):\n    ct.atomic_cas(x, 0, 0, 1)\n", "ct.atomic_cas on an array of !E"),
-    ("def k(x, y, T: ConstInt):\n    ct.store(y, (0,), ct.load(x, (x.strides[0],), (T,)))\n", "no stride accessor"),
     ("def k(x, y, T: ConstInt):\n    n = T\n    ct.scatter(y, ct.arange(T, dtype=ct.int32), ct.gather(x, 0, check_bounds=n != 4))\n",
      "comparison of const generics"),
 ])

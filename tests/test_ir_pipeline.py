@@ -26,6 +26,7 @@ TYPED_IR = {
     "tests/data/ir_gather_forms.py",
     "tests/data/ir_load_options.py",
     "tests/data/ir_sinh.py",
+    "tests/data/ir_strides.py",
     "tests/data/mem_gather0d.py",
     "tests/data/mem_order.py",
     "tests/data/mem_scalar1d.py",

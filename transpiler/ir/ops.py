@@ -67,6 +67,7 @@ class OpKind(enum.Enum):
     GATHER = ("gather", Family.MEMORY)
     SCATTER = ("scatter", Family.MEMORY)
     ARRAY_DIM = ("array_dim", Family.MEMORY)  # (array) -> i32: the array's extent on one axis; attrs: axis
+    ARRAY_STRIDE = ("array_stride", Family.MEMORY)  # (array) -> i32: A.strides[axis] (a raw entry's parameter)
     # ct.gather / ct.scatter / atomics on pointer tiles (frontends/cutile/memory.py): operands (array, *index
     # [, value...][, mask]); attrs: index (per axis an int literal or None for the next operand), shape (the
     # index shape), check_bounds, has_mask, latency (gather/scatter), padding (gather), mode / memory_order /

@@ -93,7 +93,7 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.TO_TILE:
         if not isinstance(ins[0].type, ScalarType) or outs[0].type != TileType(ins[0].type.dtype, ()):
             _fail(T, op, f"lifts {ins[0].type} to {outs[0].type}, not a 0-d tile of its dtype")
-    elif op.kind.family in (Family.GRID,) or k in (OpKind.NUM_TILES, OpKind.ARRAY_DIM):
+    elif op.kind.family in (Family.GRID,) or k in (OpKind.NUM_TILES, OpKind.ARRAY_DIM, OpKind.ARRAY_STRIDE):
         if outs[0].type != ScalarType(I32):
             _fail(T, op, f"result {outs[0].type} is not i32")
 

@@ -162,9 +162,10 @@ def num_tiles(lw, c: Call):
 # -- array metadata ----------------------------------------------------------------------------------------------
 
 def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
-    """``A.shape`` (a tuple of the runtime extents, one ``array_dim`` each; unused ones are dead code), ``A.ndim``.
-    ``A.strides`` has no spelling: cutile 0.3.1's ``&Tensor`` exposes its shape (``shape()``) and base pointer
-    but no strides (cutile-0.3.1 src/_core.rs: ``get_tensor_shape_meta``, ``get_tensor_base``, no stride meta)."""
+    """``A.shape`` (a tuple of the runtime extents, one ``array_dim`` each; unused ones are dead code), ``A.ndim``,
+    ``A.strides`` (one ``array_stride`` each). cutile 0.3.1's ``&Tensor`` exposes its shape (``shape()``) and base
+    pointer but no strides (cutile-0.3.1 src/_core.rs: ``get_tensor_shape_meta``, ``get_tensor_base``, no stride
+    meta), so an array whose strides are read is a raw entry (``x_stride_<i>`` parameters)."""
     attr = node.attr.value
     rank = a.value.type.rank
     if attr == "ndim":
@@ -172,8 +173,9 @@ def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
     if attr == "shape":
         return tuple(lw.emit(OpKind.ARRAY_DIM, [a.value], [ScalarType(I32)], node, f"{a.name}_dim{i}", axis=i).result
                      for i in range(rank))
-    if attr == "strides":
-        raise lw.err(node, f"{a.name}.strides: cutile 0.3.1's &Tensor has no stride accessor")
+    if attr == "strides":  # the array becomes a raw entry (emitters/ir_rust.py): its strides are parameters
+        return tuple(lw.emit(OpKind.ARRAY_STRIDE, [a.value], [ScalarType(I32)], node, f"{a.name}_st{i}", axis=i).result
+                     for i in range(rank))
     raise lw.err(node, f"attribute '{a.name}.{attr}'")
 
 
