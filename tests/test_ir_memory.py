@@ -115,6 +115,18 @@ def test_load_options_rust():
     assert "let t_1: i32 = t + 1i32;" in rs                                   # + x.ndim folded to 1
 
 
+def test_element_meeting_a_concrete_dtype_lowers_per_element_type():
+    """bf16_consts multiplies the gathered E tile by a bf16 ct.full: the result dtype depends on E (bf16 * bf16 is
+    bf16, f16 * bf16 is f32), so the kernel is lowered once per element type, each entry concrete."""
+    text = pipeline.emit_model(Path(__file__).resolve().parent.parent / "fixtures" / "bf16_consts" / "kernel.py",
+                               "frontend")
+    heads = [ln for ln in text.splitlines() if ln.startswith("kernel @")]
+    assert [h.split("<")[0] for h in heads] == ["kernel @bf16_block_softmax_f32", "kernel @bf16_block_softmax_f16",
+                                                 "kernel @bf16_block_softmax_bf16"]
+    assert all("E: dtype" not in h for h in heads)
+    assert "mulf %v, %c : tile<TILExbf16>" in text and "mulf %v_c, %c_c : tile<TILExf32>" in text  # f16: both cast
+
+
 def _typed(tmp_path: Path, monkeypatch, body: str, name: str = "k.py") -> errors.CtrsError:
     p = tmp_path / name
     p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n" + body)

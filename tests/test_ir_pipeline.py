@@ -14,6 +14,7 @@ from ctrs import errors, frontend_triton, pipeline, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
+    "fixtures/bf16_consts/kernel.py",
     "fixtures/masked_gather/kernel.py",
     "fixtures/matmul/kernel.py",
     "fixtures/persistent_matmul/kernel.py",

@@ -40,8 +40,9 @@ class Lowering(Builder):
 
     scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
 
-    def __init__(self, info, fn: cst.FunctionDef):
+    def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT):
         super().__init__()
+        self.element = element  # the arrays' element type: the parameter E, or one concrete dtype per entry
         self.info = info
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -83,7 +84,7 @@ class Lowering(Builder):
                 memory.refuse_array_list(self, name)
                 raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/"
                                     "ct.scatter/ct.atomic_*")
-            v = Value(ArrayType(ELEMENT, ranks[name]), name)
+            v = Value(ArrayType(self.element, ranks[name]), name)
             self.env[name] = ArrayRef(name, v)
             self.params.append(Param(name, "array", v, self.loc(p)))
         if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
@@ -91,7 +92,7 @@ class Lowering(Builder):
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
-        if any(p.kind == "array" for p in self.params):
+        if any(p.kind == "array" for p in self.params) and self.element == ELEMENT:
             gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
         gens += [Generic(p.name, "const", "constant", "ct.Constant") for p in self.params if p.kind == "constant"]
         gens += self.generics
@@ -316,6 +317,8 @@ class Lowering(Builder):
             raise self.err(node, "conditional expressions other than a dtype test")
         lhs, rhs = self.expr(t.left), self.expr(t.comparisons[0].comparator)
         then, other = self.expr(node.body), self.expr(node.orelse)
+        if all(isinstance(x, DT) and isinstance(x.dtype, DType) for x in (lhs, rhs)):  # a concrete entry: folded
+            return then if lhs.dtype == rhs.dtype else other
         if not all(isinstance(x, DT) for x in (lhs, rhs, then, other)) or not isinstance(lhs.dtype, DTypeParam) \
                 or not isinstance(rhs.dtype, DType) or not isinstance(t.left, cst.Attribute):
             raise self.err(node, "conditional expressions other than `X if A.dtype == ct.<dtype> else Y`")
