@@ -127,13 +127,22 @@ def test_element_meeting_a_concrete_dtype_lowers_per_element_type():
     assert "mulf %v, %c : tile<TILExbf16>" in text and "mulf %v_c, %c_c : tile<TILExf32>" in text  # f16: both cast
 
 
-def _typed(tmp_path: Path, monkeypatch, body: str, name: str = "k.py") -> errors.CtrsError:
-    p = tmp_path / name
+def _blockers(tmp_path: Path, monkeypatch, body: str) -> list[errors.CtrsError]:
+    """Every blocker of the typed path (it keeps going after one) for a one-kernel file."""
+    p = tmp_path / "k.py"
     p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n" + body)
     monkeypatch.setenv("CTRS_PIPELINE", "typed")
-    with pytest.raises(errors.CtrsError) as ei:
-        translate.translate_module(p)
-    return ei.value
+    try:
+        mod = translate.translate_module(p)
+    except errors.CtrsError as e:
+        return [e]
+    assert mod.refused is not None, "the typed path took the kernel"
+    (blockers,) = mod.refused.kernels.values()
+    return blockers
+
+
+def _typed(tmp_path: Path, monkeypatch, body: str) -> errors.CtrsError:
+    return _blockers(tmp_path, monkeypatch, body)[0]
 
 
 def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
@@ -146,9 +155,10 @@ def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
 
 
 def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch):
-    e = _typed(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
-               "    for g in range(len(As)):\n"
-               "        ct.store(out, (g,), ct.load(As[g], (0,), (T,)))\n")
+    bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
+                   "    for g in range(len(As)):\n"
+                   "        ct.store(out, (g,), ct.load(As[g], (0,), (T,)))\n")
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
     assert e.code == errors.IR_ARRAY_LIST and (e.loc.line, e.loc.col) == (8, 20)
     assert "compile_entry_param_type" in e.hint and "'As'" in e.message
 
