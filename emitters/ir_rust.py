@@ -499,7 +499,7 @@ class KernelEmitter:
         typ = f"({type_rust(r.type)}, Token)"
         if op.kind == OpKind.GATHER:
             (pad,) = rest
-            p = self.fresh(f"{a}_pad")
+            p = self.fresh(pad.hint[:-2] if pad.hint.endswith("_t") else f"{a}_pad")  # x_zero_t -> x_zero
             self.let(out, p, dtype_rust(r.type.dtype), f"tile_to_scalar({self.val(pad)})", op, kind="tile_to_scalar")
             text = rules["load_ptr"].format(pad=p, **names)
         else:

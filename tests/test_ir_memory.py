@@ -58,7 +58,7 @@ def test_gather_ir_carries_the_decisions():
 def test_gather_rust_spells_the_pointer_chain():
     rs = _rust("ir_gather_forms")
     assert "let x_mask_1: Tile<bool, { [TILE] }> = andi(x_mask, m);" in rs  # bounds and user mask
-    assert "Some(m_1), Some(x_pad_1)" in rs                                  # no bounds mask: the user's alone
+    assert "Some(m_1), Some(x_zero)" in rs                                  # no bounds mask: the user's alone
     assert "let x_idx_2: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs
     assert "Latency::<3>" in rs and "constant(f32::NEG_INFINITY, const_shape![])" in rs
     assert "let y_idx: Tile<u64, { [R, C] }> = exti(t_2);" in rs             # a rank-2 index tile, scattered

@@ -361,7 +361,7 @@ def gather(lw, c: Call):
     if isinstance(dt, DType) and not dt.is_float and (isinstance(pad, float) and not pad.is_integer()):
         raise lw.err(c.kw["padding_value"], f"a float padding value for an array of {dt}")
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
-    pad_v = lw.const(pad, dt, c.node, (), a.name + "_pad_t")
+    pad_v = lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
     ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
     attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
     return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result
