@@ -15,6 +15,9 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import functools
+import re
+
 from ctrs import errors, model
 from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
@@ -76,6 +79,15 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+@functools.cache
+def _called_functions() -> frozenset[str]:
+    """Every function an op spelling calls (``iota(``, ``tan(`` ...): never a variable name, which would
+    shadow it for the rest of the kernel."""
+    rules = ir_rules()
+    texts = [*rules["rust"].values(), *rules["scalar"].values(), *(m["rust"] for m in rules["math"].values())]
+    return frozenset(n for t in texts for n in re.findall(r"([A-Za-z_]\w*)\(", t))
+
+
 def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
 
@@ -85,7 +97,7 @@ class KernelEmitter:
         self.k = k
         self.file = file
         self.rules = ir_rules()
-        self.taken = {g.name for g in k.generics} | {p.name for p in k.params}
+        self.taken = {g.name for g in k.generics} | {p.name for p in k.params} | _called_functions()
         self.text: dict[tuple[int, str], str] = {}  # (value id, form) -> Rust expression
         self.form: dict[int, str] = {}
         self.needs: dict[int, set[str]] = {}
@@ -250,6 +262,13 @@ class KernelEmitter:
                 lit = literal(op.attrs["value"], r.type.dtype)
                 self.text[(r.id, _SCALAR)] = lit
                 if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
+                    if r.type.dtype == BOOL and not op.attrs["value"]:
+                        # `false` cannot be a constant() in cutile 0.3.1 (it encodes as 0xFF, like `true`): a bool
+                        # let lifted with scalar_to_tile, as the text-model pipeline spells it
+                        b = self.fresh((r.hint or "c") + "_s")
+                        self.let(out, b, "bool", lit, op)
+                        self.text[(r.id, _SCALAR)] = b
+                        return self.convert_forms(out, op, r, b, _SCALAR)
                     name = self.fresh(r.hint or "c")
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
@@ -342,16 +361,28 @@ class KernelEmitter:
             tmpl = rules[k.mnemonic]
         else:
             raise _err(op, f"no Rust spelling for {k.mnemonic}")
-        names = dict(zip("abc", args)) if len(args) > 1 else {"x": args[0]}
+        names = dict(zip("abc", args)) if len(args) > 1 else {"x": args[0]} if args else {}
+        names["rest"] = ", ".join(args[1:])
         if k == OpKind.SELECT:
             names = {"c": args[0], "a": args[1], "b": args[2]}
         attrs = {"rounding": self.rules["rounding"].get(op.attrs.get("rounding", "nearest_even")),
                  "predicate": self.rules["predicate"].get(op.attrs.get("predicate", ""), ""),
                  "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled",
-                 "axis": f"{op.attrs.get('axis', 0)}i32"}
+                 "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
         self.define(out, op, r, rtype, text, target=target)
+
+    def op_attrs(self, op: Op) -> dict:
+        """The attributes of the ops added for the tile operators (cmp ordering, a scalar compare's symbol,
+        scan direction, permutations, extract shapes, iota length, the dtype of a cast result)."""
+        r = op.results[0] if op.results else None
+        return {"ordering": self.rules["ordering"][op.attrs.get("ordering", "ordered")],
+                "sym": self.rules["predicate_symbol"].get(op.attrs.get("predicate", ""), ""),
+                "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
+                "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
+                "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
+                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:

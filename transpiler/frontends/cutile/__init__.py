@@ -8,7 +8,7 @@ level up) is what the cuTile and Triton front ends share. See docs/ir.md.
 from __future__ import annotations
 
 from ... import ir
-from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .values import ELEMENT, ArrayRef, DT
 

@@ -23,7 +23,17 @@ from .registry import CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-           cst.Modulo: "%"}
+           cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+           cst.RightShift: ">>"}
+_AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+           cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.BitAndAssign: "&",
+           cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>"}
+_UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+_CMPOPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+           cst.Equal: "==", cst.NotEqual: "!="}
+# tile methods -> the handler that takes the tile as its first argument
+_METHODS = {"reshape": "ct.reshape", "astype": "ct.astype", "permute": "ct.permute", "transpose": "ct.transpose",
+            "extract": "ct.extract", "item": "Tile.item"}
 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
@@ -33,6 +43,8 @@ def unsupported(info, node, what: str) -> errors.CtrsError:
 
 class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
+
+    scalars_meet_tiles = True  # cuTile Python's scalars are 0-d tiles
 
     def __init__(self, info, fn: cst.FunctionDef):
         super().__init__()
@@ -177,9 +189,8 @@ class Lowering(Builder):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
             self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))
-        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in {
-                cst.AddAssign: 1, cst.SubtractAssign: 1, cst.MultiplyAssign: 1}:
-            op = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}[type(s.operator)]
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in _AUGOPS:
+            op = _AUGOPS[type(s.operator)]
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
@@ -254,13 +265,17 @@ class Lowering(Builder):
             return float(node.value)
         if isinstance(node, (cst.Tuple, cst.List)):
             return tuple(self.expr(e.value) for e in node.elements)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            v = self.expr(node.expression)
-            if isinstance(v, (int, float)):
-                return -v
-            raise self.err(node, "unary minus on a tile")
+        if isinstance(node, cst.UnaryOperation) and type(node.operator) in _UNOPS:
+            return self.unary(_UNOPS[type(node.operator)], self.expr(node.expression), node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
+        if isinstance(node, cst.Comparison):
+            if len(node.comparisons) != 1 or type(node.comparisons[0].operator) not in _CMPOPS:
+                raise self.err(node, "chained comparisons and is / in")
+            c = node.comparisons[0]
+            return self.binary(_CMPOPS[type(c.operator)], self.expr(node.left), self.expr(c.comparator), node, hint)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.IfExp):
@@ -279,7 +294,26 @@ class Lowering(Builder):
                 return DT(a.value.type.dtype)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
+        if node.attr.value in ("shape", "ndim") and not (d or "").startswith("ct."):
+            v = self.expr(node.value)
+            if isinstance(v, ArrayRef):  # the runtime extents: i32 scalars (dead ones are removed by dce)
+                dims = tuple(self.emit(OpKind.ARRAY_DIM, [v.value], [ScalarType(I32)], node,
+                                       f"{v.name}_d{i}", axis=i).result for i in range(v.value.type.rank))
+                return dims if node.attr.value == "shape" else len(dims)
+            if isinstance(v, Value) and isinstance(v.type, (TileType, ScalarType)):
+                shape = getattr(v.type, "shape", ())
+                return tuple(shape) if node.attr.value == "shape" else len(shape)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    def subscript(self, node: cst.Subscript):
+        """``t[i]`` of a compile-time tuple (``x.shape[0]``, ``TILES[1]``) with a constant index."""
+        v = self.expr(node.value)
+        if not isinstance(v, tuple) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            raise self.err(node, "subscripts other than a constant index into a tuple")
+        i = self.expr(node.slice[0].slice.value)
+        if not isinstance(i, int) or isinstance(i, bool) or not -len(v) <= i < len(v):
+            raise self.err(node, f"index {i!r} into a tuple of {len(v)}")
+        return v[i]
 
     def dtype_choice(self, node: cst.IfExp):
         """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
@@ -307,12 +341,30 @@ class Lowering(Builder):
                 and node.func.value not in self.env:
             return self.inline(self.info.helpers[node.func.value], node)
         fn = self.info.dotted(node.func)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _METHODS and not (fn or "").startswith("ct."):
+            return self.method(node, hint)
         handler = CALLS.get(fn or "")
         if handler is None:
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
+
+    def method(self, node: cst.Call, hint: str):
+        """``t.reshape(..)``, ``t.astype(..)``, ``t.item()`` ...: the ct function (handler) taking the tile first;
+        the receiver is lowered once and passed as a name bound to its value."""
+        recv = self.expr(node.func.value)
+        if not isinstance(recv, Value) or not isinstance(recv.type, (TileType, ScalarType)):
+            raise self.err(node, f"method '{node.func.attr.value}' of {recv!r}")
+        name = f"__recv{recv.id}"
+        self.env[name] = recv
+        try:
+            pos = [cst.Name(name), *(a.value for a in node.args if a.keyword is None)]
+            kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+            fn = _METHODS[node.func.attr.value]
+            return CALLS[fn](self, Call(node, fn, pos, kw, hint))
+        finally:
+            del self.env[name]
 
     def inline(self, fn: cst.FunctionDef, node: cst.Call):
         """A call of a module-level helper: its body lowered in place, its parameters bound to the argument
