@@ -262,9 +262,9 @@ class KernelEmitter:
                 lit = literal(op.attrs["value"], r.type.dtype)
                 self.text[(r.id, _SCALAR)] = lit
                 if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
-                    if r.type.dtype == BOOL and not op.attrs["value"]:
+                    if r.type.dtype == BOOL:
                         # `false` cannot be a constant() in cutile 0.3.1 (it encodes as 0xFF, like `true`): a bool
-                        # let lifted with scalar_to_tile, as the text-model pipeline spells it
+                        # let lifted with scalar_to_tile, as the text-model pipeline spells it (true alike)
                         b = self.fresh((r.hint or "c") + "_s")
                         self.let(out, b, "bool", lit, op)
                         self.text[(r.id, _SCALAR)] = b
@@ -351,7 +351,9 @@ class KernelEmitter:
         form = _SCALAR if scalar else _TILE_ONLY_SCALAR
         args = [self.val(v, form) for v in op.operands]
         if k == OpKind.MATH:
-            tmpl = self.rules["math"]["ct." + op.attrs["fn"]]["rust"]
+            rule = self.rules["math"]["ct." + op.attrs["fn"]]
+            tmpl = rule["rust_approx"] if op.attrs.get("approx") else rule["rust_ftz"] if op.attrs.get("ftz") \
+                else rule["rust"]
         elif k == OpKind.MMA:
             dt = op.operands[0].type.dtype
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
@@ -371,7 +373,20 @@ class KernelEmitter:
                  "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
+        if self._retype_reduce(op):
+            # cutile 0.3.1 types a reduce result with the instantiated shape ([4]) and a broadcast operand with the
+            # declared one ([BM]), then rejects the two in one op: a same-shape broadcast (the identity in Tile IR,
+            # as the text-model pipeline does) re-types the result
+            raw = self.fresh((r.hint or "t") + "_raw")
+            self.let(out, raw, rtype, text, op)
+            text = f"{raw}.broadcast(const_shape![{shape_rust(r.type.shape)}])"
         self.define(out, op, r, rtype, text, target=target)
+
+    def _retype_reduce(self, op: Op) -> bool:
+        r = op.results[0]
+        return (op.kind in (OpKind.REDUCE_SUM, OpKind.REDUCE_MAX, OpKind.REDUCE_MIN, OpKind.REDUCE_PROD)
+                and any(isinstance(d, Sym) for d in r.type.shape)
+                and any(u.kind != OpKind.RESHAPE for u in self.uses.get(r.id, [])))
 
     def op_attrs(self, op: Op) -> dict:
         """The attributes of the ops added for the tile operators (cmp ordering, a scalar compare's symbol,

@@ -14,14 +14,22 @@ from ctrs import errors, frontend_triton, pipeline, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
+    "fixtures/bmm/kernel.py",
     "fixtures/matmul/kernel.py",
     "fixtures/persistent_matmul/kernel.py",
     "fixtures/rope/kernel.py",
     "fixtures/rope_f16/kernel.py",
     "fixtures/row_softmax/kernel.py",
     "fixtures/splat_const/kernel.py",
+    "fixtures/splitk_reduce/kernel.py",
     "fixtures/vector_add/kernel.py",
+    "tests/data/expr_approx.py",
+    "tests/data/expr_const_mod.py",
+    "tests/data/ir_ops_arith.py",
+    "tests/data/ir_ops_shapes.py",
     "tests/data/ir_sinh.py",
+    "tests/data/ops_const_mod.py",
+    "tests/data/ops_reduce_generic.py",
     "tests/data/spelling_vector_add.py",
 }
 

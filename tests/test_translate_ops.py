@@ -64,12 +64,12 @@ def test_const_modulo_translates(tmp_path):
     # `%` by a constant now translates (the i1 sign constant is a bool let; IR-checked in tests/test_translate_expr.py)
     files = translate.translate(DATA / "ops_const_mod.py", tmp_path / "out")
     text = next(p for p in files if p.name == "kernel.rs").read_text()
-    assert "let idx_bneg_s: bool = false;" in text and "remi(" in text
+    assert "let m_bneg_s: bool = false;" in text and "remi(" in text  # the typed-IR path (frontends/builder.py)
 
 
 def test_reduce_over_a_constant_dim_is_retyped(translated):
     """cutile 0.3.1 rejects `[4]` (a reduce result) against `[BM]` (a broadcast) in one op; the port re-types the
     reduce result with a same-shape broadcast, which the IR diff treats as the identity (IR-equivalent above)."""
-    k = translated["ops_reduce_generic"].read_text()
-    assert "let m_lhs_raw: Tile<f32, { [BM] }> = reduce_sum(t, 1i32);" in k
-    assert "let m_lhs: Tile<f32, { [BM] }> = m_lhs_raw.broadcast(const_shape![BM]);" in k
+    k = translated["ops_reduce_generic"].read_text()  # the typed-IR path (emitters/ir_rust.py _retype_reduce)
+    assert "let t_raw: Tile<f32, { [BM] }> = reduce_sum(t, 1i32);" in k
+    assert "let t_1: Tile<f32, { [BM] }> = t_raw.broadcast(const_shape![BM]);" in k

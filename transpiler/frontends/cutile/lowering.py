@@ -185,7 +185,15 @@ class Lowering(Builder):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
-        if isinstance(s, cst.Assign):
+        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple) and all(
+                isinstance(e.value, cst.Name) for e in s.targets[0].target.elements):
+            names = [e.value.value for e in s.targets[0].target.elements]
+            v = self.expr(s.value)
+            if not isinstance(v, tuple) or len(v) != len(names):
+                raise self.err(s, f"unpacking {v!r} into {len(names)} names")
+            for n, x in zip(names, v):
+                self.bind(n, x)
+        elif isinstance(s, cst.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
             self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))

@@ -64,10 +64,11 @@ def reshape(lw, c: Call):
 
 @lowers("ct.mma")
 def mma(lw, c: Call):
-    if len(c.pos) != 3 or c.kw:
-        raise lw.err(c.node, "ct.mma(tile, tile, acc)")
-    a, b, acc = (tile(lw, p, "ct.mma(tile, tile, acc)") for p in c.pos)
-    return lw.emit(OpKind.MMA, [a, b, acc], [acc.type], c.node, c.hint).result
+    a = bind(lw, c, "x, y, /, acc, *, use_fast_acc=False")
+    if value(lw, a["use_fast_acc"]) is not False:
+        raise lw.err(c.node, "ct.mma(use_fast_acc=True) (cutile 0.3.1's mmaf has no fast-accumulation flag)")
+    x, y, acc = (tile(lw, a[k], "ct.mma(tile, tile, acc)") for k in ("x", "y", "acc"))
+    return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
 
 
 @lowers(*_FN_BINOPS)
@@ -108,15 +109,37 @@ def reduce(lw, c: Call):
 
 
 def math(lw, c: Call):
-    """A unary float function of rules/ir.toml ``[math]`` (registered for every entry there)."""
-    if len(c.pos) != 1 or c.kw:
-        raise lw.err(c.node, f"{c.fn}(tile)")
+    """A unary float function of rules/ir.toml ``[math]`` (registered for every entry there), with the math
+    modes cuTile Python takes: ``flush_to_zero=True`` (the entry's ``rust_ftz``) and
+    ``rounding_mode=RoundingMode.APPROX`` (``rust_approx``) where cutile 0.3.1 can spell them."""
+    if len(c.pos) != 1 or not set(c.kw) <= {"flush_to_zero", "rounding_mode"}:
+        raise lw.err(c.node, f"{c.fn}(tile[, flush_to_zero=][, rounding_mode=])")
     x = lw.expr(c.pos[0])
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
             isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
+    rule = ir_rules()["math"][c.fn]
+    modes = {}
+    if "flush_to_zero" in c.kw:
+        ftz = lw.expr(c.kw["flush_to_zero"])
+        if not isinstance(ftz, bool):
+            raise lw.err(c.node, f"{c.fn}: flush_to_zero= must be True or False")
+        if ftz:
+            modes["ftz"] = True
+    if "rounding_mode" in c.kw:
+        mode = (lw.info.dotted(c.kw["rounding_mode"]) or "").rsplit(".", 1)[-1]
+        if mode == "APPROX":
+            modes["approx"] = True
+        elif mode != "FULL" or c.fn not in ("ct.exp", "ct.tanh"):
+            raise lw.err(c.node, f"{c.fn}: rounding_mode={mode or '?'}")
+    for m in modes:
+        if f"rust_{m}" not in rule:
+            raise lw.err(c.node, f"{c.fn} with {'flush_to_zero=True' if m == 'ftz' else 'rounding_mode=APPROX'}: no "
+                         "cutile 0.3.1 spelling (rules/ir.toml [math])")
+    if len(modes) > 1:
+        raise lw.err(c.node, f"{c.fn} with both flush_to_zero= and rounding_mode=")
     name = c.fn.removeprefix("ct.")
-    return lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or name, fn=name).result
+    return lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or name, fn=name, **modes).result
 
 
 lowers(*ir_rules()["math"])(math)
