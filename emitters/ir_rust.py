@@ -357,6 +357,10 @@ class KernelEmitter:
         elif k == OpKind.MMA:
             dt = op.operands[0].type.dtype
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
+        elif op.attrs.get("approx") and k == OpKind.DIVF:
+            tmpl = rules["divf_approx"]
+        elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
+            tmpl = rules[f"{k.mnemonic}_modes"]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
         elif k.mnemonic in rules:
@@ -369,7 +373,8 @@ class KernelEmitter:
             names = {"c": args[0], "a": args[1], "b": args[2]}
         attrs = {"rounding": self.rules["rounding"].get(op.attrs.get("rounding", "nearest_even")),
                  "predicate": self.rules["predicate"].get(op.attrs.get("predicate", ""), ""),
-                 "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled",
+                 "shape": shape_rust(op.attrs.get("shape", ())),
+                 "ftz": "ftz::Enabled" if op.attrs.get("ftz") else "ftz::Disabled",
                  "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)

@@ -196,3 +196,16 @@ def test_missing_cutile_apis_are_named(tmp_path):
     assert "cumprod" in e.message and "cutile/src/_core.rs" in e.message
     e = _refused(tmp_path, LOAD + "r = ct.cat((t, t, t), 0)\n" + STORE)
     assert "cutile/src/_core.rs" in e.message
+
+
+def test_function_forms_carry_math_modes(tmp_path):
+    k = _lower(tmp_path, LOAD + "p = min(ct.bid(0), 3) + max(2, 5)\n"
+               "r = ct.truediv(t, ct.add(t, 1.0, flush_to_zero=True), rounding_mode=ct.RoundingMode.APPROX, "
+               "flush_to_zero=True) + max(t, p)\n" + STORE)
+    ops = _ops(k)
+    assert next(o for o in ops if o.kind == OpKind.ADDF).attrs == {"ftz": True}
+    assert next(o for o in ops if o.kind == OpKind.DIVF).attrs == {"approx": True}
+    assert [o.kind for o in ops if o.kind in (OpKind.MINI, OpKind.MAXF)] == [OpKind.MINI, OpKind.MAXF]
+    assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == 5 for o in ops)  # max(2, 5) folded
+    e = _refused(tmp_path, LOAD + "r = ct.mul(t, t, rounding_mode=ct.RoundingMode.RZ)\n" + STORE)
+    assert "true_div, cutile/src/_core.rs" in e.message

@@ -96,8 +96,9 @@ class Builder:
         b = self.tile_of(b, a, node)
         return self.unify(a, b, node)
 
-    def binary(self, op: str, a, b, node, hint: str = ""):
-        """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing."""
+    def binary(self, op: str, a, b, node, hint: str = "", **modes):
+        """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing;
+        ``modes`` (ftz=True, approx=True) are attributes of a float + - * / (the function forms' math modes)."""
         folded = irtyping.fold(op, a, b)
         if folded is not None:
             return folded
@@ -126,7 +127,9 @@ class Builder:
             kind = _FLOAT_KIND.get(op)
         if kind is None:
             raise self.err(node, f"operator {op} on {a.type}")
-        return self.emit(kind, [a, b], [a.type], node, hint or "t").result
+        if modes and kind not in (OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF):
+            raise self.err(node, f"math modes of {op} on {a.type}")
+        return self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
 
     def compare(self, op: str, a, b, node, hint: str = "") -> Value:
         """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``."""

@@ -73,10 +73,31 @@ def mma(lw, c: Call):
 
 @lowers(*_FN_BINOPS)
 def binop_fn(lw, c: Call):
-    """``ct.add(a, b)`` without math modes is ``a + b``."""
+    """``ct.add(a, b)`` is ``a + b``; with ``flush_to_zero=True`` the op carries ftz, and ``ct.truediv(..,
+    rounding_mode=APPROX, flush_to_zero=True)`` is cutile 0.3.1's ``true_div`` (the only rounding mode it spells)."""
+    a = bind(lw, c, "x, y, /, *, rounding_mode=None, flush_to_zero=False")
+    ftz = value(lw, a["flush_to_zero"])
+    if not isinstance(ftz, bool):
+        raise lw.err(c.node, f"{c.fn}: flush_to_zero= must be True or False")
+    modes = {"ftz": True} if ftz else {}
+    if a["rounding_mode"] is not None:
+        rm = (lw.info.dotted(a["rounding_mode"]) or "?").rsplit(".", 1)[-1]
+        if not (rm == "APPROX" and ftz and c.fn == "ct.truediv"):
+            raise lw.err(c.node, f"{c.fn}(rounding_mode={rm}): cutile 0.3.1 spells only truediv with APPROX and "
+                         "flush_to_zero=True (true_div, cutile/src/_core.rs)")
+        modes = {"approx": True}
+    return lw.binary(_FN_BINOPS[c.fn], value(lw, a["x"]), value(lw, a["y"]), c.node, c.hint, **modes)
+
+
+@lowers("min", "max")
+def builtin_minmax(lw, c: Call):
+    """Python's ``min(a, b)`` / ``max(a, b)``: folded on numbers, else ct.minimum / ct.maximum."""
     if len(c.pos) != 2 or c.kw:
-        raise lw.err(c.node, f"{c.fn} with math-mode arguments")
-    return lw.binary(_FN_BINOPS[c.fn], lw.expr(c.pos[0]), lw.expr(c.pos[1]), c.node, c.hint)
+        raise lw.err(c.node, f"{c.fn}(a, b) of two values")
+    x, y = lw.expr(c.pos[0]), lw.expr(c.pos[1])
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
+        return min(x, y) if c.fn == "min" else max(x, y)
+    return lw.minmax(c.fn, x, y, c.node, c.hint)
 
 
 @lowers(*_REDUCE)
