@@ -209,3 +209,9 @@ def test_function_forms_carry_math_modes(tmp_path):
     assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == 5 for o in ops)  # max(2, 5) folded
     e = _refused(tmp_path, LOAD + "r = ct.mul(t, t, rounding_mode=ct.RoundingMode.RZ)\n" + STORE)
     assert "true_div, cutile/src/_core.rs" in e.message
+
+
+def test_enum_members_bound_to_names(tmp_path):
+    k = _lower(tmp_path, "pad = ct.PaddingMode.ZERO\nr = ct.load(x, index=(0,), shape=(T,), padding_mode=pad)\n"
+               "ct.store(y, index=(0,), tile=r)")
+    assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"

@@ -9,6 +9,7 @@ import libcst as cst
 
 from ...signatures import _function
 from .registry import Call
+from .values import EnumRef
 
 
 def bind(lw, c: Call, signature: str) -> dict:
@@ -33,3 +34,10 @@ def constant(lw, c: Call, args: dict, name: str, types: tuple, what: str):
     if not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
         raise lw.err(c.node, f"{c.fn}: {name}= must be {what}")
     return v
+
+
+def enum_member(lw, node) -> str:
+    """The member name of an enum argument (``ct.RoundingMode.APPROX``, an alias of it, or a name bound to it)."""
+    v = lw.env.get(node.value) if isinstance(node, cst.Name) else None
+    d = v.dotted if isinstance(v, EnumRef) else lw.info.dotted(node) or "?"
+    return d.rsplit(".", 1)[-1]

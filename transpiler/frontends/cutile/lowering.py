@@ -20,7 +20,7 @@ from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPE
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from .registry import CALLS, Call
-from .values import ELEMENT, ArrayRef, DT
+from .values import ELEMENT, ArrayRef, DT, EnumRef
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -296,6 +296,8 @@ class Lowering(Builder):
         d = self.info.dotted(node)
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
+        if d and d.startswith(("ct.PaddingMode.", "ct.RoundingMode.")):
+            return EnumRef(d)
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
             a = self.env.get(node.value.value)
             if isinstance(a, ArrayRef):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ...ir.ops import OpKind
 from ...ir.types import I32, ScalarType, TileType, ViewType
 from ...ir.values import Value
 from .registry import Call, lowers
-from .values import ArrayRef
+from .values import ArrayRef, EnumRef
 
 _PADDING = {"ZERO": "zero", "NEG_INF": "neg_inf", "NAN": "nan", "UNDETERMINED": "none"}
 
@@ -33,7 +35,8 @@ def index(lw, node, rank: int) -> list[Value]:
 
 
 def padding_mode(lw, node) -> str:
-    d = lw.info.dotted(node) or ""
+    v = lw.env.get(node.value) if isinstance(node, cst.Name) else None
+    d = v.dotted if isinstance(v, EnumRef) else lw.info.dotted(node) or ""
     if not d.startswith("ct.PaddingMode.") or d.rsplit(".", 1)[1] not in _PADDING:
         raise lw.err(node, "padding_mode")
     return _PADDING[d.rsplit(".", 1)[1]]

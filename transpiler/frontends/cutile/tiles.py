@@ -7,7 +7,7 @@ from ...ir.ops import OpKind
 from ...ir.types import BOOL, DType, ScalarType, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
-from .args import bind, value
+from .args import bind, enum_member, value
 from .registry import Call, lowers
 from .values import DT
 
@@ -81,7 +81,7 @@ def binop_fn(lw, c: Call):
         raise lw.err(c.node, f"{c.fn}: flush_to_zero= must be True or False")
     modes = {"ftz": True} if ftz else {}
     if a["rounding_mode"] is not None:
-        rm = (lw.info.dotted(a["rounding_mode"]) or "?").rsplit(".", 1)[-1]
+        rm = enum_member(lw, a["rounding_mode"])
         if not (rm == "APPROX" and ftz and c.fn == "ct.truediv"):
             raise lw.err(c.node, f"{c.fn}(rounding_mode={rm}): cutile 0.3.1 spells only truediv with APPROX and "
                          "flush_to_zero=True (true_div, cutile/src/_core.rs)")
@@ -148,7 +148,7 @@ def math(lw, c: Call):
         if ftz:
             modes["ftz"] = True
     if "rounding_mode" in c.kw:
-        mode = (lw.info.dotted(c.kw["rounding_mode"]) or "").rsplit(".", 1)[-1]
+        mode = enum_member(lw, c.kw["rounding_mode"])
         if mode == "APPROX":
             modes["approx"] = True
         elif mode != "FULL" or c.fn not in ("ct.exp", "ct.tanh"):

@@ -21,3 +21,10 @@ class ArrayRef:
     def __init__(self, name: str, value: Value):
         self.name = name
         self.value = value
+
+
+class EnumRef:
+    """A cuTile Python enum member bound to a name (``zero_pad = ct.PaddingMode.ZERO``): its dotted spelling."""
+
+    def __init__(self, dotted: str):
+        self.dotted = dotted
