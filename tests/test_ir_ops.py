@@ -215,3 +215,13 @@ def test_enum_members_bound_to_names(tmp_path):
     k = _lower(tmp_path, "pad = ct.PaddingMode.ZERO\nr = ct.load(x, index=(0,), shape=(T,), padding_mode=pad)\n"
                "ct.store(y, index=(0,), tile=r)")
     assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"
+
+
+def test_float_scalar_arithmetic_and_argmax_refused(tmp_path):
+    k = _lower(tmp_path, LOAD + "s = ct.extract(t, index=(0,), shape=(1,)).item()\nr = t * (s * 2.0 + 1.0) / s\n"
+               + STORE)
+    ops = _ops(k)
+    mul = next(o for o in ops if o.kind == OpKind.MULF)
+    assert mul.result.type == ScalarType(F32)  # f32 scalar arithmetic stays scalar until it meets the tile
+    e = _refused(tmp_path, LOAD + "r = ct.argmax(t, axis=0)\n" + STORE)
+    assert "reduce(operand, dim, identity, f)" in e.message and e.loc.line == 7

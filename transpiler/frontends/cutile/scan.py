@@ -29,3 +29,9 @@ def cumsum(lw, c: Call):
 def scan_region(lw, c: Call):
     raise lw.err(c.node, f"{c.fn}: cutile 0.3.1 has no product scan; its `scan(operand, dim, reverse, identity, f)` "
                  "takes the combining function as a Rust closure (cutile/src/_core.rs), not spelled by the typed path")
+
+
+@lowers("ct.argmax", "ct.argmin")
+def arg_reduce(lw, c: Call):
+    raise lw.err(c.node, f"{c.fn}: the reference reduces (value, index) pairs in one region; cutile 0.3.1's "
+                 "`reduce(operand, dim, identity, f)` takes one operand (cutile/src/_core.rs)")
