@@ -225,3 +225,9 @@ def test_float_scalar_arithmetic_and_argmax_refused(tmp_path):
     assert mul.result.type == ScalarType(F32)  # f32 scalar arithmetic stays scalar until it meets the tile
     e = _refused(tmp_path, LOAD + "r = ct.argmax(t, axis=0)\n" + STORE)
     assert "reduce(operand, dim, identity, f)" in e.message and e.loc.line == 7
+
+
+def test_static_assert_of_constants(tmp_path):
+    k = _lower(tmp_path, LOAD + "ct.static_assert(64 % 16 == 0)\nr = t\n" + STORE)
+    assert OpKind.STORE_VIEW in [o.kind for o in _ops(k)]
+    assert "TileStaticAssertionError" in _refused(tmp_path, LOAD + "ct.static_assert(1 > 2, 'no')\nr = t\n" + STORE).message

@@ -90,3 +90,15 @@ def cdiv(lw, c: Call):
     if not (isinstance(dt, DType) and dt.kind == "int"):
         raise lw.err(c.node, f"ct.cdiv of {x.type} (signed integers only)")
     return lw.emit(OpKind.DIVI, [x, y], [x.type], c.node, c.hint or "cdiv", rounding="positive_inf").result
+
+
+@lowers("ct.static_assert")
+def static_assert(lw, c: Call):
+    """A compile-time assertion: nothing in the IR when it holds, a diagnostic where cuTile Python raises."""
+    a = bind(lw, c, "condition, message=None, /")
+    cond = value(lw, a["condition"])
+    if not isinstance(cond, bool):
+        raise lw.err(c.node, "ct.static_assert of a condition that is not a compile-time constant")
+    if not cond:
+        raise lw.err(c.node, "ct.static_assert fails (cuTile Python raises TileStaticAssertionError)")
+    return None
