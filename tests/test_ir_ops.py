@@ -157,7 +157,7 @@ def test_full_of_a_runtime_scalar_broadcasts_it(tmp_path):
 def test_shape_ops_and_methods(tmp_path):
     k = _lower(tmp_path, "t = ct.load(x, index=(0, 0), shape=(T, 8))\n"
                "u = ct.permute(ct.transpose(t), (1, 0)).reshape((8, T)).astype(ct.float32)\n"
-               "v = ct.expand_dims(ct.cumsum(u, axis=1, reverse=True), axis=0)\n"
+               "v = ct.expand_dims(ct.cumsum(u, axis=0, reverse=True), axis=0)\n"
                "w = ct.cat((ct.extract(u, index=(1, 0), shape=(4, T)), ct.extract(u, index=(0, 0), shape=(4, T))), 0)\n"
                "o = ct.extract(w, index=(0, 0), shape=(1, 1)).item() + ct.arange(T, dtype=ct.int32)\n"
                "ct.store(y, index=(0, 0), tile=ct.astype(ct.broadcast_to(o, (8, T)) + v.reshape((8, T)) + w, y.dtype))")
@@ -165,7 +165,7 @@ def test_shape_ops_and_methods(tmp_path):
     perms = [o.attrs["perm"] for o in ops if o.kind == OpKind.PERMUTE]
     assert perms == [(1, 0), (1, 0)]
     scan = next(o for o in ops if o.kind == OpKind.SCAN_SUM)
-    assert scan.attrs == {"axis": 1, "reverse": True} and scan.result.type == TileType(F32, (8, Sym("T")))
+    assert scan.attrs == {"axis": 0, "reverse": True} and scan.result.type == TileType(F32, (8, Sym("T")))
     cat = next(o for o in ops if o.kind == OpKind.CAT)
     assert cat.result.type == TileType(F32, (8, Sym("T"))) and cat.attrs["axis"] == 0
     item = next(o for o in ops if o.kind == OpKind.RESHAPE and o.result.type == ScalarType(F32))
@@ -196,6 +196,9 @@ def test_missing_cutile_apis_are_named(tmp_path):
     assert "cumprod" in e.message and "cutile/src/_core.rs" in e.message
     e = _refused(tmp_path, LOAD + "r = ct.cat((t, t, t), 0)\n" + STORE)
     assert "cutile/src/_core.rs" in e.message
+    e = _refused(tmp_path, "t = ct.astype(ct.load(x, index=(0, 0), shape=(4, T)), ct.float32)\nr = ct.cumsum(t, axis=1)\n"
+                 "ct.store(y, index=(0, 0), tile=ct.astype(r, y.dtype))")
+    assert "always scans axis 0" in e.message and "compile_scan_op" in e.message
 
 
 def test_function_forms_carry_math_modes(tmp_path):

@@ -16,7 +16,7 @@ def shape_ops(x, z, TILE: ConstInt):
     q = ct.expand_dims(ct.sum(p, 1), axis=1)
     r = ct.broadcast_to(q, (TILE, 16)) + a.transpose().transpose()
     s = r.reshape((16, TILE)).astype(ct.float32)
-    u = ct.cumsum(s, axis=1)
+    u = ct.cumsum(s, axis=0)
     v = ct.extract(u, index=(0, 1), shape=(16, 32))
     w = ct.cat((v, v), axis=1)
     m = ct.sum(ct.sum(a, axis=1), axis=0)

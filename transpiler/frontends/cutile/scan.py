@@ -22,6 +22,9 @@ def cumsum(lw, c: Call):
         raise lw.err(c.node, "ct.cumsum of a dtype-generic tile (scan_sum's identity is a literal of one dtype)")
     axis = _axis(lw, c, constant(lw, c, a, "axis", (int,), "an integer"), len(x.type.shape))
     reverse = constant(lw, c, a, "reverse", (bool,), "True or False")
+    if axis != 0:
+        raise lw.err(c.node, f"ct.cumsum along axis {axis}: cutile 0.3.1's scan_sum ignores its `dim` and always scans "
+                     "axis 0 (cutile-compiler compile_cuda_tile_op.rs compile_scan_op; docs/cutile-defects.md)")
     return lw.emit(OpKind.SCAN_SUM, [x], [x.type], c.node, c.hint or "cum", axis=axis, reverse=reverse).result
 
 
