@@ -234,3 +234,21 @@ def test_static_assert_of_constants(tmp_path):
     k = _lower(tmp_path, LOAD + "ct.static_assert(64 % 16 == 0)\nr = t\n" + STORE)
     assert OpKind.STORE_VIEW in [o.kind for o in _ops(k)]
     assert "TileStaticAssertionError" in _refused(tmp_path, LOAD + "ct.static_assert(1 > 2, 'no')\nr = t\n" + STORE).message
+
+
+def test_new_axes_and_host_dtypes(tmp_path):
+    k = _lower(tmp_path, LOAD + "o = ct.arange(T, dtype=ct.int32)\n"
+               "m = o[:, None] + o[None, :]\nr = ct.sum(ct.astype(m, ct.float32), 0) + t\n" + STORE)
+    reshapes = [o.result.type for o in _ops(k) if o.kind == OpKind.RESHAPE]
+    assert reshapes[:2] == [TileType(I32, (Sym("T"), 1)), TileType(I32, (1, Sym("T")))]
+    e = _refused(tmp_path, LOAD + "r = t[0]\n" + STORE)
+    assert "None and ':'" in e.message
+
+
+def test_torch_dtype_inside_a_kernel(tmp_path):
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\nimport torch\n\n\n@ct.kernel\ndef k(x, y, T: ct.Constant[int]):\n"
+                 "    o = ct.arange(T, dtype=torch.int32)\n"
+                 "    ct.store(y, index=(0,), tile=ct.astype(o, y.dtype) + ct.load(x, index=(0,), shape=(T,)))\n")
+    (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
+    assert next(o for o in _ops(k) if o.kind == OpKind.IOTA).result.type == TileType(I32, (Sym("T"),))

@@ -18,7 +18,7 @@ import libcst as cst
 from ... import errors
 from ...cutile_base import _is_docstring, assigned_names
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from . import recovery
@@ -309,6 +309,12 @@ class Lowering(Builder):
             return DT(PY_DTYPES[d[3:]])
         if d and d.startswith(("ct.PaddingMode.", "ct.RoundingMode.")):
             return EnumRef(d)
+        if d and d.startswith(("torch.", "numpy.")):  # torch / numpy dtypes inside a kernel (cuTile Python takes them)
+            from ...frontend_cutile import load_rules  # noqa: PLC0415 - the one table of host dtypes (rules/cutile.toml)
+
+            name = load_rules()["host_dtypes"].get(d)
+            if name in DTYPES:
+                return DT(DTYPES[name])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
             a = live(self.env.get(node.value.value))
             if isinstance(a, ArrayRef):
@@ -327,14 +333,34 @@ class Lowering(Builder):
         raise self.err(node, f"attribute '{d or node.attr.value}'")
 
     def subscript(self, node: cst.Subscript):
-        """``t[i]`` of a compile-time tuple (``x.shape[0]``, ``TILES[1]``) with a constant index."""
+        """``t[i]`` of a compile-time tuple (``x.shape[0]``, ``TILES[1]``) with a constant index; ``tile[None, :]``
+        (NumPy's new axes: a reshape with 1s where the Nones are)."""
         v = self.expr(node.value)
+        if isinstance(v, Value) and isinstance(v.type, TileType):
+            return self.new_axes(node, v)
         if not isinstance(v, tuple) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
             raise self.err(node, "subscripts other than a constant index into a tuple")
         i = self.expr(node.slice[0].slice.value)
         if not isinstance(i, int) or isinstance(i, bool) or not -len(v) <= i < len(v):
             raise self.err(node, f"index {i!r} into a tuple of {len(v)}")
         return v[i]
+
+    def new_axes(self, node: cst.Subscript, v: Value) -> Value:
+        shape, dims = [], iter(v.type.shape)
+        for el in node.slice:
+            s = el.slice
+            if isinstance(s, cst.Index) and isinstance(s.value, cst.Name) and s.value.value == "None":
+                shape.append(1)
+            elif isinstance(s, cst.Slice) and s.lower is None and s.upper is None and s.step is None:
+                d = next(dims, None)
+                if d is None:
+                    raise self.err(node, f"more axes than {v.type} has")
+                shape.append(d)
+            else:
+                raise self.err(node, "tile subscripts other than None and ':' (new axes)")
+        shape += list(dims)
+        shape = tuple(shape)
+        return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, "", shape=shape).result
 
     def dtype_choice(self, node: cst.IfExp):
         """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
