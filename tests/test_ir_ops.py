@@ -252,3 +252,15 @@ def test_torch_dtype_inside_a_kernel(tmp_path):
                  "    ct.store(y, index=(0,), tile=ct.astype(o, y.dtype) + ct.load(x, index=(0,), shape=(T,)))\n")
     (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
     assert next(o for o in _ops(k) if o.kind == OpKind.IOTA).result.type == TileType(I32, (Sym("T"),))
+
+
+def test_module_level_enum_and_math_constants(tmp_path):
+    p = tmp_path / "k.py"
+    p.write_text("import math\nimport cuda.tile as ct\n\nPAD = ct.PaddingMode.ZERO\n\n\n@ct.kernel\n"
+                 "def k(x, y, T: ct.Constant[int]):\n"
+                 "    t = ct.astype(ct.load(x, index=(0,), shape=(T,), padding_mode=PAD), ct.float32)\n"
+                 "    r = ct.maximum(t, -math.inf)\n"
+                 "    ct.store(y, index=(0,), tile=ct.astype(r, y.dtype))\n")
+    (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
+    assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"
+    assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == float("-inf") for o in _ops(k))

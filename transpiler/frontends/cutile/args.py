@@ -38,6 +38,6 @@ def constant(lw, c: Call, args: dict, name: str, types: tuple, what: str):
 
 def enum_member(lw, node) -> str:
     """The member name of an enum argument (``ct.RoundingMode.APPROX``, an alias of it, or a name bound to it)."""
-    v = lw.env.get(node.value) if isinstance(node, cst.Name) else None
+    v = (lw.env.get(node.value) or lw.module_enum(node.value)) if isinstance(node, cst.Name) else None
     d = v.dotted if isinstance(v, EnumRef) else lw.info.dotted(node) or "?"
     return d.rsplit(".", 1)[-1]

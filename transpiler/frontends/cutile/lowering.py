@@ -17,6 +17,7 @@ import libcst as cst
 
 from ... import errors
 from ...cutile_base import _is_docstring, assigned_names
+from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
@@ -277,6 +278,9 @@ class Lowering(Builder):
                 return self.info.consts[node.value]
             if node.value in ("True", "False"):
                 return node.value == "True"
+            enum = self.module_enum(node.value)
+            if enum is not None:
+                return enum
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, cst.Integer):
             return int(node.value, 0)
@@ -309,6 +313,9 @@ class Lowering(Builder):
             return DT(PY_DTYPES[d[3:]])
         if d and d.startswith(("ct.PaddingMode.", "ct.RoundingMode.")):
             return EnumRef(d)
+        lit = const_eval(node, self.info.consts.get, self.info.dotted)  # math.inf, math.pi, ...
+        if lit is not None:
+            return lit
         if d and d.startswith(("torch.", "numpy.")):  # torch / numpy dtypes inside a kernel (cuTile Python takes them)
             from ...frontend_cutile import load_rules  # noqa: PLC0415 - the one table of host dtypes (rules/cutile.toml)
 
@@ -331,6 +338,18 @@ class Lowering(Builder):
                 shape = getattr(v.type, "shape", ())
                 return tuple(shape) if node.attr.value == "shape" else len(shape)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    def module_enum(self, name: str) -> EnumRef | None:
+        """A module-level ``PAD_ZERO = ct.PaddingMode.ZERO``: the enum member the name stands for."""
+        for stmt in self.info.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for s in stmt.body:
+                    if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name) \
+                            and s.targets[0].target.value == name:
+                        d = self.info.dotted(s.value) or ""
+                        if d.startswith(("ct.PaddingMode.", "ct.RoundingMode.")):
+                            return EnumRef(d)
+        return None
 
     def subscript(self, node: cst.Subscript):
         """``t[i]`` of a compile-time tuple (``x.shape[0]``, ``TILES[1]``) with a constant index; ``tile[None, :]``

@@ -35,7 +35,7 @@ def index(lw, node, rank: int) -> list[Value]:
 
 
 def padding_mode(lw, node) -> str:
-    v = lw.env.get(node.value) if isinstance(node, cst.Name) else None
+    v = (lw.env.get(node.value) or lw.module_enum(node.value)) if isinstance(node, cst.Name) else None
     d = v.dotted if isinstance(v, EnumRef) else lw.info.dotted(node) or ""
     if not d.startswith("ct.PaddingMode.") or d.rsplit(".", 1)[1] not in _PADDING:
         raise lw.err(node, "padding_mode")
