@@ -21,7 +21,6 @@ TYPED_IR = {
     "fixtures/rope_f16/kernel.py",
     "fixtures/row_softmax/kernel.py",
     "fixtures/splat_const/kernel.py",
-    "fixtures/splitk_reduce/kernel.py",
     "fixtures/vector_add/kernel.py",
     "tests/data/diff_persistent_mod.py",
     "tests/data/expr_approx.py",
