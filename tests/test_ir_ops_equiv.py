@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["ir_ops_arith", "ir_ops_shapes"]
+KERNELS = ["ir_ops_arith", "ir_ops_shapes", "ir_ops_newaxes"]
 
 
 @pytest.fixture(scope="module")
@@ -34,3 +34,6 @@ def test_ir_ops_generated_forms(translated):
     assert "permute(a, const_array![1, 0])" in sh and "scan_sum(s, 0i32, reverse::Forward, 0.0f32)" in sh
     assert "cat(" in sh and "extract(u, [" in sh and "let x_d0: i32 = x_shape[0];" in sh
     assert "let iota_1: Tile<i32, { [64] }> = iota(const_shape![64]);" in sh  # never a variable named like a function
+    na = translated["ir_ops_newaxes"].read_text()
+    assert "o.reshape(const_shape![TILE, 1])" in na and "o.reshape(const_shape![1, TILE])" in na  # o[:, None], o[None, :]
+    assert "true_div(" in na and "ftz::Enabled)" in na and "mini(" in na

@@ -26,6 +26,7 @@ TYPED_IR = {
     "tests/data/expr_approx.py",
     "tests/data/expr_const_mod.py",
     "tests/data/ir_ops_arith.py",
+    "tests/data/ir_ops_newaxes.py",
     "tests/data/ir_ops_shapes.py",
     "tests/data/ir_sinh.py",
     "tests/data/ops_const_mod.py",
