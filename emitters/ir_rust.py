@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from ctrs import errors, model
-from ctrs.cutile_base import const_spelling, float_literal  # one spelling of literals / const names, both pipelines
+from ctrs.cutile_base import const_spelling, declaration, float_literal  # one spelling of literals / const names, both pipelines
 from ctrs.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
@@ -298,6 +298,13 @@ class KernelEmitter:
                 lit = literal(op.attrs["value"], r.type.dtype)
                 self.text[(r.id, _SCALAR)] = lit
                 if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
+                    if r.type.dtype == BOOL:
+                        # `false` cannot be a constant() in cutile 0.3.1 (it encodes as 0xFF, like `true`): a bool
+                        # let lifted with scalar_to_tile, as the text-model pipeline spells it (true alike)
+                        b = self.fresh((r.hint or "c") + "_s")
+                        self.let(out, b, "bool", lit, op)
+                        self.text[(r.id, _SCALAR)] = b
+                        return self.convert_forms(out, op, r, b, _SCALAR)
                     name = self.fresh(r.hint or "c")
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
@@ -532,34 +539,58 @@ class KernelEmitter:
         form = _SCALAR if scalar else _TILE_ONLY_SCALAR
         args = [self.val(v, form) for v in op.operands]
         if k == OpKind.MATH:
-            tmpl = self.rules["math"]["ct." + op.attrs["fn"]]["rust"]
+            rule = self.rules["math"]["ct." + op.attrs["fn"]]
+            tmpl = rule["rust_approx"] if op.attrs.get("approx") else rule["rust_ftz"] if op.attrs.get("ftz") \
+                else rule["rust"]
         elif k == OpKind.MMA:
             dt = op.operands[0].type.dtype
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
+        elif op.attrs.get("approx") and k == OpKind.DIVF:
+            tmpl = rules["divf_approx"]
+        elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
+            tmpl = rules[f"{k.mnemonic}_modes"]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
         elif k.mnemonic in rules:
             tmpl = rules[k.mnemonic]
         else:
             raise _err(op, f"no Rust spelling for {k.mnemonic}")
-        names = dict(zip("abc", args)) if len(args) > 1 else {"x": args[0]}
+        names = dict(zip("abc", args)) if len(args) > 1 else {"x": args[0]} if args else {}
+        names["rest"] = ", ".join(args[1:])
         if k == OpKind.SELECT:
             names = {"c": args[0], "a": args[1], "b": args[2]}
         attrs = {"rounding": self.rules["rounding"].get(op.attrs.get("rounding", "nearest_even")),
                  "predicate": self.rules["predicate"].get(op.attrs.get("predicate", ""), ""),
-                 "shape": shape_rust(op.attrs.get("shape", ())), "ftz": "ftz::Disabled",
-                 "axis": f"{op.attrs.get('axis', 0)}i32"}
+                 "shape": shape_rust(op.attrs.get("shape", ())),
+                 "ftz": "ftz::Enabled" if op.attrs.get("ftz") else "ftz::Disabled",
+                 "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
-        if k.family.value == "reduce" and any(isinstance(d, Sym) for d in r.type.shape) \
-                and any(u.kind != OpKind.RESHAPE for u in self.uses.get(r.id, [])):
+        if self._retype_reduce(op):
             # cutile 0.3.1 types a reduce result with the instantiated shape ([8]) and other tiles with the
             # declared one ([BM]), then rejects mixing them in one op (`t / x.shape[1]`): a same-shape broadcast
             # (no Tile IR op) re-types it; a reshape (keepdims) re-types it already
             raw = self.fresh((r.hint or "t") + "_raw")
             self.let(out, raw, rtype, text, op)
             text = self.rules["rust"]["broadcast"].format(x=raw, shape=shape_rust(r.type.shape))
-        self.define(out, op, r, rtype, text, target=target)
+        self.define(out, op, r, rtype, text, target=target, decl=declaration(tmpl))
+
+    def _retype_reduce(self, op: Op) -> bool:
+        r = op.results[0]
+        return (op.kind in (OpKind.REDUCE_SUM, OpKind.REDUCE_MAX, OpKind.REDUCE_MIN, OpKind.REDUCE_PROD)
+                and any(isinstance(d, Sym) for d in r.type.shape)
+                and any(u.kind != OpKind.RESHAPE for u in self.uses.get(r.id, [])))
+
+    def op_attrs(self, op: Op) -> dict:
+        """The attributes of the ops added for the tile operators (cmp ordering, a scalar compare's symbol,
+        scan direction, permutations, extract shapes, iota length, the dtype of a cast result)."""
+        r = op.results[0] if op.results else None
+        return {"ordering": self.rules["ordering"][op.attrs.get("ordering", "ordered")],
+                "sym": self.rules["predicate_symbol"].get(op.attrs.get("predicate", ""), ""),
+                "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
+                "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
+                "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
+                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:

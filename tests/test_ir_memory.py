@@ -62,7 +62,7 @@ def test_gather_rust_spells_the_pointer_chain():
     assert "let x_idx_2: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs
     assert "Latency::<3>" in rs and "constant(f32::NEG_INFINITY, const_shape![])" in rs
     assert "let y_idx: Tile<u64, { [R, C] }> = exti(t_2);" in rs             # a rank-2 index tile, scattered
-    assert "iota(const_shape![TILE])" in rs and "let iota" not in rs         # a value never shadows a cutile fn
+    assert "iota(const_shape![TILE])" in rs and "let iota:" not in rs        # a value never shadows a cutile fn
 
 
 def test_nd_gather_is_a_raw_entry():
@@ -121,10 +121,10 @@ def test_element_meeting_a_concrete_dtype_lowers_per_element_type():
     text = pipeline.emit_model(Path(__file__).resolve().parent.parent / "fixtures" / "bf16_consts" / "kernel.py",
                                "frontend")
     heads = [ln for ln in text.splitlines() if ln.startswith("kernel @")]
-    assert [h.split("<")[0] for h in heads] == ["kernel @bf16_block_softmax_f32", "kernel @bf16_block_softmax_f16",
-                                                 "kernel @bf16_block_softmax_bf16"]
+    # f16 meets bf16: cuTile Python refuses the promotion (ir/typing.py), so there is no f16 entry
+    assert [h.split("<")[0] for h in heads] == ["kernel @bf16_block_softmax_f32", "kernel @bf16_block_softmax_bf16"]
     assert all("E: dtype" not in h for h in heads)
-    assert "mulf %v, %c : tile<TILExbf16>" in text and "mulf %v_c, %c_c : tile<TILExf32>" in text  # f16: both cast
+    assert "mulf %v, %c : tile<TILExbf16>" in text
 
 
 def _blockers(tmp_path: Path, monkeypatch, body: str) -> list[errors.CtrsError]:
@@ -167,7 +167,7 @@ def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch)
     ("def k(x, T: ConstInt):\n    ct.atomic_max(x, ct.arange(T, dtype=ct.int32), 1)\n", "no max atomic"),
     ("def k(x, T: ConstInt):\n    ct.atomic_cas(x, 0, 0, 1)\n", "ct.atomic_cas on an array of !E"),
     ("def k(x, y, T: ConstInt):\n    n = T\n    ct.scatter(y, ct.arange(T, dtype=ct.int32), ct.gather(x, 0, check_bounds=n != 4))\n",
-     "comparison of const generics"),
+     "check_bounds= must be a translate-time constant"),
 ])
 def test_outside_the_typed_subset_falls_back(tmp_path, monkeypatch, body, words):
     e = _typed(tmp_path, monkeypatch, body)

@@ -39,7 +39,7 @@ def blockers(path: Path, text_model: bool) -> list[str]:
     where the text model stopped in loop_and_scalar, is a construct it translates: not listed."""
     return [f"{path}:11:9: " + (no_rule("ct.roll_it") if text_model else typed("call 'ct.roll_it'")),
             f"{path}:27:9: " + (no_rule("ct.mystery") if text_model else typed("call 'ct.mystery'")),
-            f"{path}:29:9: " + typed("subscripts other than a constant index of a tuple (A.shape[i])"),
+            f"{path}:29:9: " + typed("tile subscripts other than None and ':' (new axes)"),
             *([] if text_model else
               [f"{path}:50:27: " + typed("parameter 'scale': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/ct.scatter/ct.atomic_*")]),
             f"{path}:54:21: " + (no_rule("ct.mystery") if text_model else typed("call 'ct.mystery'"))]

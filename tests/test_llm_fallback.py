@@ -22,16 +22,16 @@ from ctrs.llm_fallback.config import Config  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
-KERNEL = DATA / "llm_abs.py"
-SPEC = str(DATA / "llm_abs.json")
+KERNEL = DATA / "llm_atan2.py"
+SPEC = str(DATA / "llm_atan2.json")
 KEY = "sk-test-DO-NOT-LEAK-0123456789"
 MODEL = "ctrs-test-model"
 
-GOOD = "Here is the port:\n```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```\n"
-WRONG = "```rust\nlet a: Tile<E, { [TILE] }> = negf(t);\n```"  # compiles, but negf is not absf
-NOCOMPILE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t, t);\n```"
-GARBAGE = "I am not sure what ct.abs does, sorry."
-OUTSIDE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\nlet _x: i32 = pid + 1;\n```"  # last let is not `a`
+GOOD = "Here is the port:\n```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\n```\n"
+WRONG = "```rust\nlet a: Tile<E, { [TILE] }> = negf(t);\n```"  # compiles, but negf is not atan2
+NOCOMPILE = "```rust\nlet a: Tile<E, { [TILE] }> = atan2(t);\n```"
+GARBAGE = "I am not sure what ct.atan2 does, sorry."
+OUTSIDE = "```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\nlet _x: i32 = pid + 1;\n```"  # last let is not `a`
 
 
 class Server:
@@ -119,7 +119,7 @@ def _assert_no_key(*roots: Path) -> None:
 def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
     fixture = ROOT / "fixtures" / "vector_add" / "kernel.py"
     assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "with")]) == 0
-    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_with")]) == 3
+    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "atan2_with")]) == 3
     err_with = capsys.readouterr().err
     for name in [m for m in sys.modules if m == "ctrs.llm_fallback" or m.startswith("ctrs.llm_fallback.")]:
         monkeypatch.delitem(sys.modules, name)
@@ -127,12 +127,12 @@ def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
     with pytest.raises(ImportError):
         import ctrs.llm_fallback  # noqa: F401
     assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "without")]) == 0
-    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "abs_without")]) == 3
+    assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "atan2_without")]) == 3
     assert capsys.readouterr().err == err_with and "CTRS-E100" in err_with
     a = {p.name: p.read_bytes() for p in (tmp_path / "with").iterdir()}
     b = {p.name: p.read_bytes() for p in (tmp_path / "without").iterdir()}
     assert a == b and "kernel.rs" in a
-    assert not (tmp_path / "abs_with").exists() and not (tmp_path / "abs_without").exists()
+    assert not (tmp_path / "atan2_with").exists() and not (tmp_path / "atan2_without").exists()
 
 
 # ------------------------------------------------------------------------------------------ vetting (no build)
@@ -140,20 +140,20 @@ def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize(("text", "why"), [
     (GARBAGE, "exactly one"),
-    ("```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```\n```rust\nlet b: i32 = 1;\n```", "exactly one"),
-    ("```rust\nlet a: Tile<E, { [TILE] }> = unsafe { absf(t) };\n```", "unsafe"),
-    ("```rust\nfn evil() {}\nlet a: Tile<E, { [TILE] }> = absf(t);\n```", "fn"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\n```\n```rust\nlet b: i32 = 1;\n```", "exactly one"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = unsafe { atan2(t, t) };\n```", "unsafe"),
+    ("```rust\nfn evil() {}\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\n```", "fn"),
     ("```rust\nlet a: Tile<E, { [TILE] }> = std::process::exit(1);\n```", "std"),
     ("```rust\nextern \"C\" { fn f(); }\n```", "not allowed"),
     ("```rust\nlet a: Tile<E, { [TILE] }> = include!(\"/etc/passwd\");\n```", "not allowed"),
     ("```rust\nlet a: Tile<E, { [TILE] }> = println!(t);\n```", "macro"),
     ("```rust\nlet a: Tile<E, { [TILE] }> = print_tko(t);\n```", "print_tko"),
     ("```rust\nlet a: Tile<E, { [TILE] }> = store_tile(t);\n```", "store_tile"),
-    ("```rust\nlet a: Tile<E, { [TILE] }> = { let q = 1; absf(t) };\n```", "inside brackets"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = { let q = 1; atan2(t, t) };\n```", "inside brackets"),
     (OUTSIDE, "last statement must bind `a`"),
-    ("Use this: let a = absf(t);\n```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```", "outside"),
-    ("```rust\nlet a: Tile<E, { [TILE] }> = absf(t)\n```", "after the last"),
-    ("```rust\nabsf(t);\n```", "not a `let"),
+    ("Use this: let a = atan2(t, t);\n```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\n```", "outside"),
+    ("```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t)\n```", "after the last"),
+    ("```rust\natan2(t, t);\n```", "not a `let"),
 ])
 def test_vetting_rejects(text, why):
     with pytest.raises(answer.Rejected, match=None) as ei:
@@ -178,13 +178,13 @@ def test_correct_answer_accepted_marked_and_cached(tmp_path, shared_cache, capsy
         assert req["path"].endswith("/chat/completions") and req["body"]["model"] == MODEL
         assert req["auth"] == f"Bearer {KEY}"
         user = req["body"]["messages"][1]["content"]
-        assert "a = ct.abs(t)" in user and "Tile<E, { [TILE] }>" in user and "absf" in req["body"]["messages"][0]["content"]
+        assert "a = ct.atan2(t, t)" in user and "Tile<E, { [TILE] }>" in user and "absf" in req["body"]["messages"][0]["content"]
     rs = out[0].read_text()
-    line = next(t for t in rs.splitlines() if "absf(t)" in t)
+    line = next(t for t in rs.splitlines() if "atan2(t, t)" in t)
     assert line.strip().startswith("let a: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model ")
     ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
     (c,) = ana["llm_fallback"]["constructs"]
-    assert (c["line"], c["col"], c["model"], c["rust"]) == (12, 9, MODEL, ["let a: Tile<E, { [TILE] }> = absf(t);"])
+    assert (c["line"], c["col"], c["model"], c["rust"]) == (12, 9, MODEL, ["let a: Tile<E, { [TILE] }> = atan2(t, t);"])
     assert ana["llm_fallback"]["kernel_rs_lines"] == [rs.splitlines().index(line) + 1]
     assert ana["kernels"][0]["op_stats"]["llm"] == 1
 
@@ -214,7 +214,7 @@ def test_429_retried_then_accepted(tmp_path, shared_cache):
     with Server([429, 503, GOOD]) as srv:
         out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", http_retries=3))
         assert len(srv.requests) == 3
-    assert "absf(t)" in out[0].read_text()
+    assert "atan2(t, t)" in out[0].read_text()
 
 
 def test_429_exhausted_reported(tmp_path):
@@ -246,7 +246,7 @@ def test_wrong_answer_rejected_by_ir_diff_then_retried(tmp_path):
         msgs = srv.requests[1]["body"]["messages"]
     assert msgs[2] == {"role": "assistant", "content": WRONG}
     assert "IR diff" in msgs[3]["content"] and "negf" in msgs[3]["content"]
-    assert "absf(t)" in out[0].read_text() and "negf" not in out[0].read_text()
+    assert "atan2(t, t)" in out[0].read_text() and "negf" not in out[0].read_text()
     ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
     assert ana["llm_fallback"]["constructs"][0]["attempts"] == 2
 
@@ -263,7 +263,7 @@ def test_noncompiling_garbage_and_outside_code_exhaust_attempts(tmp_path, capsys
     assert "rejected before building" in fb2 and "exactly one" in fb2
     e = ei.value
     assert e.code == errors.NO_RULE and "no verified answer after 3 attempts" in e.hint
-    assert e.one_line().startswith(f"{KERNEL}:12:9: error[CTRS-E100]: no rule for 'ct.abs'")
+    assert e.one_line().startswith(f"{KERNEL}:12:9: error[CTRS-E100]: no rule for 'ct.atan2'")
     assert not (tmp_path / "port").exists()
     _assert_no_key(tmp_path)
 
@@ -274,7 +274,7 @@ def test_splice_renames_bound_names_no_build():
 
     stmts = answer.parse("```rust\nlet t: Tile<E, { [TILE] }> = negf(t);\nlet a: Tile<E, { [TILE] }> = maxf(t, t);\n```",
                          "a")
-    rec = {"model": "m", "hash": "0" * 64, "stmts": stmts, "expr": "ct.abs(t)", "attempts": 1,
+    rec = {"model": "m", "hash": "0" * 64, "stmts": stmts, "expr": "ct.atan2(t, t)", "attempts": 1,
            "loc": (str(KERNEL), 12, 9)}
     rs = translate.translate_source(KERNEL, llm_hook=splice.hook({rec["loc"]: rec}))["kernel.rs"]
     assert "let t_1: Tile<E, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ negf(t);" in rs

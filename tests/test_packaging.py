@@ -254,18 +254,18 @@ def test_installed_llm_fallback(venv, wheel, wheelhouse, tmp_path):
         (linked / top.name).symlink_to(top)
     (_site_packages(bindir) / "zz-ctrs-verify-toolchain.pth").write_text(f"{linked}\n")
 
-    kernel = ROOT / "tests" / "data" / "llm_abs.py"
+    kernel = ROOT / "tests" / "data" / "llm_atan2.py"
     with Server([GOOD]) as srv:
         env = _cli_env(OPENAI_BASE_URL=srv.url, OPENAI_API_KEY=KEY, CTRS_LLM_CACHE=str(tmp_path / "llm-cache"))
         r = _run([bindir / "ctrs", "translate", kernel, "-o", tmp_path / "port", "--llm", "--llm-model", MODEL,
-                  "--spec", ROOT / "tests" / "data" / "llm_abs.json"], cwd=tmp_path, env=env)
+                  "--spec", ROOT / "tests" / "data" / "llm_atan2.json"], cwd=tmp_path, env=env)
         assert len(srv.requests) == 1
         system = srv.requests[0]["body"]["messages"][0]["content"]
     assert "absf" in system  # the system prompt rendered from the installed prompts/system.j2 + allowlist.txt
     rs = (tmp_path / "port" / "kernel.rs").read_text()
     assert f"let a: Tile<E, {{ [TILE] }}> = /* ctrs-llm {MODEL} " in rs, r.stdout + r.stderr
     ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
-    assert ana["llm_fallback"]["constructs"][0]["rust"] == ["let a: Tile<E, { [TILE] }> = absf(t);"]
+    assert ana["llm_fallback"]["constructs"][0]["rust"] == ["let a: Tile<E, { [TILE] }> = atan2(t, t);"]
     probe = "import ctrs, openai, cuda.tile; print(ctrs.__file__); print(openai.__file__)"
     files = _run([bindir / "python", "-c", probe], env=_cli_env()).stdout.split()
     assert all(f.startswith(str(_site_packages(bindir))) for f in files), files

@@ -348,8 +348,8 @@ def test_manifest_llm_runs_the_fallback(tmp_path, monkeypatch, capsys):
     from tests.test_llm_fallback import GOOD, KEY, MODEL, Server
 
     (tmp_path / "kernels").mkdir()
-    shutil.copy(ROOT / "tests" / "data" / "llm_abs.py", tmp_path / "kernels" / "llm_abs.py")
-    shutil.copy(ROOT / "tests" / "data" / "llm_abs.json", tmp_path / "kernels" / "llm_abs.specs.json")
+    shutil.copy(ROOT / "tests" / "data" / "llm_atan2.py", tmp_path / "kernels" / "llm_atan2.py")
+    shutil.copy(ROOT / "tests" / "data" / "llm_atan2.json", tmp_path / "kernels" / "llm_atan2.specs.json")
     manifest = tmp_path / "ctrs.toml"
     manifest.write_text(MANIFEST.replace("llm = false", "llm = true"))
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
@@ -359,9 +359,9 @@ def test_manifest_llm_runs_the_fallback(tmp_path, monkeypatch, capsys):
         monkeypatch.setenv("OPENAI_BASE_URL", srv.url)
         assert cli.main(["regen", "--manifest", str(manifest)]) == 0, capsys.readouterr().err
         assert len(srv.requests) == 1
-    rs = (tmp_path / "ports" / "llm_abs" / "kernel.rs").read_text()
+    rs = (tmp_path / "ports" / "llm_atan2" / "kernel.rs").read_text()
     assert f"let a: Tile<E, {{ [TILE] }}> = /* ctrs-llm {MODEL} " in rs
-    state = json.loads((tmp_path / "ports" / "llm_abs" / regen.STATE).read_text())
+    state = json.loads((tmp_path / "ports" / "llm_atan2" / regen.STATE).read_text())
     assert state["options"] == {"llm": True}
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
     assert cli.main(["regen", "--check", "--manifest", str(manifest)]) == 0
@@ -369,5 +369,5 @@ def test_manifest_llm_runs_the_fallback(tmp_path, monkeypatch, capsys):
     manifest.write_text(MANIFEST)
     capsys.readouterr()
     assert cli.main(["regen", "--force", "--manifest", str(manifest)]) == 3
-    assert "error[CTRS-E100]: no rule for 'ct.abs'" in capsys.readouterr().err
-    assert (tmp_path / "ports" / "llm_abs" / "kernel.rs").read_text() == rs
+    assert "error[CTRS-E100]: no rule for 'ct.atan2'" in capsys.readouterr().err
+    assert (tmp_path / "ports" / "llm_atan2" / "kernel.rs").read_text() == rs

@@ -64,7 +64,7 @@ def test_const_modulo_translates(tmp_path):
     # `%` by a constant now translates (the i1 sign constant is a bool let; IR-checked in tests/test_translate_expr.py)
     files = translate.translate(DATA / "ops_const_mod.py", tmp_path / "out")
     text = next(p for p in files if p.name == "kernel.rs").read_text()
-    assert "let idx_bneg_s: bool = false;" in text and "remi(" in text
+    assert "let m_bneg_s: bool = false;" in text and "remi(" in text  # the typed-IR path (frontends/builder.py)
 
 
 def test_reduce_over_a_constant_dim_is_retyped(translated):

@@ -102,11 +102,14 @@ TRITON = Table({
 }, required=("calls", "reductions", "dtypes", "padding", "signatures"))
 
 IR = Table({
-    "math": Map(Table({"rust": TEMPLATE}, required=("rust",))),
+    # rust_ftz / rust_approx: the spelling under flush_to_zero=True / rounding_mode=APPROX (frontends/cutile/tiles.py)
+    "math": Map(Table({"rust": TEMPLATE, "rust_ftz": TEMPLATE, "rust_approx": TEMPLATE}, required=("rust",))),
     "rust": Map(TEMPLATE),
     "scalar": Map(TEMPLATE),
     "rounding": Map(STR),
     "predicate": Map(STR),
+    "predicate_symbol": Map(STR),  # an i32 comparison of two Rust scalars ([scalar] cmpi)
+    "ordering": Map(STR),  # cmpf's ordered / unordered
     "padding": Map(STR),
     "dtypes": Map(STR),
     # ct.gather / ct.scatter / atomics (emitters/ir_rust.py pointer_chain): templates, and the atomic mode /

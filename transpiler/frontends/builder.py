@@ -15,8 +15,12 @@ from ..ir.ops import Block, Op, OpKind
 from ..ir.types import BOOL, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
 from ..ir.values import Loc, Value
 
-_FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind.DIVF}
-_INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
+_FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind.DIVF, "**": OpKind.POWF}
+_INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI, "&": OpKind.ANDI, "|": OpKind.ORI,
+             "^": OpKind.XORI, "<<": OpKind.SHLI, ">>": OpKind.SHRI}
+_BOOL_KIND = {"&": OpKind.ANDI, "|": OpKind.ORI, "^": OpKind.XORI}
+# comparison operators -> the predicate attribute of cmpi / cmpf
+PREDICATES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 
 
 class Builder:
@@ -81,38 +85,119 @@ class Builder:
             return self.const(v, dt, node, shape)
         raise self.err(node, f"operand {v!r}")
 
-    def binary(self, op: str, a, b, node, hint: str = ""):
+    def operands(self, a, b, node) -> tuple[Value, Value]:
+        """Two operands of a binary op as Values of one dtype and shape: const symbols are i32, Python numbers
+        are loosely typed constants (ir/typing.py), then :meth:`unify` promotes and broadcasts."""
+        a = self.i32(a, node) if isinstance(a, Sym) else a
+        b = self.i32(b, node) if isinstance(b, Sym) else b
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            raise self.err(node, f"an operation on {a!r} and {b!r} that is not a compile-time constant")
+        a = self.tile_of(a, b if isinstance(b, Value) else a, node)
+        b = self.tile_of(b, a, node)
+        return self.unify(a, b, node)
+
+    def binary(self, op: str, a, b, node, hint: str = "", **modes):
+        """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing;
+        ``modes`` (ftz=True, approx=True) are attributes of a float + - * / (the function forms' math modes)."""
         folded = irtyping.fold(op, a, b)
         if folded is not None:
             return folded
-        a0, b0 = a, b
-        if isinstance(a, Sym) or isinstance(b, Sym):
-            a = self.i32(a, node) if isinstance(a, Sym) else a
-            b = self.i32(b, node) if isinstance(b, Sym) else b
-        if not isinstance(a, Value) and not isinstance(b, Value):
-            raise self.err(node, f"operator {op} on {a!r} and {b!r}")
-        a = self.tile_of(a, b if isinstance(b, Value) else a, node)
-        b = self.tile_of(b, a, node)
-        a, b = self.unify(a, b, node)
+        if op in PREDICATES:
+            return self.compare(op, a, b, node, hint)
+        b_const = b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
+        a, b = self.operands(a, b, node)
         dt = a.type.dtype
-        if op in ("//", "%"):
-            if not all(isinstance(x, Value) and x.type == ScalarType(I32) for x in (a0, b0)):
-                raise self.err(node, f"{op} with a constant operand (the reference folds its sign tests)")
-            if a.type != ScalarType(I32):
-                raise self.err(node, f"{op} on {a.type}")
-            return self.floor_divmod(op, a, b, node, hint)
-        if isinstance(dt, DType) and dt.kind in ("int", "uint") and op in _INT_KIND:
-            kind = _INT_KIND[op]
-        elif op in _FLOAT_KIND and (isinstance(dt, DTypeChoice) or isinstance(dt, DTypeParam)
-                                    or (isinstance(dt, DType) and dt.is_float)):
-            if isinstance(dt, (DTypeParam, DTypeChoice)) and op == "/":
+        generic = isinstance(dt, (DTypeParam, DTypeChoice))
+        if op == "/":
+            if generic:
                 raise self.err(node, "true division of a dtype-generic tile")
-            kind = _FLOAT_KIND[op]
-        else:
+            dt = irtyping.true_div_dtype(dt)
+            a, b = self.convert(a, dt, node), self.convert(b, dt, node)
+        if isinstance(dt, DType) and dt.kind in ("int", "uint"):
+            if op in ("//", "%"):
+                if dt.kind == "uint":
+                    raise self.err(node, f"{op} on an unsigned integer {a.type}")
+                return self.floor_divmod(op, a, b, node, hint, b_const)
+            kind = _INT_KIND.get(op)
+        elif dt == BOOL:
+            kind = _BOOL_KIND.get(op)
+        else:  # a float, or a dtype parameter (an array's element type, float in every spec the port serves)
+            if op in ("//", "%") and not generic:
+                return self.floor_divmod(op, a, b, node, hint, b_const)
+            kind = _FLOAT_KIND.get(op)
+        if kind is None:
             raise self.err(node, f"operator {op} on {a.type}")
-        if isinstance(a.type, ScalarType) and kind not in _INT_KIND.values():
-            raise self.err(node, "float scalar arithmetic")
-        return self.emit(kind, [a, b], [a.type], node, hint or "t").result
+        if modes and kind not in (OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF):
+            raise self.err(node, f"math modes of {op} on {a.type}")
+        return self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
+
+    def compare(self, op: str, a, b, node, hint: str = "") -> Value:
+        """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``."""
+        a, b = self.operands(a, b, node)
+        dt = a.type.dtype
+        t = TileType(BOOL, a.type.shape) if isinstance(a.type, TileType) else ScalarType(BOOL)
+        if isinstance(dt, DType) and not dt.is_float:
+            return self.emit(OpKind.CMPI, [a, b], [t], node, hint or "m", predicate=PREDICATES[op]).result
+        return self.emit(OpKind.CMPF, [a, b], [t], node, hint or "m", predicate=PREDICATES[op],
+                         ordering="unordered" if op == "!=" else "ordered").result
+
+    def unary(self, op: str, v, node, hint: str = ""):
+        """``-x``, ``+x``, ``~x`` (xori with all ones), ``not x`` (xori with true) as cuTile Python lowers them."""
+        if isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and op == "not":
+            if op == "~" and not isinstance(v, int):
+                raise self.err(node, f"~ on {v!r}")
+            return {"-": lambda x: -x, "+": lambda x: +x, "~": lambda x: ~x, "not": lambda x: not x}[op](v)
+        if isinstance(v, Sym):
+            v = self.i32(v, node)
+        if not isinstance(v, Value) or not isinstance(v.type, (TileType, ScalarType)):
+            raise self.err(node, f"unary {op} on {v!r}")
+        dt = v.type.dtype
+        shape = v.type.shape if isinstance(v.type, TileType) else None
+        is_int = isinstance(dt, DType) and dt.kind in ("int", "uint")
+        if op == "+" and dt != BOOL:
+            return v
+        if op == "-" and is_int:
+            return self.emit(OpKind.NEGI, [v], [v.type], node, hint or "neg").result
+        if op == "-" and dt != BOOL:
+            return self.emit(OpKind.NEGF, [v], [v.type], node, hint or "neg").result
+        if (op == "~" and (is_int or dt == BOOL)) or (op == "not" and dt == BOOL):
+            ones = self.const(True if dt == BOOL else -1, dt, node, shape, "ones")
+            return self.emit(OpKind.XORI, [v, ones], [v.type], node, hint or "inv").result
+        raise self.err(node, f"unary {op} on {v.type}")
+
+    def select(self, cond, x, y, node, hint: str = "") -> Value:
+        """``ct.where(cond, x, y)``: the arms promote like a binary op; cond and arms broadcast together."""
+        if not isinstance(cond, Value) or cond.type.dtype != BOOL:
+            raise self.err(node, "a where condition must be a bool tile or scalar")
+        if not isinstance(x, Value) and not isinstance(y, Value):
+            x = self.const(x, irtyping.default_dtype(x), node, ())
+        x, y = self.operands(x, y, node)
+        if isinstance(cond.type, TileType) or isinstance(x.type, TileType):
+            cond, x = self.unify_shapes(cond, x, node)
+            cond, y = self.unify_shapes(cond, y, node)
+            x, y = self.unify_shapes(x, y, node)
+        return self.emit(OpKind.SELECT, [cond, x, y], [x.type], node, hint or "sel").result
+
+    def unify_shapes(self, a: Value, b: Value, node) -> tuple[Value, Value]:
+        """Two values (a runtime scalar is a 0-d tile) broadcast to their common shape, dtypes kept."""
+        a = self.to_tile(a, node) if isinstance(a.type, ScalarType) else a
+        b = self.to_tile(b, node) if isinstance(b.type, ScalarType) else b
+        try:
+            shape = irtyping.broadcast_shapes(a.type.shape, b.type.shape)
+        except irtyping.PromotionError as e:
+            raise self.err(node, str(e)) from e
+        return self.broadcast(a, shape, node), self.broadcast(b, shape, node)
+
+    def minmax(self, fn: str, a, b, node, hint: str = "") -> Value:
+        """``ct.maximum`` / ``ct.minimum``: maxf/minf on floats, maxi/mini (signedness of the dtype) on ints."""
+        a, b = self.operands(a, b, node)
+        dt = a.type.dtype
+        is_int = isinstance(dt, DType) and dt.kind in ("int", "uint")
+        if dt == BOOL:
+            raise self.err(node, f"{fn} of bool values")
+        kind = {("max", True): OpKind.MAXI, ("min", True): OpKind.MINI, ("max", False): OpKind.MAXF,
+                ("min", False): OpKind.MINF}[(fn, is_int)]
+        return self.emit(kind, [a, b], [a.type], node, hint or fn).result
 
     def unify(self, a: Value, b: Value, node) -> tuple[Value, Value]:
         ta, tb = a.type, b.type
@@ -142,6 +227,8 @@ class Builder:
             new = (1,) * (len(shape) - len(v.type.shape)) + tuple(v.type.shape)
             v = self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, new)], node, (v.hint or "t") + "_r",
                           shape=new).result
+            if new == tuple(shape):  # the reshape alone gives the shape: no broadcast op (as the reference)
+                return v
         return self.emit(OpKind.BROADCAST, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_b",
                          shape=shape).result
 
@@ -149,25 +236,58 @@ class Builder:
         """A runtime scalar as a 0-d tile of its dtype."""
         return self.emit(OpKind.TO_TILE, [v], [TileType(v.type.dtype, ())], node, (v.hint or "s") + "_tile").result
 
+    def for_loop(self, start: Value, stop: Value, step: Value, iv: Value, carried: list[Value], node,
+                 lower_body) -> list[Value]:
+        """A structured ``for``: ``lower_body(args)`` lowers the body into a fresh block (the current block while it
+        runs; ``args`` are the loop-carried block arguments, typed like ``carried``) and returns the values the
+        body yields for them; the loop op is appended and its results (the carried values after it) returned."""
+        args = [Value(v.type, v.hint) for v in carried]
+        body = Block([iv, *args])
+        outer = self.block
+        self.block = body
+        try:
+            ys = lower_body(args)
+        finally:
+            self.block = outer
+        for y, a in zip(ys, args):
+            if not isinstance(y, Value) or y.type != a.type:
+                raise self.err(node, f"'{a.hint}' changes type in the loop body")
+        body.ops.append(Op(OpKind.YIELD, list(ys), [], loc=self.loc(node)))
+        results = [Value(a.type, a.hint) for a in args]
+        self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *carried], results, {}, self.loc(node), [body]))
+        return results
+
     def convert(self, v: Value, dt: DTypeLike, node, hint: str = "") -> Value:
         if v.type.dtype == dt:
             return v
         t = TileType(dt, v.type.shape) if isinstance(v.type, TileType) else ScalarType(dt)
         return self.emit(OpKind.CONVERT, [v], [t], node, hint or (v.hint or "t") + "_c").result
 
-    def floor_divmod(self, op: str, a: Value, b: Value, node, hint: str) -> Value:
-        """Python's flooring ``//`` / ``%`` on i32, as cuTile Python lowers them (divi rounding to -inf;
-        remi plus the sign fix-up)."""
+    def floor_divmod(self, op: str, a: Value, b: Value, node, hint: str, b_const=None) -> Value:
+        """Python's flooring ``//`` / ``%`` as cuTile Python lowers them: on integers divi rounding to -inf and
+        remi plus the sign fix-up; on floats divf + floor and remf plus the fix-up (the ``rem != 0`` test
+        unordered). A scalar's constant divisor has its sign test folded to a constant, as the reference does."""
+        dt = a.type.dtype
+        flt = not (isinstance(dt, DType) and dt.kind in ("int", "uint"))
+        h = hint or ("q" if op == "//" else "m")
         if op == "//":
-            return self.emit(OpKind.DIVI, [a, b], [a.type], node, hint, rounding="negative_inf").result
-        b_t = ScalarType(BOOL)
-        rem = self.emit(OpKind.REMI, [a, b], [a.type], node, (hint or "m") + "_rem").result
-        zero = self.const(0, I32, node)
-        rneg = self.emit(OpKind.CMPI, [rem, zero], [b_t], node, (hint or "m") + "_rneg", predicate="lt").result
-        bneg = self.emit(OpKind.CMPI, [b, zero], [b_t], node, (hint or "m") + "_bneg", predicate="lt").result
-        sgn = self.emit(OpKind.XORI, [rneg, bneg], [b_t], node, (hint or "m") + "_sgn").result
-        nz = self.emit(OpKind.CMPI, [rem, zero], [b_t], node, (hint or "m") + "_nz", predicate="ne").result
-        fix = self.emit(OpKind.ANDI, [sgn, nz], [b_t], node, (hint or "m") + "_fix").result
-        rb = self.emit(OpKind.ADDI, [rem, b], [a.type], node, (hint or "m") + "_rb").result
+            if flt:
+                q = self.emit(OpKind.DIVF, [a, b], [a.type], node, h + "_div").result
+                return self.emit(OpKind.MATH, [q], [a.type], node, h, fn="floor").result
+            return self.emit(OpKind.DIVI, [a, b], [a.type], node, h, rounding="negative_inf").result
+        shape = a.type.shape if isinstance(a.type, TileType) else None
+        b_t = TileType(BOOL, shape) if shape is not None else ScalarType(BOOL)
+        cmp, order = (OpKind.CMPF, {"ordering": "ordered"}) if flt else (OpKind.CMPI, {})
+        rem = self.emit(OpKind.REMF if flt else OpKind.REMI, [a, b], [a.type], node, h + "_rem").result
+        zero = self.const(0, dt, node, shape)
+        rneg = self.emit(cmp, [rem, zero], [b_t], node, h + "_rneg", predicate="lt", **order).result
+        if shape is None and b_const is not None:
+            bneg = self.const(b_const < 0, BOOL, node, None, h + "_bneg")
+        else:
+            bneg = self.emit(cmp, [b, zero], [b_t], node, h + "_bneg", predicate="lt", **order).result
+        sgn = self.emit(OpKind.XORI, [rneg, bneg], [b_t], node, h + "_sgn").result
+        nz_order = {"ordering": "unordered"} if flt else {}
+        nz = self.emit(cmp, [rem, zero], [b_t], node, h + "_nz", predicate="ne", **nz_order).result
+        fix = self.emit(OpKind.ANDI, [sgn, nz], [b_t], node, h + "_fix").result
+        rb = self.emit(OpKind.ADDF if flt else OpKind.ADDI, [rem, b], [a.type], node, h + "_rb").result
         return self.emit(OpKind.SELECT, [fix, rb, rem], [a.type], node, hint).result
-

@@ -49,6 +49,15 @@ class OpKind(enum.Enum):
     ANDI = ("andi", Family.ELEMENTWISE)
     ORI = ("ori", Family.ELEMENTWISE)
     XORI = ("xori", Family.ELEMENTWISE)
+    NEGI = ("negi", Family.ELEMENTWISE)
+    ABSF = ("absf", Family.ELEMENTWISE)
+    ABSI = ("absi", Family.ELEMENTWISE)
+    MAXI = ("maxi", Family.ELEMENTWISE)
+    MINI = ("mini", Family.ELEMENTWISE)
+    REMF = ("remf", Family.ELEMENTWISE)
+    POWF = ("powf", Family.ELEMENTWISE)
+    SHLI = ("shli", Family.ELEMENTWISE)
+    SHRI = ("shri", Family.ELEMENTWISE)
     # comparison / select
     CMPI = ("cmpi", Family.COMPARE)  # attrs: predicate
     CMPF = ("cmpf", Family.COMPARE)
@@ -57,7 +66,8 @@ class OpKind(enum.Enum):
     REDUCE_SUM = ("reduce_sum", Family.REDUCE)
     REDUCE_MAX = ("reduce_max", Family.REDUCE)
     REDUCE_MIN = ("reduce_min", Family.REDUCE)
-    SCAN_SUM = ("scan_sum", Family.REDUCE)
+    SCAN_SUM = ("scan_sum", Family.REDUCE)  # attrs: axis, reverse; result of the operand's type
+    REDUCE_PROD = ("reduce_prod", Family.REDUCE)
     # memory
     MAKE_VIEW = ("make_view", Family.MEMORY)  # (array) -> view; attrs: tile, padding
     NUM_TILES = ("num_tiles", Family.MEMORY)  # (view) -> i32; attrs: axis
@@ -78,11 +88,13 @@ class OpKind(enum.Enum):
     MMA = ("mma", Family.MMA)  # (a, b, acc) -> acc
     # shape ops
     RESHAPE = ("reshape", Family.SHAPE)
+    IOTA = ("iota", Family.SHAPE)  # () -> tile<N x int>: 0 .. N-1
+    EXTRACT = ("extract", Family.SHAPE)  # (tile, *i32 block index) -> a sub-tile; attrs: shape
+    CAT = ("cat", Family.SHAPE)  # (a, b) -> concatenation along attrs: axis
     BROADCAST = ("broadcast", Family.SHAPE)
     PERMUTE = ("permute", Family.SHAPE)
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
     TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
-    IOTA = ("iota", Family.SHAPE)  # () -> tile<N x i32> of 0..N-1 (ct.arange); attrs: shape
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
     NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis

@@ -13,7 +13,8 @@ from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
               OpKind.SUBI, OpKind.MULI, OpKind.DIVI, OpKind.REMI, OpKind.ANDI, OpKind.ORI, OpKind.XORI,
-              OpKind.NEGF, OpKind.MATH, OpKind.FMA}
+              OpKind.NEGF, OpKind.MATH, OpKind.FMA, OpKind.NEGI, OpKind.ABSF, OpKind.ABSI, OpKind.MAXI,
+              OpKind.MINI, OpKind.REMF, OpKind.POWF, OpKind.SHLI, OpKind.SHRI}
 
 
 def _fail(code: str, op: Op, msg: str) -> None:
@@ -51,6 +52,9 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.CONVERT:
         if _shape(ins[0].type) != _shape(outs[0].type):
             _fail(T, op, f"converts {ins[0].type} to the shape of {outs[0].type}")
+    elif k == OpKind.SCAN_SUM:
+        if outs[0].type != ins[0].type:
+            _fail(T, op, f"scans {ins[0].type} into {outs[0].type}")
     elif op.kind.family == Family.REDUCE:
         t, axis = ins[0].type, op.attrs.get("axis")
         want = tuple(d for i, d in enumerate(_shape(t)) if i != axis)

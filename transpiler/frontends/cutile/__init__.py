@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ... import errors, ir
 from ...ir import typing as irtyping
-from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse

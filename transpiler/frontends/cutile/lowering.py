@@ -19,18 +19,29 @@ import libcst as cst
 
 from ... import errors, frontend_cutile
 from ...cutile_base import _is_docstring, assigned_names
+from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import compare, memory, recovery
+from . import memory, recovery
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
-from .values import ELEMENT, ArrayRef, DT
+from .values import ELEMENT, ArrayRef, DT, EnumRef
 
 _MATH_CONSTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-           cst.Modulo: "%"}
+           cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+           cst.RightShift: ">>"}
+_AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+           cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.BitAndAssign: "&",
+           cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>"}
+_UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+_CMPOPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+           cst.Equal: "==", cst.NotEqual: "!="}
+# tile methods -> the handler that takes the tile as its first argument
+_METHODS = {"reshape": "ct.reshape", "astype": "ct.astype", "permute": "ct.permute", "transpose": "ct.transpose",
+            "extract": "ct.extract", "item": "Tile.item"}
 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
@@ -198,13 +209,20 @@ class Lowering(Builder):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
-        if isinstance(s, cst.Assign):
+        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple) and all(
+                isinstance(e.value, cst.Name) for e in s.targets[0].target.elements):
+            names = [e.value.value for e in s.targets[0].target.elements]
+            v = self.expr(s.value)
+            if not isinstance(v, tuple) or len(v) != len(names):
+                raise self.err(s, f"unpacking {v!r} into {len(names)} names")
+            for n, x in zip(names, v):
+                self.bind(n, x)
+        elif isinstance(s, cst.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
             self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))
-        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in {
-                cst.AddAssign: 1, cst.SubtractAssign: 1, cst.MultiplyAssign: 1}:
-            op = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}[type(s.operator)]
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in _AUGOPS:
+            op = _AUGOPS[type(s.operator)]
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
@@ -272,6 +290,9 @@ class Lowering(Builder):
                 return self.info.consts[node.value]
             if node.value in ("True", "False"):
                 return node.value == "True"
+            enum = self.module_enum(node.value)
+            if enum is not None:
+                return enum
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, cst.Integer):
             return int(node.value, 0)
@@ -279,23 +300,23 @@ class Lowering(Builder):
             return float(node.value)
         if isinstance(node, (cst.Tuple, cst.List)):
             return tuple(self.expr(e.value) for e in node.elements)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            v = self.expr(node.expression)
-            if isinstance(v, (int, float)):
-                return -v
-            raise self.err(node, "unary minus on a tile")
+        if isinstance(node, cst.UnaryOperation) and type(node.operator) in _UNOPS:
+            return self.unary(_UNOPS[type(node.operator)], self.expr(node.expression), node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
+        if isinstance(node, cst.Comparison):
+            if len(node.comparisons) != 1 or type(node.comparisons[0].operator) not in _CMPOPS:
+                raise self.err(node, "chained comparisons and is / in")
+            c = node.comparisons[0]
+            return self.binary(_CMPOPS[type(c.operator)], self.expr(node.left), self.expr(c.comparator), node, hint)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.IfExp):
             return self.dtype_choice(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
-        if isinstance(node, cst.Subscript):
-            return memory.subscript(self, node)
-        if isinstance(node, cst.Comparison):
-            return compare.comparison(self, node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
 
     def attribute(self, node: cst.Attribute):
@@ -304,8 +325,13 @@ class Lowering(Builder):
             return DT(PY_DTYPES[d[3:]])
         if d and d.startswith(memory.PAD_PREFIX):
             return memory.pad_mode(self, node)
+        if d and d.startswith("ct.RoundingMode."):
+            return EnumRef(d)
         if d in _MATH_CONSTS:
             return _MATH_CONSTS[d]
+        lit = const_eval(node, self.info.consts.get, self.info.dotted)  # module constants, math expressions
+        if lit is not None:
+            return lit
         host = frontend_cutile.load_rules().get("host_dtypes", {})
         if d in host:  # torch.int32 / numpy.float16 as a dtype inside a kernel (cuTile Python accepts them)
             return DT(DTYPES[host[d]])
@@ -313,11 +339,62 @@ class Lowering(Builder):
             a = live(self.env.get(node.value.value))
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
-        if isinstance(node.value, cst.Name) and isinstance(self.env.get(node.value.value), ArrayRef):
-            return memory.array_attribute(self, self.env[node.value.value], node)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
+        if isinstance(node.value, cst.Name) and isinstance(self.env.get(node.value.value), ArrayRef):
+            return memory.array_attribute(self, self.env[node.value.value], node)
+        if node.attr.value in ("shape", "ndim") and not (d or "").startswith("ct."):
+            v = self.expr(node.value)
+            if isinstance(v, ArrayRef):  # the runtime extents: i32 scalars (dead ones are removed by dce)
+                dims = tuple(self.emit(OpKind.ARRAY_DIM, [v.value], [ScalarType(I32)], node,
+                                       f"{v.name}_d{i}", axis=i).result for i in range(v.value.type.rank))
+                return dims if node.attr.value == "shape" else len(dims)
+            if isinstance(v, Value) and isinstance(v.type, (TileType, ScalarType)):
+                shape = getattr(v.type, "shape", ())
+                return tuple(shape) if node.attr.value == "shape" else len(shape)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    def module_enum(self, name: str) -> EnumRef | None:
+        """A module-level ``PAD_ZERO = ct.PaddingMode.ZERO``: the enum member the name stands for."""
+        for stmt in self.info.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for s in stmt.body:
+                    if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name) \
+                            and s.targets[0].target.value == name:
+                        d = self.info.dotted(s.value) or ""
+                        if d.startswith(("ct.PaddingMode.", "ct.RoundingMode.")):
+                            return EnumRef(d)
+        return None
+
+    def subscript(self, node: cst.Subscript):
+        """``t[i]`` of a compile-time tuple (``x.shape[0]``, ``TILES[1]``) with a constant index; ``tile[None, :]``
+        (NumPy's new axes: a reshape with 1s where the Nones are)."""
+        v = self.expr(node.value)
+        if isinstance(v, Value) and isinstance(v.type, TileType):
+            return self.new_axes(node, v)
+        if not isinstance(v, tuple) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            raise self.err(node, "subscripts other than a constant index into a tuple")
+        i = self.expr(node.slice[0].slice.value)
+        if not isinstance(i, int) or isinstance(i, bool) or not -len(v) <= i < len(v):
+            raise self.err(node, f"index {i!r} into a tuple of {len(v)}")
+        return v[i]
+
+    def new_axes(self, node: cst.Subscript, v: Value) -> Value:
+        shape, dims = [], iter(v.type.shape)
+        for el in node.slice:
+            s = el.slice
+            if isinstance(s, cst.Index) and isinstance(s.value, cst.Name) and s.value.value == "None":
+                shape.append(1)
+            elif isinstance(s, cst.Slice) and s.lower is None and s.upper is None and s.step is None:
+                d = next(dims, None)
+                if d is None:
+                    raise self.err(node, f"more axes than {v.type} has")
+                shape.append(d)
+            else:
+                raise self.err(node, "tile subscripts other than None and ':' (new axes)")
+        shape += list(dims)
+        shape = tuple(shape)
+        return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, "", shape=shape).result
 
     def dtype_choice(self, node: cst.IfExp):
         """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
@@ -348,12 +425,30 @@ class Lowering(Builder):
                 and node.func.value not in self.env:
             return self.inline(self.info.helpers[node.func.value], node)
         fn = self.info.dotted(node.func)
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _METHODS and not (fn or "").startswith("ct."):
+            return self.method(node, hint)
         handler = CALLS.get(fn or "")
         if handler is None:
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
+
+    def method(self, node: cst.Call, hint: str):
+        """``t.reshape(..)``, ``t.astype(..)``, ``t.item()`` ...: the ct function (handler) taking the tile first;
+        the receiver is lowered once and passed as a name bound to its value."""
+        recv = self.expr(node.func.value)
+        if not isinstance(recv, Value) or not isinstance(recv.type, (TileType, ScalarType)):
+            raise self.err(node, f"method '{node.func.attr.value}' of {recv!r}")
+        name = f"__recv{recv.id}"
+        self.env[name] = recv
+        try:
+            pos = [cst.Name(name), *(a.value for a in node.args if a.keyword is None)]
+            kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+            fn = _METHODS[node.func.attr.value]
+            return CALLS[fn](self, Call(node, fn, pos, kw, hint))
+        finally:
+            del self.env[name]
 
     def inline(self, fn: cst.FunctionDef, node: cst.Call):
         """A call of a module-level helper: its body lowered in place, its parameters bound to the argument

@@ -16,7 +16,7 @@ from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
 from ...ir.values import Value
 from . import recovery
 from .registry import Call, lowers
-from .values import DT, ArrayRef
+from .values import ArrayRef, EnumRef
 
 _PADDING = {"ZERO": "zero", "NEG_ZERO": "neg_zero", "NEG_INF": "neg_inf", "POS_INF": "pos_inf", "NAN": "nan",
             "UNDETERMINED": "none"}
@@ -61,7 +61,9 @@ def pad_mode(lw, node) -> PadMode:
 
 def padding_mode(lw, node) -> str:
     v = lw.expr(node)
-    if isinstance(v, str) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING:
+    if isinstance(v, EnumRef):  # an enum member bound to a name (frontends/cutile/values.py)
+        v = v.dotted
+    if isinstance(v, str) and not isinstance(v, PadMode) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING:
         v = PadMode(_PADDING[v[len(PAD_PREFIX):]])  # a module constant (its dotted spelling, cutile_base)
     if not isinstance(v, PadMode):
         raise lw.err(node, "padding_mode= must be a ct.PaddingMode member (directly, by a name or a module constant)")
@@ -219,20 +221,6 @@ def subscript(lw, node: cst.Subscript):
     if not isinstance(k, int) or isinstance(k, bool) or not -len(base) <= k < len(base):
         raise lw.err(node, f"index {k!r} of a {len(base)}-tuple")
     return base[k]
-
-
-# -- ct.arange -------------------------------------------------------------------------------------------------
-
-@lowers("ct.arange")
-def arange(lw, c: Call):
-    """``ct.arange(N, dtype=ct.int32)``: the index tile 0..N-1 (Tile IR ``iota``)."""
-    if len(c.pos) != 1 or set(c.kw) - {"dtype"}:
-        raise lw.err(c.node, "ct.arange(size, dtype=)")
-    n = lw.dim(lw.expr(c.pos[0]), c.node)
-    dt = lw.expr(c.kw["dtype"]) if "dtype" in c.kw else DT(I32)
-    if not isinstance(dt, DT) or not isinstance(dt.dtype, DType) or dt.dtype.kind not in ("int", "uint"):
-        raise lw.err(c.node, "ct.arange of a non-integer dtype")
-    return lw.emit(OpKind.IOTA, [], [TileType(dt.dtype, (n,))], c.node, c.hint or "lanes", shape=(n,)).result
 
 
 # -- element-wise pointer access: ct.gather / ct.scatter / atomics -----------------------------------------------

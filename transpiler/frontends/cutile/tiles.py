@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
-from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import DType, TileType
+from ...ir.types import BOOL, DType, ScalarType, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
+from .args import bind, enum_member, value
 from .registry import Call, lowers
 from .values import DT
 
 _FN_BINOPS = {"ct.add": "+", "ct.sub": "-", "ct.mul": "*", "ct.truediv": "/"}
-_REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN}
+_REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN,
+           "ct.prod": OpKind.REDUCE_PROD}
 
 
 def tile(lw, node, what: str) -> Value:
@@ -24,25 +25,21 @@ def tile(lw, node, what: str) -> Value:
 
 @lowers("ct.full", "ct.zeros", "ct.ones")
 def full(lw, c: Call):
-    pos, kw, fn = c.pos, c.kw, c.fn
-    shape_node = pos[0] if pos else kw.get("shape")
-    if shape_node is None:
-        raise lw.err(c.node, f"{fn} without a shape")
-    shape = lw.shape(shape_node)
-    fill = {"ct.zeros": 0, "ct.ones": 1}.get(fn)
-    if fill is None:
-        vnode = pos[1] if len(pos) > 1 else kw.get("fill_value")
-        if vnode is None:
-            raise lw.err(c.node, "ct.full without a fill value")
-        fill = lw.expr(vnode)
-    dnode = kw.get("dtype") or (pos[2] if len(pos) > 2 else None)
-    dt = lw.expr(dnode) if dnode is not None else None
-    if not isinstance(fill, (int, float)) or isinstance(fill, bool):
-        raise lw.err(c.node, f"{fn} fill value must be a number")
-    if dt is None:
-        dt = DT(irtyping.default_dtype(fill))
+    """A constant tile; ``ct.full`` of a runtime scalar is that value cast and broadcast (the reference's
+    reshape + broadcast). cuTile Python 1.7.0 requires the dtype (``full(): missing a required argument``)."""
+    a = bind(lw, c, "shape, fill_value, dtype" if c.fn == "ct.full" else "shape, dtype")
+    shape = lw.shape(a["shape"])
+    fill = value(lw, a["fill_value"]) if c.fn == "ct.full" else {"ct.zeros": 0, "ct.ones": 1}[c.fn]
+    dt = value(lw, a["dtype"])
     if not isinstance(dt, DT) or not isinstance(dt.dtype, DType):
-        raise lw.err(c.node, f"{fn} of a generic dtype")
+        raise lw.err(c.node, f"{c.fn} of a generic dtype")
+    if isinstance(fill, Value):
+        if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
+            raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
+        v = lw.to_tile(fill, c.node) if isinstance(fill.type, ScalarType) else fill
+        return lw.broadcast(lw.convert(v, dt.dtype, c.node), shape, c.node)
+    if not isinstance(fill, (int, float)):
+        raise lw.err(c.node, f"{c.fn} fill value must be a number or a scalar value")
     return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
 
 
@@ -67,35 +64,66 @@ def reshape(lw, c: Call):
 
 @lowers("ct.mma")
 def mma(lw, c: Call):
-    if len(c.pos) != 3 or c.kw:
-        raise lw.err(c.node, "ct.mma(tile, tile, acc)")
-    a, b, acc = (tile(lw, p, "ct.mma(tile, tile, acc)") for p in c.pos)
-    return lw.emit(OpKind.MMA, [a, b, acc], [acc.type], c.node, c.hint).result
+    a = bind(lw, c, "x, y, /, acc, *, use_fast_acc=False")
+    if value(lw, a["use_fast_acc"]) is not False:
+        raise lw.err(c.node, "ct.mma(use_fast_acc=True) (cutile 0.3.1's mmaf has no fast-accumulation flag)")
+    x, y, acc = (tile(lw, a[k], "ct.mma(tile, tile, acc)") for k in ("x", "y", "acc"))
+    return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
 
 
 @lowers(*_FN_BINOPS)
 def binop_fn(lw, c: Call):
-    """``ct.add(a, b)`` without math modes is ``a + b``."""
+    """``ct.add(a, b)`` is ``a + b``; with ``flush_to_zero=True`` the op carries ftz, and ``ct.truediv(..,
+    rounding_mode=APPROX, flush_to_zero=True)`` is cutile 0.3.1's ``true_div`` (the only rounding mode it spells)."""
+    a = bind(lw, c, "x, y, /, *, rounding_mode=None, flush_to_zero=False")
+    ftz = value(lw, a["flush_to_zero"])
+    if not isinstance(ftz, bool):
+        raise lw.err(c.node, f"{c.fn}: flush_to_zero= must be True or False")
+    modes = {"ftz": True} if ftz else {}
+    if a["rounding_mode"] is not None:
+        rm = enum_member(lw, a["rounding_mode"])
+        if not (rm == "APPROX" and ftz and c.fn == "ct.truediv"):
+            raise lw.err(c.node, f"{c.fn}(rounding_mode={rm}): cutile 0.3.1 spells only truediv with APPROX and "
+                         "flush_to_zero=True (true_div, cutile/src/_core.rs)")
+        modes = {"approx": True}
+    return lw.binary(_FN_BINOPS[c.fn], value(lw, a["x"]), value(lw, a["y"]), c.node, c.hint, **modes)
+
+
+@lowers("min", "max")
+def builtin_minmax(lw, c: Call):
+    """Python's ``min(a, b)`` / ``max(a, b)``: folded on numbers, else ct.minimum / ct.maximum."""
     if len(c.pos) != 2 or c.kw:
-        raise lw.err(c.node, f"{c.fn} with math-mode arguments")
-    return lw.binary(_FN_BINOPS[c.fn], lw.expr(c.pos[0]), lw.expr(c.pos[1]), c.node, c.hint)
+        raise lw.err(c.node, f"{c.fn}(a, b) of two values")
+    x, y = lw.expr(c.pos[0]), lw.expr(c.pos[1])
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
+        return min(x, y) if c.fn == "min" else max(x, y)
+    return lw.minmax(c.fn, x, y, c.node, c.hint)
 
 
 @lowers(*_REDUCE)
 def reduce(lw, c: Call):
-    """``ct.sum/max/min(tile, axis=k[, keepdims=True])`` on a float tile: a reduce, then a reshape that
-    puts the 1 back for keepdims."""
-    pos, kw, node, hint = c.pos, c.kw, c.node, c.hint
-    if len(pos) != 1 or not set(kw) <= {"axis", "keepdims"} or "axis" not in kw:
-        raise lw.err(node, "reductions other than (tile, axis=k[, keepdims=])")
-    x = lw.expr(pos[0])
-    axis, keep = lw.expr(kw["axis"]), lw.expr(kw["keepdims"]) if "keepdims" in kw else False
-    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
-            isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
-        raise lw.err(node, "a reduction of a non-float tile")
-    if not isinstance(axis, int) or isinstance(axis, bool) or not 0 <= axis < len(x.type.shape) \
-            or not isinstance(keep, bool):
+    """``ct.sum/prod/max/min(tile, axis[, keepdims=True])`` on a float or integer tile: a reduce, then a
+    reshape that puts the 1 back for keepdims."""
+    extra = ", propagate_nan=False" if c.fn in ("ct.max", "ct.min") else ", rounding_mode=None"
+    a = bind(lw, c, f"x, /, axis=None, *, keepdims=False, flush_to_zero=False{extra}")
+    node, hint = c.node, c.hint
+    x = value(lw, a["x"])
+    axis, keep = value(lw, a["axis"]), value(lw, a["keepdims"])
+    if not isinstance(x, Value) or not isinstance(x.type, TileType) or x.type.dtype == BOOL:
+        raise lw.err(node, f"{c.fn} of {x!r}: a float or integer tile")
+    if not isinstance(x.type.dtype, DType):
+        # kept from before: a kernel reducing its array dtype directly (fixtures/splitk_reduce: f32 partials into an
+        # f16 output) has arrays of two dtypes, which the one dtype parameter E of the typed path cannot tell apart
+        raise lw.err(node, f"{c.fn} of a dtype-generic tile (cast it with ct.astype first)")
+    if any(value(lw, a[k]) not in (None, False) for k in ("flush_to_zero", "propagate_nan", "rounding_mode") if k in a):
+        raise lw.err(node, f"{c.fn} with flush_to_zero= / propagate_nan= / rounding_mode= (cutile 0.3.1's "
+                     "reduce_* take none: cutile/src/_core.rs)")
+    rank = len(x.type.shape)
+    if axis is None:
+        raise lw.err(node, f"{c.fn} without an axis (a reduction of every axis)")
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank or not isinstance(keep, bool):
         raise lw.err(node, "reduction axis / keepdims must be constants")
+    axis %= rank
     shape = tuple(d for i, d in enumerate(x.type.shape) if i != axis)
     red = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, shape)], node, (hint or "t") + ("_red" if keep else ""),
                   axis=axis).result
@@ -106,15 +134,37 @@ def reduce(lw, c: Call):
 
 
 def math(lw, c: Call):
-    """A unary float function of rules/ir.toml ``[math]`` (registered for every entry there)."""
-    if len(c.pos) != 1 or c.kw:
-        raise lw.err(c.node, f"{c.fn}(tile)")
+    """A unary float function of rules/ir.toml ``[math]`` (registered for every entry there), with the math
+    modes cuTile Python takes: ``flush_to_zero=True`` (the entry's ``rust_ftz``) and
+    ``rounding_mode=RoundingMode.APPROX`` (``rust_approx``) where cutile 0.3.1 can spell them."""
+    if len(c.pos) != 1 or not set(c.kw) <= {"flush_to_zero", "rounding_mode"}:
+        raise lw.err(c.node, f"{c.fn}(tile[, flush_to_zero=][, rounding_mode=])")
     x = lw.expr(c.pos[0])
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
             isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
+    rule = ir_rules()["math"][c.fn]
+    modes = {}
+    if "flush_to_zero" in c.kw:
+        ftz = lw.expr(c.kw["flush_to_zero"])
+        if not isinstance(ftz, bool):
+            raise lw.err(c.node, f"{c.fn}: flush_to_zero= must be True or False")
+        if ftz:
+            modes["ftz"] = True
+    if "rounding_mode" in c.kw:
+        mode = enum_member(lw, c.kw["rounding_mode"])
+        if mode == "APPROX":
+            modes["approx"] = True
+        elif mode != "FULL" or c.fn not in ("ct.exp", "ct.tanh"):
+            raise lw.err(c.node, f"{c.fn}: rounding_mode={mode or '?'}")
+    for m in modes:
+        if f"rust_{m}" not in rule:
+            raise lw.err(c.node, f"{c.fn} with {'flush_to_zero=True' if m == 'ftz' else 'rounding_mode=APPROX'}: no "
+                         "cutile 0.3.1 spelling (rules/ir.toml [math])")
+    if len(modes) > 1:
+        raise lw.err(c.node, f"{c.fn} with both flush_to_zero= and rounding_mode=")
     name = c.fn.removeprefix("ct.")
-    return lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or name, fn=name).result
+    return lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or name, fn=name, **modes).result
 
 
 lowers(*ir_rules()["math"])(math)

@@ -23,6 +23,13 @@ class ArrayRef:
         self.value = value
 
 
+class EnumRef:
+    """A cuTile Python enum member bound to a name (``zero_pad = ct.PaddingMode.ZERO``): its dotted spelling."""
+
+    def __init__(self, dotted: str):
+        self.dotted = dotted
+
+
 class Poison:
     """What a name is bound to after the statement that assigns it failed to lower (its blocker is already
     recorded): any later use raises :class:`PoisonUse`, which recovery swallows, so one unsupported construct

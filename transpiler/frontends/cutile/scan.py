@@ -1,0 +1,40 @@
+"""Scan family: ``ct.cumsum`` (cutile 0.3.1's ``scan_sum``). ``ct.cumprod`` and the general ``ct.scan`` need a
+combining region: cutile 0.3.1 spells one only as the Rust closure of ``scan`` (cutile/src/_core.rs), which the
+typed path does not write yet, so they are refused with that name."""
+
+from __future__ import annotations
+
+from ...ir.ops import OpKind
+from ...ir.types import DType
+from .args import bind, constant, value
+from .registry import Call, lowers
+from .shapes import _axis, tile
+
+
+@lowers("ct.cumsum")
+def cumsum(lw, c: Call):
+    a = bind(lw, c, "x, /, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=False")
+    x = tile(lw, c, a["x"])
+    if value(lw, a["rounding_mode"]) is not None or value(lw, a["flush_to_zero"]) is not False:
+        raise lw.err(c.node, "ct.cumsum with rounding_mode= / flush_to_zero= (cutile 0.3.1's scan_sum takes "
+                     "neither: cutile/src/_core.rs)")
+    if not isinstance(x.type.dtype, DType):
+        raise lw.err(c.node, "ct.cumsum of a dtype-generic tile (scan_sum's identity is a literal of one dtype)")
+    axis = _axis(lw, c, constant(lw, c, a, "axis", (int,), "an integer"), len(x.type.shape))
+    reverse = constant(lw, c, a, "reverse", (bool,), "True or False")
+    if axis != 0:
+        raise lw.err(c.node, f"ct.cumsum along axis {axis}: cutile 0.3.1's scan_sum ignores its `dim` and always scans "
+                     "axis 0 (cutile-compiler compile_cuda_tile_op.rs compile_scan_op; docs/cutile-defects.md)")
+    return lw.emit(OpKind.SCAN_SUM, [x], [x.type], c.node, c.hint or "cum", axis=axis, reverse=reverse).result
+
+
+@lowers("ct.cumprod", "ct.scan")
+def scan_region(lw, c: Call):
+    raise lw.err(c.node, f"{c.fn}: cutile 0.3.1 has no product scan; its `scan(operand, dim, reverse, identity, f)` "
+                 "takes the combining function as a Rust closure (cutile/src/_core.rs), not spelled by the typed path")
+
+
+@lowers("ct.argmax", "ct.argmin")
+def arg_reduce(lw, c: Call):
+    raise lw.err(c.node, f"{c.fn}: the reference reduces (value, index) pairs in one region; cutile 0.3.1's "
+                 "`reduce(operand, dim, identity, f)` takes one operand (cutile/src/_core.rs)")
