@@ -7,18 +7,80 @@ level up) is what the cuTile and Triton front ends share. See docs/ir.md.
 
 from __future__ import annotations
 
-from ... import ir
+import libcst as cst
+
+from ... import errors, ir
+from ...cutile_base import Structural
+from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
 from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .values import ELEMENT, ArrayRef, DT
 
-__all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "unsupported"]
+__all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel", "unsupported"]
 
 
 def lower_file(info) -> ir.Module:
     """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified."""
     kernels = []
     for fn in info.kernels:
-        k = Lowering(info, fn).kernel()
-        kernels.append(ir.verify(k))
+        kernels += [ir.verify(k) for k in lower_kernel(info, fn)]
     return ir.Module(str(info.path), kernels)
+
+
+def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
+    """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
+    an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
+    other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
+    Entries are named and recorded (Kernel.variant / python_name) as the text-model pipeline does, so ffi.rs,
+    wrapper.py and ``ctrs check`` dispatch to them alike."""
+    order = [p.name.value for p in fn.params.params]
+    pending: list[tuple[dict, dict]] = [({}, {})]
+    out: list[ir.Kernel] = []
+    while pending:
+        fixed, other = pending.pop(0)
+        lw = Lowering(info, fn)
+        lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
+        try:
+            k = lw.kernel()
+        except Structural as s:
+            if s.flag in fixed or s.flag in other or s.flag not in order:
+                raise errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
+                                       f"'{s.flag}' into entries here ({s.why})", "compare it with literals only",
+                                       errors.Loc(str(info.path), s.line)) from None
+            if lw.flags.get(s.flag) == "bool":
+                pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
+            else:
+                lits = _compared_literals(info, fn, s.flag)
+                top = max(lits, default=0) + 1
+                pending[0:0] = [({**fixed, s.flag: v}, other) for v in sorted(lits)] + [
+                    (fixed, {**other, s.flag: (top, lits)})]
+            continue
+        if fixed or other:
+            values = {**fixed, **{f: v for f, (v, _) in other.items()}}
+            items = sorted(values.items(), key=lambda kv: order.index(kv[0]))
+            k.name = variant_entry(fn.name.value, items)
+            k.python_name = fn.name.value
+            k.variant = tuple((f, int(v)) for f, v in items)
+        out.append(k)
+    return out
+
+
+def _compared_literals(info, fn: cst.FunctionDef, flag: str) -> set[int]:
+    lits: set[int] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if len(node.comparisons) != 1:
+                return
+            sides = (node.left, node.comparisons[0].comparator)
+            for a, b in (sides, sides[::-1]):
+                if isinstance(a, cst.Name) and a.value == flag:
+                    v = int(b.value, 0) if isinstance(b, cst.Integer) else (
+                        info.consts.get(b.value) if isinstance(b, cst.Name) else None)
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        lits.add(v)
+
+    fn.body.visit(V())
+    for h in info.helpers.values():
+        h.body.visit(V())
+    return lits

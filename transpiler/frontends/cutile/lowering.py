@@ -11,19 +11,30 @@ file through the older text-model front end (transpiler/frontend_cutile.py).
 
 from __future__ import annotations
 
+import operator
+
 import libcst as cst
 
 from ... import errors
-from ...cutile_base import _is_docstring, assigned_names
+from ...cutile_base import _is_docstring, assigned_names, scalar_only_names
+from ...kernel_hints import read_hints
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import control, imports
 from .registry import CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-           cst.Modulo: "%"}
+           cst.Modulo: "%", cst.Power: "**", cst.LeftShift: "<<", cst.RightShift: ">>", cst.BitAnd: "&",
+           cst.BitOr: "|", cst.BitXor: "^"}
+_AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*", cst.DivideAssign: "/",
+           cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.LeftShiftAssign: "<<",
+           cst.RightShiftAssign: ">>", cst.BitAndAssign: "&", cst.BitOrAssign: "|", cst.BitXorAssign: "^"}
+# operators folded on compile-time ints only (tile forms are ct.* calls other handlers lower)
+_PYOPS = {"**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
+          "^": operator.xor}
 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
@@ -44,6 +55,9 @@ class Lowering(Builder):
         self.flags: dict[str, str] = {}
         self.returns: list | None = None  # inside an inlined helper: the value of its `return`
         self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
+        self.fixed: dict[str, int] = {}  # structural variant: flags lowered with a fixed value (control.py)
+        self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
+        self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -62,39 +76,71 @@ class Lowering(Builder):
     # -- kernel ------------------------------------------------------------------------------------
     def kernel(self) -> Kernel:
         fn = self.fn
-        ranks = self._array_ranks()
-        for p in fn.params.params:
-            name = p.name.value
-            ann = p.annotation
-            if ann is not None:
-                kind = self._const_kind(ann.annotation)
-                if kind != "int":
-                    raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
-                self.env[name] = Sym(name)
-                self.params.append(Param(name, "constant", None, self.loc(p)))
-                continue
-            if name not in ranks:
-                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
-            v = Value(ArrayType(ELEMENT, ranks[name]), name)
-            self.env[name] = ArrayRef(name, v)
-            self.params.append(Param(name, "array", v, self.loc(p)))
-        if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
+        ps = fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg \
+                or ps.posonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
+        ranks = self._array_ranks()
+        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
+        for p in ps.params:
+            self.param(p, ranks, numbers)
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
         if any(p.kind == "array" for p in self.params):
             gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
-        gens += [Generic(p.name, "const", "constant", "ct.Constant") for p in self.params if p.kind == "constant"]
+        gens += [Generic(p.name, "const", "constant", f"ct.Constant[{self.flags.get(p.name, 'int')}]")
+                 for p in self.params if p.kind == "constant"]
         gens += self.generics
         hints = self._hints()
         return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
 
+    def param(self, p: cst.Param, ranks: dict[str, int], numbers: set[str]) -> None:
+        """One kernel parameter, by its annotation, else by its use: ``ct.Constant[int]`` / ``[bool]`` (and
+        aliases) are const generics (a bool is a 0/1 flag); ``float`` / ``ct.Constant[float]`` (demoted: no float
+        const generics, docs/porting.md) are runtime f32 scalars, ``int`` a runtime i32; anything else (no
+        annotation, ``ct.Array``, a type alias) is an array when calls give it a rank, else a runtime i32 when it
+        is only used as a number."""
+        name = p.name.value
+        if name in self.fixed:  # a flag fixed by a structural variant: a compile-time value, not a parameter
+            self.env[name] = self.fixed[name]
+            return
+        ann = p.annotation.annotation if p.annotation is not None else None
+        kind = self._const_kind(ann) if ann is not None else None
+        if kind is None and isinstance(ann, cst.Name) and ann.value in ("int", "float"):
+            kind = "rt_" + ann.value
+        if kind in ("int", "bool"):
+            self.env[name] = Sym(name)
+            if kind == "bool":
+                self.flags[name] = "bool"
+            self.params.append(Param(name, "constant", None, self.loc(p)))
+            return
+        if kind in ("float", "rt_float", "rt_int"):
+            v = Value(ScalarType(I32 if kind == "rt_int" else F32), name)
+            self.env[name] = v
+            self.params.append(Param(name, "scalar", v, self.loc(p)))
+            return
+        if kind is not None:
+            raise self.err(p, f"parameter '{name}': ct.Constant[{kind}]")
+        if name in ranks:
+            v = Value(ArrayType(ELEMENT, ranks[name]), name)
+            self.env[name] = ArrayRef(name, v)
+            self.params.append(Param(name, "array", v, self.loc(p)))
+        elif name in numbers:
+            v = Value(ScalarType(I32), name)
+            self.env[name] = v
+            self.params.append(Param(name, "scalar", v, self.loc(p)))
+        else:
+            raise self.err(p, f"parameter '{name}': neither an array read by ct.load/ct.store/ct.num_tiles nor "
+                              "used as a number")
+
     def _hints(self) -> dict:
-        for d in self.fn.decorators:
-            if isinstance(d.decorator, cst.Call):
-                raise self.err(d, "@ct.kernel(...) options")
-        return {}
+        deco = next(d.decorator for d in self.fn.decorators if self.info._is_kernel_deco(d.decorator))
+
+        def err(node, msg, hint):
+            return errors.CtrsError(errors.KERNEL_HINT, msg, hint, self.info.loc(node))
+
+        return dict(read_hints(self.info, deco, err, lambda node, text: None))
 
     def _const_kind(self, ann) -> str | None:
         if isinstance(ann, cst.Name) and ann.value in self.info.const_aliases:
@@ -169,21 +215,24 @@ class Lowering(Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
+        elif isinstance(s, cst.If):
+            control.if_stmt(self, s)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
         if isinstance(s, cst.Assign):
-            if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
-                raise self.err(s, "assignment to anything but one name")
-            self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))
-        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in {
-                cst.AddAssign: 1, cst.SubtractAssign: 1, cst.MultiplyAssign: 1}:
-            op = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}[type(s.operator)]
+            hint = s.targets[0].target.value if isinstance(s.targets[0].target, cst.Name) else ""
+            v = self.expr(s.value, hint=hint)
+            for t in s.targets:
+                self.assign(t.target, v, s)
+        elif isinstance(s, cst.AnnAssign) and s.value is not None:
+            self.assign(s.target, self.expr(s.value, hint=getattr(s.target, "value", "")), s)
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in _AUGOPS:
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
-            self.bind(name, self.binary(op, self.env[name], self.expr(s.value), s, name))
+            self.bind(name, self.operator(_AUGOPS[type(s.operator)], self.env[name], self.expr(s.value), s, name))
         elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
@@ -194,6 +243,32 @@ class Lowering(Builder):
             self.returns.append(self.expr(s.value) if s.value is not None else None)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
+
+    def assign(self, target, v, node) -> None:
+        """``name = v`` / ``a, b = v`` (a tuple value: a Python tuple of values, unpacked element-wise)."""
+        if isinstance(target, cst.Name):
+            return self.bind(target.value, v)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elts = target.elements
+            if not isinstance(v, tuple) or len(v) != len(elts) or any(isinstance(e, cst.StarredElement) for e in elts):
+                raise self.err(node, f"unpacking {len(elts)} names from {type(v).__name__}")
+            for e, x in zip(elts, v):
+                self.assign(e.value, x, node)
+            return None
+        raise self.err(node, f"assignment to {type(target).__name__}")
+
+    def emit_op(self, op: Op) -> Op:
+        """Append a built op (structured control flow: control.py) to the current block."""
+        self.block.ops.append(op)
+        return op
+
+    def operator(self, op: str, a, b, node, hint: str = ""):
+        """A Python binary operator on lowered values (compile-time values fold, Python semantics)."""
+        if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
+            return _PYOPS[op](a, b)
+        if op in _PYOPS:
+            raise self.err(node, f"operator {op} on {a!r} and {b!r}")
+        return self.binary(op, a, b, node, hint)
 
     def bind(self, name: str, v) -> None:
         if isinstance(v, Value) and not v.hint:
@@ -245,8 +320,13 @@ class Lowering(Builder):
                 return self.env[node.value]
             if node.value in self.info.consts:
                 return self.info.consts[node.value]
+            found = imports.lookup(self.info, node.value)
+            if found is not None and isinstance(found[1], (int, float)):  # a constant of another module
+                return found[1]
             if node.value in ("True", "False"):
                 return node.value == "True"
+            if node.value in self.one_armed:
+                control.signal_one_armed(self, node.value, node)
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, cst.Integer):
             return int(node.value, 0)
@@ -260,11 +340,13 @@ class Lowering(Builder):
                 return -v
             raise self.err(node, "unary minus on a tile")
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
-            return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
+            return self.operator(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.IfExp):
-            return self.dtype_choice(node)
+            if self._is_dtype_test(node.test):
+                return self.dtype_choice(node)
+            return control.if_expr(self, node, hint)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
@@ -280,6 +362,10 @@ class Lowering(Builder):
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    def _is_dtype_test(self, t) -> bool:
+        return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Attribute)
+                and t.left.attr.value == "dtype" and isinstance(self.expr(t.left), DT))
 
     def dtype_choice(self, node: cst.IfExp):
         """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
@@ -303,9 +389,10 @@ class Lowering(Builder):
 
     # -- calls -------------------------------------------------------------------------------------
     def call(self, node: cst.Call, hint: str):
-        if isinstance(node.func, cst.Name) and node.func.value in self.info.helpers \
-                and node.func.value not in self.env:
-            return self.inline(self.info.helpers[node.func.value], node)
+        if isinstance(node.func, cst.Name) and node.func.value not in self.env:
+            found = imports.lookup(self.info, node.func.value)
+            if found is not None and isinstance(found[1], cst.FunctionDef):
+                return self.inline(found[1], node, found[0])
         fn = self.info.dotted(node.func)
         handler = CALLS.get(fn or "")
         if handler is None:
@@ -314,7 +401,7 @@ class Lowering(Builder):
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
 
-    def inline(self, fn: cst.FunctionDef, node: cst.Call):
+    def inline(self, fn: cst.FunctionDef, node: cst.Call, module=None):
         """A call of a module-level helper: its body lowered in place, its parameters bound to the argument
         values (tiles, arrays, dtypes and compile-time numbers alike), as cuTile Python inlines helpers."""
         name = fn.name.value
@@ -337,8 +424,9 @@ class Lowering(Builder):
                 if p.default is None:
                     raise self.err(node, f"helper '{name}': missing argument '{p.name.value}'")
                 bound[p.name.value] = self.expr(p.default)
-        saved = (self.env, self.returns)
+        saved = (self.env, self.returns, self.info)
         self.env, self.returns = dict(bound), []
+        self.info = module or self.info  # a helper of another module: its own names and source positions
         self.inlining.append(name)
         try:
             stmts = list(fn.body.body)
@@ -351,5 +439,5 @@ class Lowering(Builder):
             value = self.returns[0] if self.returns else None
         finally:
             self.inlining.pop()
-            self.env, self.returns = saved
+            self.env, self.returns, self.info = saved
         return value
