@@ -14,14 +14,23 @@ from ctrs import errors, frontend_triton, pipeline, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
+    "fixtures/helpers_multi/kernel.py",
+    "fixtures/kernel_hints/kernel.py",
     "fixtures/matmul/kernel.py",
     "fixtures/persistent_matmul/kernel.py",
+    "fixtures/persistent_rows/kernel.py",
     "fixtures/rope/kernel.py",
     "fixtures/rope_f16/kernel.py",
     "fixtures/row_softmax/kernel.py",
     "fixtures/splat_const/kernel.py",
     "fixtures/vector_add/kernel.py",
+    "tests/data/cf_helpers_float.py",
+    "tests/data/cf_ifexp.py",
+    "tests/data/cf_split.py",
+    "tests/data/cf_typed_runtime.py",
+    "tests/data/cf_variant.py",
     "tests/data/ir_sinh.py",
+    "tests/data/ops_fma_const_if.py",
     "tests/data/spelling_vector_add.py",
 }
 

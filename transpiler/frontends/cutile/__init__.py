@@ -36,6 +36,7 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
     order = [p.name.value for p in fn.params.params]
     pending: list[tuple[dict, dict]] = [({}, {})]
     out: list[ir.Kernel] = []
+    why: dict[str, tuple[int, str]] = {}
     while pending:
         fixed, other = pending.pop(0)
         lw = Lowering(info, fn)
@@ -47,6 +48,7 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
                 raise errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
                                        f"'{s.flag}' into entries here ({s.why})", "compare it with literals only",
                                        errors.Loc(str(info.path), s.line)) from None
+            why.setdefault(s.flag, (s.line, s.why))
             if lw.flags.get(s.flag) == "bool":
                 pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
             else:
@@ -61,6 +63,8 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
             k.name = variant_entry(fn.name.value, items)
             k.python_name = fn.name.value
             k.variant = tuple((f, int(v)) for f, v in items)
+            k.notes += [(why[f][0], "variant", f"entry {k.name} <- {f}={v} (structural: {why[f][1]})")
+                        for f, v in k.variant if f in why]
         out.append(k)
     return out
 

@@ -171,11 +171,18 @@ def branch(lw, test, then_fn, else_fn, node) -> None:
     else:
         c = atom(lw, test)
     if isinstance(c, bool):
+        fixed = sorted(f for f in lw.fixed if f in _code(lw, test))
+        why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
+        lw.note(node, "branch", f"if {_code(lw, test)} -> {c}, {why}: folded, {'then' if c else 'else'} arm kept")
         return (then_fn if c else else_fn)()
-    two_arms(lw, c, then_fn, else_fn, node)
+    two_arms(lw, c, then_fn, else_fn, node, _code(lw, test))
 
 
-def two_arms(lw, c, then_fn, else_fn, node) -> None:
+def _code(lw, node) -> str:
+    return lw.info.module.code_for_node(node)
+
+
+def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     flag = c.name if isinstance(c, Flag) else None
     line = lw.info.span(node).line
     pre = dict(lw.env)
@@ -219,6 +226,9 @@ def two_arms(lw, c, then_fn, else_fn, node) -> None:
     lw.emit_op(op)
     for n, r in zip(merged, results):
         lw.env[n] = r
+    how = f"const-generic if {c.name} {_SYM[c.op]} {c.value}i32 (folded by the cuTile JIT)" if flag else "runtime if"
+    names = [n for n in merged if not n.startswith("\0")]
+    lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
 
 
 def _same(a, b) -> bool:

@@ -12,6 +12,7 @@ file through the older text-model front end (transpiler/frontend_cutile.py).
 from __future__ import annotations
 
 import operator
+from pathlib import Path
 
 import libcst as cst
 
@@ -58,6 +59,7 @@ class Lowering(Builder):
         self.fixed: dict[str, int] = {}  # structural variant: flags lowered with a fixed value (control.py)
         self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
         self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
+        self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -93,7 +95,12 @@ class Lowering(Builder):
                  for p in self.params if p.kind == "constant"]
         gens += self.generics
         hints = self._hints()
-        return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+        k = Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+        k.notes = sorted(set(self.notes))
+        return k
+
+    def note(self, node, kind: str, text: str) -> None:
+        self.notes.append((self.info.span(node).line, kind, text))
 
     def param(self, p: cst.Param, ranks: dict[str, int], numbers: set[str]) -> None:
         """One kernel parameter, by its annotation, else by its use: ``ct.Constant[int]`` / ``[bool]`` (and
@@ -116,6 +123,9 @@ class Lowering(Builder):
             self.params.append(Param(name, "constant", None, self.loc(p)))
             return
         if kind in ("float", "rt_float", "rt_int"):
+            if kind == "float":
+                self.note(p, "demotion", f"ct.Constant[float] {name} -> runtime f32 parameter (not a const generic "
+                                         "on stable Rust; the reference folds the value)")
             v = Value(ScalarType(I32 if kind == "rt_int" else F32), name)
             self.env[name] = v
             self.params.append(Param(name, "scalar", v, self.loc(p)))
@@ -127,6 +137,8 @@ class Lowering(Builder):
             self.env[name] = ArrayRef(name, v)
             self.params.append(Param(name, "array", v, self.loc(p)))
         elif name in numbers:
+            self.note(p, "demotion", f"unannotated '{name}' is used only as an integer -> runtime i32 parameter "
+                                     "(launch it with an int)")
             v = Value(ScalarType(I32), name)
             self.env[name] = v
             self.params.append(Param(name, "scalar", v, self.loc(p)))
@@ -407,6 +419,11 @@ class Lowering(Builder):
         name = fn.name.value
         if name in self.inlining:
             raise self.err(node, f"recursive helper '{name}'")
+        if not self.inlining:
+            self._inline_line = self.info.span(node).line  # nested helpers are noted at the kernel's call
+        where = "" if module is None or module is self.info else f" of {Path(module.path).name}"
+        self.notes.append((self._inline_line, "inline",
+                           f"helper {name}() (line {(module or self.info).span(fn).line}{where}) inlined"))
         ps = fn.params
         if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg or ps.posonly_params:
             raise self.err(fn, f"helper '{name}': only plain parameters")
