@@ -106,31 +106,32 @@ class Builder:
             kind = _FLOAT_KIND[op]
         else:
             raise self.err(node, f"operator {op} on {a.type}")
-        if isinstance(a.type, ScalarType) and kind not in _INT_KIND.values() and not isinstance(dt, DType):
-            raise self.err(node, "float scalar arithmetic on a generic dtype")
+        if isinstance(a.type, ScalarType) and kind not in _INT_KIND.values():
+            raise self.err(node, "float scalar arithmetic")
         return self.emit(kind, [a, b], [a.type], node, hint or "t").result
 
     def unify(self, a: Value, b: Value, node) -> tuple[Value, Value]:
         ta, tb = a.type, b.type
+        if isinstance(ta, ScalarType) != isinstance(tb, ScalarType):
+            raise self.err(node, "a runtime scalar meeting a tile")
         try:
             dt = irtyping.promote(ta.dtype, tb.dtype)
         except irtyping.PromotionError as e:
             raise self.err(node, str(e)) from e
         a, b = self.convert(a, dt, node), self.convert(b, dt, node)
-        if isinstance(ta, TileType) or isinstance(tb, TileType):  # a runtime scalar meeting a tile: a 0-d tile
+        if isinstance(ta, TileType):
             try:
-                shape = irtyping.broadcast_shapes(getattr(ta, "shape", ()), getattr(tb, "shape", ()))
+                shape = irtyping.broadcast_shapes(ta.shape, tb.shape)
             except irtyping.PromotionError as e:
                 raise self.err(node, str(e)) from e
             a, b = self.broadcast(a, shape, node), self.broadcast(b, shape, node)
         return a, b
 
     def broadcast(self, v: Value, shape: tuple, node) -> Value:
-        vshape = v.type.shape if isinstance(v.type, TileType) else ()  # a runtime scalar: a 0-d tile
-        if vshape == shape and isinstance(v.type, TileType):
+        if v.type.shape == shape:
             return v
-        if len(vshape) < len(shape) or not isinstance(v.type, TileType):
-            new = (1,) * (len(shape) - len(vshape)) + tuple(vshape)
+        if len(v.type.shape) < len(shape):
+            new = (1,) * (len(shape) - len(v.type.shape)) + tuple(v.type.shape)
             v = self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, new)], node, (v.hint or "t") + "_r",
                           shape=new).result
         return self.emit(OpKind.BROADCAST, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_b",
