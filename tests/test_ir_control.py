@@ -191,3 +191,14 @@ def test_helpers_and_constants_from_other_modules(tmp_path):
     assert Path(mul.loc.file).name == "util.py" and mul.loc.line == 7  # located in the helper's own module
     assert [t for _, kind, t in k.notes if kind == "inline"] == ["helper twice() (line 6 of util.py) inlined",
                                                                  "helper expo() (line 6 of more.py) inlined"]
+
+
+def test_loop_carries_names_bound_by_unpacking_and_ifs(tmp_path):
+    (k,) = _lower(_src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nm = acc\n"
+                                 "for j in range(4):\n    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+                                 "    if F:\n        t = t * 2.0\n    acc, m = acc + t, t\n"
+                                 "ct.store(y, index=(r, 0), tile=ct.astype(acc + m, y.dtype))",
+                       "x, y, T: ct.Constant[int], F: ct.Constant[bool]"))
+    (loop,) = [op for op in walk(k.body) if op.kind == OpKind.FOR]
+    assert [a.hint for a in loop.regions[0].args[1:]] == ["acc", "m"]
+    assert any(op.kind == OpKind.IF and op.attrs["flag"] == "F" for op in walk(loop.regions[0]))

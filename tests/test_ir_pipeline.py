@@ -27,6 +27,7 @@ TYPED_IR = {
     "tests/data/cf_helpers_float.py",
     "tests/data/cf_ifexp.py",
     "tests/data/cf_split.py",
+    "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",
     "tests/data/cf_variant.py",
     "tests/data/ir_sinh.py",

@@ -46,6 +46,8 @@ def unsupported(info, node, what: str) -> errors.CtrsError:
 class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
 
+    scalars_meet_tiles = True  # cuTile Python's scalars are 0-d tiles
+
     def __init__(self, info, fn: cst.FunctionDef):
         super().__init__()
         self.info = info
