@@ -50,8 +50,8 @@ def literal(value, dt) -> str:
 
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
     loc = errors.Loc(op.loc.file, op.loc.line, op.loc.col) if op is not None else None
-    return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "the file goes through the text-model "
-                            "pipeline", loc)
+    return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "no cutile spelling for it in the typed IR "
+                            "emitter yet (docs/ir.md)", loc)
 
 
 def dtype_rust(dt) -> str:

@@ -1177,6 +1177,12 @@ def read_kernel_source(path: Path) -> str:
 
 def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]]:
     """``llm_hook(front, node, hint)``: a Val for a call without a rule, or None (``ctrs translate --llm``)."""
+    info = parse_module(path, llm_hook)
+    return info, [KernelFront(info, fn) for fn in info.kernels]
+
+
+def parse_module(path: Path, llm_hook=None) -> ModuleInfo:
+    """The parsed file, before any kernel is lowered (translate.py lowers them one by one to keep going)."""
     info = ModuleInfo(path, read_kernel_source(path))
     info.llm_hook = llm_hook
     if not info.ct_names:
@@ -1185,4 +1191,4 @@ def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]
     if not info.kernels:
         raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @ct.kernel function in the file",
                                "decorate the kernel with @ct.kernel", errors.Loc(str(path)))
-    return info, [KernelFront(info, fn) for fn in info.kernels]
+    return info

@@ -164,6 +164,7 @@ class Module:
     kernels: list[Kernel]
     decisions: list[Decision] = field(default_factory=list)
     pipeline: str = "text-model"  # or "typed-ir" (transpiler/pipeline.py): which pipeline produced it
+    refused: object = None  # errors.Refused: the file's kernels that did not translate (translate.py keeps going)
 
 
 def walk(stmts: list):

@@ -14,25 +14,36 @@ from ...cutile_base import Structural
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
 from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
-from .values import ELEMENT, ArrayRef, DT
+from .recovery import finish, record
+from .values import ELEMENT, ArrayRef, DT, PoisonUse
 
 __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel", "unsupported"]
 
 
-def lower_file(info) -> ir.Module:
-    """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified."""
+def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None) -> ir.Module:
+    """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified.
+
+    Each kernel is lowered to the end whatever fails (recovery.py). Without ``refused`` the first blocker of
+    the first refused kernel is raised; with it, ``refused[kernel]`` gets every blocker of each refused
+    kernel (recording order) and the module holds the others."""
     kernels = []
     for fn in info.kernels:
-        kernels += [ir.verify(k) for k in lower_kernel(info, fn)]
+        ks, blockers = lower_kernel(info, fn)
+        if blockers and refused is None:
+            raise blockers[0]
+        if blockers:
+            refused[fn.name.value] = blockers
+        kernels += ks
     return ir.Module(str(info.path), kernels)
 
 
-def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
+def lower_kernel(info, fn: cst.FunctionDef) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
     Entries are named and recorded (Kernel.variant / python_name) as the text-model pipeline does, so ffi.rs,
-    wrapper.py and ``ctrs check`` dispatch to them alike."""
+    wrapper.py and ``ctrs check`` dispatch to them alike. Returns the verified entries, or no entry and the
+    blockers of the first lowering that has any (recovery.py)."""
     order = [p.name.value for p in fn.params.params]
     pending: list[tuple[dict, dict]] = [({}, {})]
     out: list[ir.Kernel] = []
@@ -43,11 +54,19 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
         lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
         try:
             k = lw.kernel()
+            finish(lw)
+            if not lw.blockers:
+                k = ir.verify(k)
+        except errors.CtrsError as e:  # outside any statement (decorator, signature) or the verifier
+            record(lw, e)
+        except PoisonUse:  # poison only exists once a blocker was recorded; never a silent refusal
+            if not lw.blockers:
+                record(lw, unsupported(info, fn, "a value left undefined by an earlier failure"))
         except Structural as s:
             if s.flag in fixed or s.flag in other or s.flag not in order:
-                raise errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
-                                       f"'{s.flag}' into entries here ({s.why})", "compare it with literals only",
-                                       errors.Loc(str(info.path), s.line)) from None
+                return [], [errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
+                                             f"'{s.flag}' into entries here ({s.why})", "compare it with literals "
+                                             "only", errors.Loc(str(info.path), s.line))]
             why.setdefault(s.flag, (s.line, s.why))
             if lw.flags.get(s.flag) == "bool":
                 pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
@@ -57,6 +76,8 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
                 pending[0:0] = [({**fixed, s.flag: v}, other) for v in sorted(lits)] + [
                     (fixed, {**other, s.flag: (top, lits)})]
             continue
+        if lw.blockers:
+            return [], lw.blockers
         if fixed or other:
             values = {**fixed, **{f: v for f, (v, _) in other.items()}}
             items = sorted(values.items(), key=lambda kv: order.index(kv[0]))
@@ -66,7 +87,7 @@ def lower_kernel(info, fn: cst.FunctionDef) -> list[ir.Kernel]:
             k.notes += [(why[f][0], "variant", f"entry {k.name} <- {f}={v} (structural: {why[f][1]})")
                         for f, v in k.variant if f in why]
         out.append(k)
-    return out
+    return out, []
 
 
 def _compared_literals(info, fn: cst.FunctionDef, flag: str) -> set[int]:

@@ -27,6 +27,7 @@ from ...cutile_base import Structural
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
+from .values import Poison
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
         cst.GreaterThanEqual: "ge"}
@@ -198,6 +199,9 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     for name in [*te, *(n for n in ee if n not in te)]:
         tv, ev, pv = te.get(name), ee.get(name), pre.get(name)
         if tv is pv and ev is pv:
+            continue
+        if isinstance(tv, Poison) or isinstance(ev, Poison):  # an arm's statement failed (recovery.py)
+            lw.env[name] = tv if isinstance(tv, Poison) else ev
             continue
         if tv is None or ev is None:  # bound in one arm only: local to it (an error if read after the if)
             lw.env.pop(name, None)
