@@ -202,3 +202,15 @@ def test_loop_carries_names_bound_by_unpacking_and_ifs(tmp_path):
     (loop,) = [op for op in walk(k.body) if op.kind == OpKind.FOR]
     assert [a.hint for a in loop.regions[0].args[1:]] == ["acc", "m"]
     assert any(op.kind == OpKind.IF and op.attrs["flag"] == "F" for op in walk(loop.regions[0]))
+
+
+def test_specialise_splits_a_flag_whose_arm_the_reference_hoists(tmp_path):
+    src = _src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
+                         "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+                         "    if F:\n        t = t * 2.0\n    acc = acc + t\n"
+                         "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))",
+               "x, y, T: ct.Constant[int], F: ct.Constant[bool]")
+    entries = pipeline.lower(src)  # the constant 2.0 of the arm is loop-invariant: hoisted once F is folded
+    assert [e.name for e in entries] == ["k__F_0", "k__F_1"] and not any(_ifs(e) for e in entries)
+    (e,) = pipeline.lower(DATA / "cf_typed_loop_if.py")  # `t = ct.exp(t)` depends on the loop: one entry
+    assert len([op for op in _ifs(e) if "flag" in op.attrs]) == 1

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 
 from .. import errors
-from ..ir.ops import Block, Kernel, Op, OpKind
+from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, element, mentions_choice, subst_type
 from ..ir.values import Value
-from .util import clone_block, clone_ops, replace_uses, walk_blocks
+from .util import clone_block, clone_ops, defined_in, replace_uses, walk_blocks
 
 
 def _choice_flag(op: Op) -> str | None:
@@ -144,6 +144,29 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
                             crossing = True
             if crossing:
                 out.append(flag)
+    for flag in _hoisting_flags(kernel.body, [], bools):
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:
+    """Bool flags of constant ``if`` s inside a loop whose arms hold a loop-invariant pure op: the reference
+    folds the flag, then hoists that op out of the loop (passes/hoist.py leaves arms alone)."""
+    out: list[str] = []
+    for op in block.ops:
+        if op.kind == OpKind.FOR:
+            out += _hoisting_flags(op.regions[0], [*loops, defined_in(op.regions[0])], bools)
+            continue
+        if op.kind == OpKind.IF and not op.operands and op.attrs.get("flag") in bools and loops:
+            inside = loops[-1]
+            for arm in op.regions:
+                for o in arm.ops:
+                    if (o.pure and not o.regions and o.kind not in READS_MEMORY and o.kind != OpKind.YIELD
+                            and not any(v.id in inside for v in o.operands)):
+                        out.append(op.attrs["flag"])
+        for r in op.regions:
+            out += _hoisting_flags(r, loops, bools)
     return out
 
 
