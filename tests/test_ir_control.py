@@ -214,3 +214,12 @@ def test_specialise_splits_a_flag_whose_arm_the_reference_hoists(tmp_path):
     assert [e.name for e in entries] == ["k__F_0", "k__F_1"] and not any(_ifs(e) for e in entries)
     (e,) = pipeline.lower(DATA / "cf_typed_loop_if.py")  # `t = ct.exp(t)` depends on the loop: one entry
     assert len([op for op in _ifs(e) if "flag" in op.attrs]) == 1
+
+
+def test_kernel_return(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}\nreturn", "x, y, T: ct.Constant[int]"))
+    assert [op.kind for op in walk(k.body)][-1] == OpKind.YIELD
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\nif r >= n:\n    return\n{LOAD}\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_UNSUPPORTED and "a return inside a kernel body" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (8, 9)

@@ -94,7 +94,11 @@ class Lowering(Builder):
         for p in ps.params:
             with recovery.parameter(self, p):
                 self.param(p, ranks, numbers)
-        self.body(fn.body.body)
+        stmts = list(fn.body.body)
+        if stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and all(
+                isinstance(x, cst.Return) and x.value is None for x in stmts[-1].body):
+            stmts.pop()  # a bare `return` ending the kernel: nothing to lower
+        self.body(stmts)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
         if any(p.kind == "array" for p in self.params):
@@ -259,6 +263,9 @@ class Lowering(Builder):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
+        elif isinstance(s, cst.Return) and self.returns is None:
+            raise self.err(s, "a return inside a kernel body (the reference keeps `if %c { return }`; cutile 0.3.1 "
+                              "rejects a nested return)")
         elif isinstance(s, cst.Return) and self.returns is not None:
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
