@@ -1,11 +1,13 @@
 """cuTile Python -> typed tile IR, directly from libcst nodes (no Rust text anywhere).
 
 Every ``@ct.kernel`` of a file becomes an :class:`ir.Kernel`: arrays are ``array<E>`` values of one dtype
-parameter ``E``, ``ct.Constant[int]`` parameters are const-generic symbols (usable in shapes and as i32
-values), Python numbers stay compile-time constants until they meet a tile (ir/typing.py), ``for .. in
-range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it re-binds,
-and ``X if A.dtype == ct.float32 else A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise
-pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
+parameter ``E``, ``ct.Constant[int]`` / ``[bool]`` parameters are const-generic symbols (usable in shapes and
+as i32 values), ``int`` / ``float`` (and demoted ``ct.Constant[float]``) parameters runtime scalars (see
+:meth:`Lowering.param`), Python numbers stay compile-time constants until they meet a tile (ir/typing.py),
+``for .. in range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it
+re-binds, ``if`` / ``a if c else b`` are folded, constant-flag or runtime ``if`` s (control.py), helpers of
+this or another module of the package are inlined (imports.py), and ``X if A.dtype == ct.float32 else
+A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
 lowered under recovery.guard: a blocker is recorded and lowering goes on (recovery.py), so every blocker of
 a kernel is found in one run; the caller refuses a kernel with any, and may take the whole file through the
 older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
