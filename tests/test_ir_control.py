@@ -223,3 +223,15 @@ def test_kernel_return(tmp_path):
         _lower(_src(tmp_path, f"r = ct.bid(0)\nif r >= n:\n    return\n{LOAD}\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
     assert e.value.code == errors.IR_UNSUPPORTED and "a return inside a kernel body" in e.value.message
     assert (e.value.loc.line, e.value.loc.col) == (8, 9)
+
+
+def test_runtime_if_the_reference_splits_the_loop_on_is_refused(tmp_path):
+    body = ("r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
+            "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+            "    if {cond}:\n        acc = acc + t\n"
+            "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))")
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, body.format(cond="j < n"), "x, y, n: int, T: ct.Constant[int]"))
+    assert "the reference splits the loop in two" in e.value.message and e.value.loc.line == 10
+    (k,) = _lower(_src(tmp_path, body.format(cond="r < n"), "x, y, n: int, T: ct.Constant[int]"))  # invariant test
+    assert len(_ifs(k)) == 1

@@ -1,5 +1,5 @@
 # ctrs test kernel written for this repo: constant and runtime ifs inside a loop (typed-IR front end).
-"""acc += x[r, j] (squared when SQUARE) for the first `n_valid` column tiles of each row, then y[r] = acc."""
+"""acc += exp(x[r, j]) (exp when SQUARE) over the column tiles of the first `n_valid` rows, then y[r] = acc."""
 
 import cuda.tile as ct
 
@@ -16,6 +16,6 @@ def loop_if(x, y, n_valid: int, TILE: ConstInt, SQUARE: ConstBool):
         t = ct.astype(ct.load(x, index=(r, j), shape=(1, TILE), padding_mode=ct.PaddingMode.ZERO), ct.float32)
         if SQUARE:
             t = ct.exp(t)
-        if j < n_valid:
+        if r < n_valid:
             acc = acc + t
     ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))

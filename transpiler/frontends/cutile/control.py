@@ -183,8 +183,29 @@ def _code(lw, node) -> str:
     return lw.info.module.code_for_node(node)
 
 
+def _splits_loop(lw, c: Value) -> bool:
+    """Whether cuTile Python's loop_split pass would split the enclosing loop on this runtime ``if``: directly
+    in the body of a step-1 ``for``, on ``iv <op> bound`` (lt le gt ge) with ``bound`` defined before the loop.
+    The reference then runs two loops (to ``min(stop, bound)`` and from ``max(start, bound)``), each with one
+    arm; a port keeping the ``if`` in one loop is not its IR."""
+    if not lw.loops:
+        return False
+    iv, body, step_one = lw.loops[-1]
+    if lw.block is not body or not step_one:
+        return False
+    d = next((op for op in body.ops if c in op.results), None)
+    if d is None or d.kind != OpKind.CMPI or d.attrs.get("predicate") not in ("lt", "le", "gt", "ge"):
+        return False
+    inside = {r.id for op in body.ops for r in op.results} | {a.id for a in body.args}
+    a, b = d.operands
+    return (a is iv and b.id not in inside) or (b is iv and a.id not in inside)
+
+
 def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     flag = c.name if isinstance(c, Flag) else None
+    if flag is None and _splits_loop(lw, c):
+        raise lw.err(node, "a runtime if on the loop index against a loop bound (the reference splits the loop in "
+                           "two: cuTile Python's loop_split, not done by the typed path yet)")
     line = lw.info.span(node).line
     pre = dict(lw.env)
     outer = lw.block

@@ -69,6 +69,7 @@ class Lowering(Builder):
         self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
         self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
         self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
+        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step is 1)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -330,7 +331,11 @@ class Lowering(Builder):
         self.env[s.target.value] = iv
         for n, a in zip(carried, args_v):
             self.env[n] = a
-        self.body(s.body.body)
+        self.loops.append((iv, body, args[2] == 1 and not isinstance(args[2], bool)))
+        try:
+            self.body(s.body.body)
+        finally:
+            self.loops.pop()
         ys = []
         for n, a in zip(carried, args_v):
             y = live(self.env[n])
