@@ -123,6 +123,12 @@ TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
 TARGET_UNKNOWN = "CTRS-E170"  # --cutile names a crate version with no profile in rules/targets/
 TARGET_PROFILE = "CTRS-E171"  # a target profile (rules/targets/cutile-*.toml) is malformed or names a missing template
+# Rules tables (rules/*.toml, rules/targets/*.toml; transpiler/rules_loader.py, docs/rules.md), at the offending key.
+RULES_TOML = "CTRS-E190"  # the file cannot be read or is not valid TOML
+RULES_MISSING = "CTRS-E191"  # a table lacks a key (or the file a table) the schema requires
+RULES_UNKNOWN = "CTRS-E192"  # a key the schema does not know (a typo: it would be silently ignored)
+RULES_TYPE = "CTRS-E193"  # a value of the wrong kind (a number for a string, a template with an unbalanced brace)
+RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist ([operators] -> [functions], a template)
 # Typed tile IR (transpiler/ir, transpiler/passes): the verifier's findings (an internal bug when a pass
 # produced them, located at the op), the emitter, and `--emit model:STAGE`.
 IR_VERIFY_TYPE = "CTRS-E120"  # operand/result types disagree

@@ -57,7 +57,7 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
             if g.origin == "array_dtype":
                 text = f"{g.name}: ElementType <- dtype of every array parameter"
             elif g.origin == "constant":
-                kind = g.note.removeprefix("ct.Constant[").removesuffix("]") or "int"
+                kind = "bool" if g.note == "ct.Constant[bool]" else "int"
                 how = "0/1, tested `== 1i32`" if kind == "bool" else "value"
                 text = f"const {g.name}: i32 <- ct.Constant[{kind}] {g.name} ({how})"
             else:

@@ -106,7 +106,7 @@ class Lowering(Builder):
         gens: list[Generic] = []
         if any(p.kind == "array" for p in self.params):
             gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
-        gens += [Generic(p.name, "const", "constant", f"ct.Constant[{self.flags.get(p.name, 'int')}]")
+        gens += [Generic(p.name, "const", "constant", "ct.Constant[bool]" if self.flags.get(p.name) else "ct.Constant")
                  for p in self.params if p.kind == "constant"]
         gens += self.generics
         hints = self._hints()
@@ -420,7 +420,8 @@ class Lowering(Builder):
         flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
         if all(g.name != flag for g in self.generics):
             self.generics.append(Generic(flag, "const", "dtype_flag",
-                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)"))
+                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)",
+                                         (array, rhs.dtype.name)))
         return DT(DTypeChoice(flag, lhs.dtype, rhs.dtype, then.dtype, other.dtype))
 
     # -- calls -------------------------------------------------------------------------------------
