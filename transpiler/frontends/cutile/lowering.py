@@ -167,7 +167,7 @@ class Lowering(Builder):
         def err(node, msg, hint):
             return errors.CtrsError(errors.KERNEL_HINT, msg, hint, self.info.loc(node))
 
-        return dict(read_hints(self.info, deco, err, lambda node, text: None))
+        return dict(read_hints(self.info, deco, err, lambda node, text: self.note(node, "hint", text)))
 
     def _const_kind(self, ann) -> str | None:
         if isinstance(ann, cst.Name) and ann.value in self.info.const_aliases:
