@@ -137,20 +137,10 @@ def assigned_names(body, loop_targets: bool = False) -> set[str]:
     with ``loop_targets``, as a ``for`` target: shared by both cuTile front ends."""
     out: set[str] = set()
 
-    def names(t) -> None:
-        if isinstance(t, cst.Name):
-            out.add(t.value)
-        elif isinstance(t, (cst.Tuple, cst.List)):  # `a, b = ...`
-            for e in t.elements:
-                names(e.value)
-
     class V(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            names(node.target)
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if node.value is not None:
-                names(node.target)
+            if isinstance(node.target, cst.Name):
+                out.add(node.target.value)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Name):

@@ -21,7 +21,7 @@ from pathlib import Path
 import libcst as cst
 
 from ... import errors
-from ...cutile_base import _is_docstring, assigned_names, scalar_only_names
+from ...cutile_base import _is_docstring, scalar_only_names
 from ...kernel_hints import read_hints
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
@@ -320,7 +320,7 @@ class Lowering(Builder):
         if len(args) == 2:
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
-        assigned = assigned_names(s.body)
+        assigned = {n for st in s.body.body for n in recovery.bound_names(st)}  # tuple / annotated targets too
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)
