@@ -85,7 +85,7 @@ def test_name_bound_in_one_arm_splits_the_flag(tmp_path):
     entries = _equivalent(DATA / "cf_split.py", DATA / "cf_split.json", tmp_path / "o")
     assert set(entries.values()) == {"cf_split__HAS_BIAS_0", "cf_split__HAS_BIAS_1"}
     text = (tmp_path / "o" / "kernel.rs").read_text()
-    assert "if HAS_BIAS" not in text and "let t_2: Tile<f32, { [1, TILE] }> = t_1 + bias_r_b;" in text
+    assert "if HAS_BIAS" not in text and "let t_2: Tile<f32, { [1, TILE] }> = t_1 + bias_r;" in text
     assert ("tests/data/cf_split.py:11: cf_split__HAS_BIAS_1: variant: entry cf_split__HAS_BIAS_1 <- HAS_BIAS=1 "
             "(structural: 'bias' is bound in one arm only and used after the if)"
             ) in translate.explain_lines(Path("tests/data/cf_split.py"))
