@@ -24,6 +24,7 @@ from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, S
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
 from ctrs.ops_cutile import constant_spelling  # the one spelling of tile constants (half types, infinities)
+from ctrs.passes.util import defined_in
 
 from .render_host import RUST_KEYWORDS
 
@@ -36,6 +37,7 @@ _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.
 _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
 _POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
+_CMP_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SCALAR = "scalar"
 _CONST = "const"
 
@@ -136,9 +138,13 @@ class KernelEmitter:
         self.uses: dict[int, list[Op]] = {}
         self.slot: dict[int, str] = {}  # value id -> the `let mut` variable it lives in
         self.views: dict[int, Op] = {}  # view value id -> its make_view
+        self.typed: dict[int, object] = {}  # value id -> IR type, for values with a Rust name (if placeholders)
+        self.scopes: list[list[int]] = [[]]  # ids of those values per enclosing Rust block
         for p in k.params:
             if p.value is not None:
                 self.text[(p.value.id, _SCALAR)] = p.name
+                self.typed[p.value.id] = p.value.type
+                self.scopes[0].append(p.value.id)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
 
@@ -238,6 +244,9 @@ class KernelEmitter:
         name = self.slot.get(v.id) or self.fresh(v.hint)
         self.let(out, name, rtype, text, op, mutable, unsafe, decl=decl)
         self.text[(v.id, form)] = name
+        if form == _SCALAR and not mutable:
+            self.typed[v.id] = v.type
+            self.scopes[-1].append(v.id)
         self.convert_forms(out, op, v, name, form)
 
     def convert_forms(self, out: list, op: Op, v, name: str, form: str) -> None:
@@ -253,7 +262,7 @@ class KernelEmitter:
             self.let(out, s, type_rust(v.type), f"tile_to_scalar({name})", op, kind="tile_to_scalar")
             self.text[(v.id, _SCALAR)] = s
 
-    def block(self, block: Block, out: list, targets: list[str] | None = None) -> None:
+    def block(self, block: Block, out: list, targets: list[str] | None = None, force: bool = False) -> None:
         """Emit ``block``'s ops; its yield assigns ``targets`` (the enclosing loop's / if's mut slots)."""
         *ops, y = block.ops if block.ops and block.ops[-1].kind == OpKind.YIELD else [*block.ops, None]
         here = {r.id for o in ops for r in o.results}
@@ -269,21 +278,23 @@ class KernelEmitter:
                 if t is None:
                     continue
                 d = next((i for i, o in enumerate(ops) if v in o.results), None)
-                if d is None or len(self.uses.get(v.id, [])) != 1:
+                if d is None or len(self.uses.get(v.id, [])) != 1 or isinstance(v.type, ScalarType):
                     continue
                 later_reads = any(any(self.text.get((a.id, _SCALAR)) == t or self.slot.get(a.id) == t
                                       for a in o.operands) for o in ops[d + 1:])
                 if not later_reads:
                     through[v.id] = t
+        self.scopes.append([])
         for op in ops:
             self.op(op, out, through)
         if targets and y is not None:
             for t, v in zip(targets, y.operands):
                 if v.id in through or t is None:
                     continue
-                text = self.val(v)
-                if text != t:
+                text = self.val(v) if not isinstance(v.type, ScalarType) else self.val(v, _SCALAR)
+                if text != t or force:
                     self.assign(out, t, text, y)
+        self.scopes.pop()
 
     def op(self, op: Op, out: list, through: dict[int, str]) -> None:
         k = op.kind
@@ -625,23 +636,60 @@ class KernelEmitter:
                              tuple(x for x in slots if x is not None), step=s_text))
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
-        targets = [through.get(r.id) for r in op.results]
-        if any(t is None for t in targets):
-            raise _err(op, "an if whose results do not feed a loop's carried values")
-        if "flag" not in op.attrs:
-            raise _err(op, "a runtime if")
+        """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):
+        each result lives in a ``let mut`` declared before it (initialised from the value an arm yields from
+        outside the ``if``, else from an earlier value of that type, else a zero placeholder the arms overwrite)
+        and assigned at the end of BOTH arms (cutile 0.3.1 / docs/porting.md §7)."""
+        targets = []
+        for i, r in enumerate(op.results):
+            t = through.get(r.id)
+            if t is None:
+                t = self.fresh(r.hint)
+                self.let(out, t, type_rust(r.type), self._if_init(op, i), op, mutable=True, kind="carried")
+            targets.append(t)
         arms = []
         for region in op.regions:
             arm: list = []
-            self.block(region, arm, targets)
+            self.block(region, arm, targets, force=True)
             arms.append(arm)
         for r, t in zip(op.results, targets):
             self.text[(r.id, _SCALAR)] = t
-        out.append(model.IfConst(f"{op.attrs['flag']} == 1i32", arms[0], arms[1], self.span(op),
-                                 test=(op.attrs["flag"], "==", 1)))
+        if "flag" in op.attrs:
+            pred, value = op.attrs.get("test", ("eq", 1))
+            sym = _CMP_SYM[pred]
+            out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {int(value)}i32", arms[0], arms[1],
+                                     self.span(op),
+                                     test=(op.attrs["flag"], sym, int(value))))
+        else:
+            out.append(model.IfConst(self.val(op.operands[0], _SCALAR), arms[0], arms[1], self.span(op),
+                                     runtime=True))
+        for r, t in zip(op.results, targets):
+            self.convert_forms(out, op, r, t, _SCALAR)
+
+    def _if_init(self, op: Op, i: int) -> str:
+        r = op.results[i]
+        inner = set()
+        for region in op.regions:
+            inner |= defined_in(region)
+        for region in op.regions:
+            y = region.ops[-1].operands[i]
+            if y.id not in inner and (y.id, _SCALAR) in self.text:
+                return self.val(y) if not isinstance(y.type, ScalarType) else self.val(y, _SCALAR)
+        for vid in reversed([v for scope in self.scopes for v in scope]):  # an earlier value in scope
+            if self.typed.get(vid) == r.type and (vid, _SCALAR) in self.text:
+                return self.text[(vid, _SCALAR)]
+        if isinstance(r.type, ScalarType):
+            return literal(0, r.type.dtype)
+        spelled = constant_spelling(0, dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+        if spelled is None or spelled[0] != "constant":
+            raise _err(op, f"no zero placeholder of {r.type} for an if result")
+        return self.rules["rust"]["constant"].format(value=spelled[1], shape=shape_rust(r.type.shape))
 
     def emit(self) -> model.Kernel:
         body: list = []
+        for p in self.k.params:  # a runtime scalar a tile op takes: its 0-d tile, once at entry
+            if p.kind == "scalar" and p.value is not None:
+                self.convert_forms(body, self.k.body.ops[-1], p.value, p.name, _SCALAR)
         self.block(self.k.body, body)
         params = []
         for p in self.k.params:
@@ -660,7 +708,8 @@ class KernelEmitter:
         if any(g.rust_name in self.taken for g in gens if g.rust_name):
             raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),
-                            python_name=self.k.python_name, variant=tuple(self.k.variant))
+                            python_name=self.k.python_name, variant=tuple(self.k.variant),
+                            hints=tuple(self.k.hints.items()))
 
 
 def emit_kernel(k: Kernel, file: str) -> model.Kernel:

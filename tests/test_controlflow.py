@@ -70,21 +70,25 @@ def test_const_ifs_in_loops(tmp_path):
 def test_conditional_expression_and_aliasing(tmp_path):
     _equivalent(DATA / "cf_ifexp.py", DATA / "cf_ifexp.json", tmp_path / "o")
     text = (tmp_path / "o" / "kernel.rs").read_text()
-    # `w = t` keeps the pre-if value: the re-bound `t` gets its own `let mut`
-    assert "        let mut t_2: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n            t_2 = exp(t);\n" in text
-    assert "        let out_in: Tile<f32, { [1, TILE] }> = v + t;\n" in text
-    # `a if FLAG else b` -> a `let mut` assigned in both arms (no tile-valued if expression, rule 25)
-    assert ("        let mut u_sel: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n"
-            "            u_sel = t_2 * t_2;\n        } else {\n            u_sel = exp(t_2);\n        }\n") in text
+    # typed IR: `w = t` keeps the pre-if value, the `if` result (re-bound `t`) gets its own `let mut`
+    assert "        let mut t_1: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n            t_1 = exp(t);\n" in text
+    assert "        let t_2: Tile<f32, { [1, TILE] }> = v_1 + t;\n" in text
+    # `a if FLAG else b` -> an if yielding the value: a `let mut` assigned in both arms (no tile-valued if
+    # expression, rule 25)
+    assert ("        let mut sel: Tile<f32, { [1, TILE] }> = t;\n        if SQ == 1i32 {\n"
+            "            sel = t_1 * t_1;\n        } else {\n            sel = exp(t_1);\n        }\n") in text
     assert "EPS" not in text  # `u if EPS > 1 else ..` folds at translate time
 
 
 def test_name_bound_in_one_arm_splits_the_flag(tmp_path):
-    _equivalent(DATA / "cf_split.py", DATA / "cf_split.json", tmp_path / "o")
+    # typed IR: `bias` bound in one arm only and read after the if -> one entry per HAS_BIAS value
+    entries = _equivalent(DATA / "cf_split.py", DATA / "cf_split.json", tmp_path / "o")
+    assert set(entries.values()) == {"cf_split__HAS_BIAS_0", "cf_split__HAS_BIAS_1"}
     text = (tmp_path / "o" / "kernel.rs").read_text()
-    assert text.count("if HAS_BIAS == 1i32 {") == 1 and "let t_2: Tile<f32, { [1, TILE] }> = t_1 + t_b_r;" in text
-    assert ("tests/data/cf_split.py:11: cf_split: specialise: HAS_BIAS lowered once per value and merged "
-            "('bias' is bound in one arm only and used after the if)") in translate.explain_lines(Path("tests/data/cf_split.py"))
+    assert "if HAS_BIAS" not in text and "let t_2: Tile<f32, { [1, TILE] }> = t_1 + bias_r;" in text
+    assert ("tests/data/cf_split.py:11: cf_split__HAS_BIAS_1: variant: entry cf_split__HAS_BIAS_1 <- HAS_BIAS=1 "
+            "(structural: 'bias' is bound in one arm only and used after the if)"
+            ) in translate.explain_lines(Path("tests/data/cf_split.py"))
 
 
 def test_structural_variant_entries(tmp_path):
@@ -128,20 +132,15 @@ def test_int_flag_values_and_dispatch():
 
 
 EXPLAIN_VARIANT = """\
-tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: E: ElementType <- dtype of every array parameter
-tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const TM: i32 <- ct.Constant[int] TM (value)
-tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const TN: i32 <- ct.Constant[int] TN (value)
-tests/data/cf_variant.py:9: cf_variant__ROWS_0: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
-tests/data/cf_variant.py:11: cf_variant__ROWS_0: variant: entry cf_variant__ROWS_0 <- ROWS=0 (structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other)
-tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: E: ElementType <- dtype of every array parameter
-tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const TM: i32 <- ct.Constant[int] TM (value)
-tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const TN: i32 <- ct.Constant[int] TN (value)
-tests/data/cf_variant.py:9: cf_variant__ROWS_1: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
-tests/data/cf_variant.py:11: cf_variant__ROWS_1: variant: entry cf_variant__ROWS_1 <- ROWS=1 (structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other)
+tests/data/cf_variant.py:9: cf_variant: generic: E: ElementType <- dtype of every array parameter
+tests/data/cf_variant.py:9: cf_variant: generic: const TM: i32 <- ct.Constant[int] TM (value)
+tests/data/cf_variant.py:9: cf_variant: generic: const TN: i32 <- ct.Constant[int] TN (value)
+tests/data/cf_variant.py:9: cf_variant: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
 tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> False, fixed by the variant (ROWS): folded, else arm kept
+tests/data/cf_variant.py:15: cf_variant: branch: if SQUARE -> const-generic if SQUARE == 1i32 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_variant.py:11: cf_variant__ROWS_0: variant: entry cf_variant__ROWS_0 <- ROWS=0 (structural: 't' is tile<1xTNx!E> in one arm and tile<TMxTNx!E> in the other)
 tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> True, fixed by the variant (ROWS): folded, then arm kept
-tests/data/cf_variant.py:11: cf_variant: branch: if ROWS == 1i32 -> structural: 't' is Tile<E, { [1, TN] }> in one arm and Tile<E, { [TM, TN] }> in the other
-tests/data/cf_variant.py:15: cf_variant: branch: if SQUARE == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms (one-armed: else arm `t = t;`)
+tests/data/cf_variant.py:11: cf_variant__ROWS_1: variant: entry cf_variant__ROWS_1 <- ROWS=1 (structural: 't' is tile<1xTNx!E> in one arm and tile<TMxTNx!E> in the other)
 """  # noqa: E501
 
 EXPLAIN_CONST_IF_BRANCHES = """\

@@ -153,3 +153,40 @@ def assigned_names(body, loop_targets: bool = False) -> set[str]:
     for s in body.body if hasattr(body, "body") else body:
         s.visit(V())
     return out
+
+
+def scalar_only_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
+    """Those of ``names`` (unannotated parameters) used as operands of arithmetic / comparisons / range() and
+    never as an array (call argument other than range(), attribute or subscript base): runtime i32 scalars."""
+    scalar, other = set(), set()
+
+    def name_of(n):
+        return n.value if isinstance(n, cst.Name) and n.value in names else None
+
+    class V(cst.CSTVisitor):
+        def visit_BinaryOperation(self, node) -> None:
+            for side in (node.left, node.right):
+                if name_of(side):
+                    scalar.add(side.value)
+
+        def visit_Comparison(self, node) -> None:
+            for side in [node.left] + [c.comparator for c in node.comparisons]:
+                if name_of(side):
+                    scalar.add(side.value)
+
+        def visit_Call(self, node) -> None:
+            is_range = isinstance(node.func, cst.Name) and node.func.value == "range"
+            for a in node.args:
+                if name_of(a.value):
+                    (scalar if is_range else other).add(a.value.value)
+
+        def visit_Attribute(self, node) -> None:
+            if name_of(node.value):
+                other.add(node.value.value)
+
+        def visit_Subscript(self, node) -> None:
+            if name_of(node.value):
+                other.add(node.value.value)
+
+    fn.body.visit(V())
+    return scalar - other

@@ -18,9 +18,9 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, mem_cutile, model, ops_cutile, signatures, source, specialise
+from . import controlflow, errors, kernel_hints, mem_cutile, model, ops_cutile, signatures, source, specialise
 from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, const_generic_names, declaration,  # noqa: F401
-                          float_literal, literal_text, _is_docstring, literal_value, load_rules)
+                          float_literal, literal_text, _is_docstring, literal_value, load_rules, scalar_only_names)
 
 # ---------------------------------------------------------------------------------------------- module scan
 
@@ -179,55 +179,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     # -- @ct.kernel(...) hints ------------------------------------------------------------------
 
-    # cuTile Python keyword -> cutile entry optimization_hints key (cuda/tile/_ir2bytecode.py: EntryHints)
-    ENTRY_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy",
-                   "num_worker_warps": "num_worker_warps_per_cta"}
+    ENTRY_HINTS = kernel_hints.ENTRY_HINTS
 
     def _read_hints(self) -> tuple[tuple[str, int], ...]:
-        """The kernel-level hints of ``@ct.kernel(...)`` for the port's target (toolchain.GPU_TARGET): ints,
-        module constants, or ``ct.ByTarget(sm_XX=.., default=..)`` (the target's value, else the default).
-        cuTile Python writes them as the entry's optimization_hints; cutile takes them as
-        ``#[cutile::entry(optimization_hints = (sm_90 = (..),))]``. ``opt_level`` is a tileiras flag, not IR:
-        only the default (3, cutile's too) is accepted."""
-        from . import toolchain  # noqa: PLC0415
-
+        """The kernel-level hints of ``@ct.kernel(...)`` for the port's target (transpiler/kernel_hints.py)."""
         deco = next(d.decorator for d in self.fn.decorators if self.info._is_kernel_deco(d.decorator))
-        if not isinstance(deco, cst.Call):
-            return ()
-        found: dict[str, int] = {}
-        for a in deco.args:
-            key = a.keyword.value if a.keyword is not None else None
-            if key not in (*self.ENTRY_HINTS, "opt_level"):
-                raise self._err(a, f"no rule for @ct.kernel({key or '<positional>'}=..)",
-                                f"cuTile Python's kernel hints are {', '.join([*self.ENTRY_HINTS, 'opt_level'])}",
-                                errors.KERNEL_HINT)
-            v = self._hint_value(a.value, key, toolchain.GPU_TARGET)
-            if key == "opt_level":
-                if v not in (None, 3):
-                    raise self._err(a, f"opt_level={v} cannot be carried: cutile compiles every entry at "
-                                       "tileiras --opt-level 3 unless the host passes CompileOptions",
-                                    "drop opt_level (the default is 3)", errors.KERNEL_HINT)
-            elif v is not None:
-                found[self.ENTRY_HINTS[key]] = v
-                self.note("hint", a, f"@ct.kernel({key}={v}) -> entry optimization_hints "
-                                     f"{toolchain.GPU_TARGET}.{self.ENTRY_HINTS[key]} = {v}")
-        return tuple((k, found[k]) for k in self.ENTRY_HINTS.values() if k in found)
-
-    def _hint_value(self, node, key: str, target: str) -> int | None:
-        if isinstance(node, cst.Call) and self.info.dotted(node.func) == "ct.ByTarget":
-            by = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-            if len(by) != len(node.args):
-                raise self._err(node, "ct.ByTarget takes keywords only", "ct.ByTarget(sm_90=.., default=..)",
-                                errors.KERNEL_HINT)
-            pick = by.get(target, by.get("default"))
-            return None if pick is None else self._hint_value(pick, key, target)
-        if isinstance(node, cst.Name) and node.value == "None":
-            return None
-        v = ops_cutile.const_eval(node, self.info.consts.get, self.info.dotted)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise self._err(node, f"@ct.kernel({key}=..) must be an int known at translate time",
-                            "an int literal, a module constant or ct.ByTarget(...) of those", errors.KERNEL_HINT)
-        return v
+        return kernel_hints.read_hints(self.info, deco, lambda node, msg, hint: self._err(node, msg, hint,
+                                                                                          errors.KERNEL_HINT),
+                                       lambda node, text: self.note("hint", node, text))
 
     # -- signature --------------------------------------------------------------------------
 
@@ -280,41 +239,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         return out
 
     def _scalar_only_params(self) -> set[str]:
-        """Unannotated parameters used as operands of arithmetic / comparisons / range() and never as an array
-        (call argument, attribute or subscript base)."""
-        names = {p.name for p in self._params if p.kind == "array"}
-        scalar, other = set(), set()
-
-        def name_of(n):
-            return n.value if isinstance(n, cst.Name) and n.value in names else None
-
-        class V(cst.CSTVisitor):
-            def visit_BinaryOperation(self, node) -> None:
-                for side in (node.left, node.right):
-                    if name_of(side):
-                        scalar.add(side.value)
-
-            def visit_Comparison(self, node) -> None:
-                for side in [node.left] + [c.comparator for c in node.comparisons]:
-                    if name_of(side):
-                        scalar.add(side.value)
-
-            def visit_Call(self, node) -> None:
-                is_range = isinstance(node.func, cst.Name) and node.func.value == "range"
-                for a in node.args:
-                    if name_of(a.value):
-                        (scalar if is_range else other).add(a.value.value)
-
-            def visit_Attribute(self, node) -> None:
-                if name_of(node.value):
-                    other.add(node.value.value)
-
-            def visit_Subscript(self, node) -> None:
-                if name_of(node.value):
-                    other.add(node.value.value)
-
-        self.fn.body.visit(V())
-        return scalar - other
+        """Unannotated parameters used only as numbers (cutile_base.scalar_only_names)."""
+        return scalar_only_names(self.fn, {p.name for p in self._params if p.kind == "array"})
 
     def _infer_ndims(self) -> dict[str, int]:
         nd: dict[str, int] = {}

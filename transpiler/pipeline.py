@@ -57,7 +57,9 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
             if g.origin == "array_dtype":
                 text = f"{g.name}: ElementType <- dtype of every array parameter"
             elif g.origin == "constant":
-                text = f"const {g.name}: i32 <- ct.Constant[int] {g.name} (value)"
+                kind = "bool" if g.note == "ct.Constant[bool]" else "int"
+                how = "0/1, tested `== 1i32`" if kind == "bool" else "value"
+                text = f"const {g.name}: i32 <- ct.Constant[{kind}] {g.name} ({how})"
             else:
                 text = f"const {g.name}: i32 <- {g.note.removeprefix('1 when ').removesuffix(' (host-computed)')} " \
                        "(host-computed flag)"
@@ -71,7 +73,16 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                                           "loop-carried); cutile 0.3.1 cannot carry a store token through a loop, so "
                                           "the port stores unordered (equal results when iterations write distinct "
                                           "tiles)"))
-        if k.python_name and k.python_name != k.name:
+        noted = {f for f, _ in k.variant if any(kind == "variant" and f"<- {f}=" in t for _, kind, t in k.notes)}
+        for line, kind, text in k.notes:
+            if kind == "variant" or (py, line, text) not in seen:
+                seen.add((py, line, text))
+                out.append(model.Decision(line, k.name if kind == "variant" else py, kind, text))
+        for f, v in k.variant:
+            if f not in noted:  # split by the specialise pass
+                out.append(model.Decision(k.loc.line, k.name, "variant", f"entry {k.name} <- {f}={v} (an fma "
+                                          "contraction crosses its constant ifs: the reference folds the flag first)"))
+        if k.python_name and k.python_name != k.name and not k.variant:
             out.append(model.Decision(k.loc.line, py, "variant",
                                       f"{k.name}: element entry (fma contraction needs a concrete float dtype)"))
     return out

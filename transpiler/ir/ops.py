@@ -169,6 +169,7 @@ class Kernel:
     hints: dict = field(default_factory=dict)  # occupancy, num_ctas
     python_name: str = ""
     variant: tuple = ()  # (flag, value) pairs fixed in this entry
+    notes: list = field(default_factory=list)  # (line, kind, text) front-end decisions for --explain
 
 
 @dataclass

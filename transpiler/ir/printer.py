@@ -59,7 +59,8 @@ def _op(op: Op, names: _Names, ind: str, out: list[str]) -> None:
         out.append(f"{ind}}}")
         return
     if op.kind == OpKind.IF:
-        test = f"const {op.attrs['flag']}" if "flag" in op.attrs else names(op.operands[0])
+        cmp = " {} {}".format(*op.attrs["test"]) if "test" in op.attrs else ""
+        test = f"const {op.attrs['flag']}{cmp}" if "flag" in op.attrs else names(op.operands[0])
         out.append(f"{ind}{lhs}if {test}{' -> (' + types + ')' if types else ''} {{  {_loc(op)}")
         _block(op.regions[0], names, ind + "  ", out)
         out.append(f"{ind}}} else {{")

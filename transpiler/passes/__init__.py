@@ -1,6 +1,6 @@
 """IR -> IR passes, one file each; :func:`run_pipeline` runs them in order and verifies after each.
 
-Order (docs/ir.md): constfold, specialise (dtype-choice split, element entries), constfold, fma, hoist,
+Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, fma, hoist,
 tokens, dce. ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
 """
 
@@ -27,6 +27,7 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = stage("frontend", [kernel])
     ks = stage("constfold", [constfold.run(k) for k in ks])
     ks = [specialise.split_choices(k) for k in ks]
+    ks = [e for k in ks for e in specialise.split_flags(k)]
     ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes)]
     ks = stage("specialise", [constfold.run(k) for k in ks])
     ks = stage("fma", [fma.run(k) for k in ks])

@@ -9,6 +9,8 @@ from ..ir.ops import Block, Kernel, Op, OpKind
 from .util import replace_uses
 
 _INT = {OpKind.ADDI: operator.add, OpKind.SUBI: operator.sub, OpKind.MULI: operator.mul}
+_TEST = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+         "ge": operator.ge}
 
 
 def _fold_block(block: Block, consts: dict[int, object], flags: dict, mapping: dict) -> None:
@@ -27,7 +29,8 @@ def _fold_block(block: Block, consts: dict[int, object], flags: dict, mapping: d
             op = Op(OpKind.CONSTANT, [], op.results, {"value": _INT[op.kind](a, b)}, op.loc)
             consts[op.result.id] = op.attrs["value"]
         if op.kind == OpKind.IF and op.attrs.get("flag") in flags:
-            arm = op.regions[0 if flags[op.attrs["flag"]] else 1]
+            pred, value = op.attrs.get("test", ("ne", 0))  # a dtype-choice flag: 1 takes the then arm
+            arm = op.regions[0 if _TEST[pred](int(flags[op.attrs["flag"]]), value) else 1]
             *body, y = arm.ops
             out += body
             mapping.update({r.id: mapping.get(v.id, v) for r, v in zip(op.results, y.operands)})

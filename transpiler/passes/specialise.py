@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 
 from .. import errors
-from ..ir.ops import Block, Kernel, Op, OpKind
+from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, element, mentions_choice, subst_type
 from ..ir.values import Value
-from .util import clone_block, clone_ops, replace_uses, walk_blocks
+from .util import clone_block, clone_ops, defined_in, replace_uses, walk_blocks
 
 
 def _choice_flag(op: Op) -> str | None:
@@ -110,3 +110,97 @@ def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
     return out
 
 
+
+
+# -- constant flags an fma contraction crosses ------------------------------------------------------------
+
+def _crossing_flags(kernel: Kernel) -> list[str]:
+    """Bool ct.Constant flags of constant ``if`` s that an fma contraction would cross: a ``mulf`` from
+    outside feeding an ``addf``/``subf`` in an arm, or an arm yielding its ``mulf`` into an ``addf``/``subf``
+    after the ``if``. The reference folds the flag before contracting (``fuse_mul_addsub`` sees straight-line
+    code), a structured ``if`` would keep the two apart."""
+    bools = {g.name for g in kernel.generics if g.origin == "constant" and g.note == "ct.Constant[bool]"}
+    defs: dict[int, Op] = {}
+    for b in walk_blocks(kernel.body):
+        for op in b.ops:
+            for r in op.results:
+                defs[r.id] = op
+    out: list[str] = []
+    for b in walk_blocks(kernel.body):
+        for i, op in enumerate(b.ops):
+            flag = op.attrs.get("flag") if op.kind == OpKind.IF and not op.operands else None
+            if flag not in bools or flag in out:
+                continue
+            inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
+            crossing = False
+            for arm in op.regions:
+                for ab in walk_blocks(arm):
+                    for o in ab.ops:
+                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(
+                                v.id not in inner and defs.get(v.id) is not None and defs[v.id].kind == OpKind.MULF
+                                for v in o.operands):
+                            crossing = True
+                yielded = {r.id for r, y in zip(op.results, arm.ops[-1].operands)
+                           if defs.get(y.id) is not None and defs[y.id].kind == OpKind.MULF and y.id in inner}
+                for later in walk_blocks(Block([], b.ops[i + 1:])):
+                    for o in later.ops:
+                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
+                            crossing = True
+            if crossing:
+                out.append(flag)
+    for flag in _hoisting_flags(kernel.body, [], bools):
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:
+    """Bool flags of constant ``if`` s inside a loop whose arms hold a loop-invariant pure op: the reference
+    folds the flag, then hoists that op out of the loop (passes/hoist.py leaves arms alone)."""
+    out: list[str] = []
+    for op in block.ops:
+        if op.kind == OpKind.FOR:
+            out += _hoisting_flags(op.regions[0], [*loops, defined_in(op.regions[0])], bools)
+            continue
+        if op.kind == OpKind.IF and not op.operands and op.attrs.get("flag") in bools and loops:
+            inside = loops[-1]
+            for arm in op.regions:
+                for o in arm.ops:
+                    if (o.pure and not o.regions and o.kind not in READS_MEMORY and o.kind != OpKind.YIELD
+                            and not any(v.id in inside for v in o.operands)):
+                        out.append(op.attrs["flag"])
+        for r in op.regions:
+            out += _hoisting_flags(r, loops, bools)
+    return out
+
+
+def split_flags(kernel: Kernel) -> list[Kernel]:
+    """One entry per value of each bool flag an fma contraction crosses (``<kernel>__<FLAG>_<v>``, the
+    text-model pipeline's naming): the flag leaves the parameters and generics, Kernel.variant records it
+    and constfold keeps the taken arm of its ``if`` s."""
+    from ..specialise import variant_entry  # noqa: PLC0415 - one entry naming rule for both pipelines
+
+    flags = _crossing_flags(kernel)
+    if not flags:
+        return [kernel]
+    order = [p.name for p in kernel.params]
+    out = [kernel]
+    for flag in flags:
+        nxt = []
+        for k in out:
+            for v in (0, 1):
+                vmap: dict = {}
+                body = clone_block(k.body, {}, vmap)
+                for b in walk_blocks(body):
+                    b.ops = [Op(OpKind.CONSTANT, [], o.results, {"value": v}, o.loc)
+                             if o.kind == OpKind.CONST_SYM and o.attrs.get("sym") == flag else o for o in b.ops]
+                variant = tuple(sorted([*k.variant, (flag, v)], key=lambda fv: order.index(fv[0])
+                                       if fv[0] in order else len(order)))
+                py = k.python_name or k.name
+                params = [dataclasses.replace(p, value=vmap.get(p.value.id, p.value)) if p.value is not None else p
+                          for p in k.params if p.name != flag]
+                nxt.append(dataclasses.replace(k, name=variant_entry(py, list(variant)), python_name=py,
+                                               variant=variant, body=body, params=params,
+                                               generics=[g for g in k.generics if g.name != flag]))
+        out = nxt
+    return out

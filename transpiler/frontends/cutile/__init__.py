@@ -7,14 +7,18 @@ level up) is what the cuTile and Triton front ends share. See docs/ir.md.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ... import errors, ir
+from ...cutile_base import Structural
+from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
 from ...ir import typing as irtyping
 from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
 
-__all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "unsupported"]
+__all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel", "unsupported"]
 
 
 def _lower(info, fn, element=ELEMENT):
@@ -47,21 +51,93 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     instead, as ``<name>_<dtype>`` entries (those whose lowering fails are left out; none left: refused)."""
     kernels = []
     for fn in info.kernels:
-        k, blockers = _lower(info, fn)
-        if k is not None:
-            kernels.append(k)
-            continue
-        if all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+        ks, blockers = lower_kernel(info, fn)
+        if blockers and all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
             entries = []
             for dt in element_dtypes:
-                e, _ = _lower(info, fn, ir.DTYPES[dt])
-                if e is not None:
-                    e.python_name, e.name = e.name, f"{e.name}_{dt}"
+                es, bs = lower_kernel(info, fn, ir.DTYPES[dt])
+                for e in es if not bs else []:
+                    e.python_name, e.name = fn.name.value, f"{e.name}_{dt}"
                     entries.append(e)
             if entries:
-                kernels += entries
-                continue
-        if refused is None:
+                ks, blockers = entries, []
+        if blockers and refused is None:
             raise blockers[0]
-        refused[fn.name.value] = blockers
+        if blockers:
+            refused[fn.name.value] = blockers
+        kernels += ks
     return ir.Module(str(info.path), kernels)
+
+
+def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+    """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
+    an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
+    other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
+    Entries are named and recorded (Kernel.variant / python_name) as the text-model pipeline does, so ffi.rs,
+    wrapper.py and ``ctrs check`` dispatch to them alike. Returns the verified entries, or no entry and the
+    blockers of the first lowering that has any (recovery.py)."""
+    order = [p.name.value for p in fn.params.params]
+    pending: list[tuple[dict, dict]] = [({}, {})]
+    out: list[ir.Kernel] = []
+    why: dict[str, tuple[int, str]] = {}
+    while pending:
+        fixed, other = pending.pop(0)
+        lw = Lowering(info, fn, element)
+        lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
+        try:
+            k = lw.kernel()
+            finish(lw)
+            if not lw.blockers:
+                k = ir.verify(k)
+        except errors.CtrsError as e:  # outside any statement (decorator, signature) or the verifier
+            record(lw, e)
+        except PoisonUse:  # poison only exists once a blocker was recorded; never a silent refusal
+            if not lw.blockers:
+                record(lw, unsupported(info, fn, "a value left undefined by an earlier failure"))
+        except Structural as s:
+            if s.flag in fixed or s.flag in other or s.flag not in order:
+                return [], [errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
+                                             f"'{s.flag}' into entries here ({s.why})", "compare it with literals "
+                                             "only", errors.Loc(str(info.path), s.line))]
+            why.setdefault(s.flag, (s.line, s.why))
+            if lw.flags.get(s.flag) == "bool":
+                pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
+            else:
+                lits = _compared_literals(info, fn, s.flag)
+                top = max(lits, default=0) + 1
+                pending[0:0] = [({**fixed, s.flag: v}, other) for v in sorted(lits)] + [
+                    (fixed, {**other, s.flag: (top, lits)})]
+            continue
+        if lw.blockers:
+            return [], lw.blockers
+        if fixed or other:
+            values = {**fixed, **{f: v for f, (v, _) in other.items()}}
+            items = sorted(values.items(), key=lambda kv: order.index(kv[0]))
+            k.name = variant_entry(fn.name.value, items)
+            k.python_name = fn.name.value
+            k.variant = tuple((f, int(v)) for f, v in items)
+            k.notes += [(why[f][0], "variant", f"entry {k.name} <- {f}={v} (structural: {why[f][1]})")
+                        for f, v in k.variant if f in why]
+        out.append(k)
+    return out, []
+
+
+def _compared_literals(info, fn: cst.FunctionDef, flag: str) -> set[int]:
+    lits: set[int] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if len(node.comparisons) != 1:
+                return
+            sides = (node.left, node.comparisons[0].comparator)
+            for a, b in (sides, sides[::-1]):
+                if isinstance(a, cst.Name) and a.value == flag:
+                    v = int(b.value, 0) if isinstance(b, cst.Integer) else (
+                        info.consts.get(b.value) if isinstance(b, cst.Name) else None)
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        lits.add(v)
+
+    fn.body.visit(V())
+    for h in info.helpers.values():
+        h.body.visit(V())
+    return lits

@@ -1,11 +1,13 @@
 """cuTile Python -> typed tile IR, directly from libcst nodes (no Rust text anywhere).
 
 Every ``@ct.kernel`` of a file becomes an :class:`ir.Kernel`: arrays are ``array<E>`` values of one dtype
-parameter ``E``, ``ct.Constant[int]`` parameters are const-generic symbols (usable in shapes and as i32
-values), Python numbers stay compile-time constants until they meet a tile (ir/typing.py), ``for .. in
-range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it re-binds,
-and ``X if A.dtype == ct.float32 else A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise
-pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
+parameter ``E``, ``ct.Constant[int]`` / ``[bool]`` parameters are const-generic symbols (usable in shapes and
+as i32 values), ``int`` / ``float`` (and demoted ``ct.Constant[float]``) parameters runtime scalars (see
+:meth:`Lowering.param`), Python numbers stay compile-time constants until they meet a tile (ir/typing.py),
+``for .. in range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it
+re-binds, ``if`` / ``a if c else b`` are folded, constant-flag or runtime ``if`` s (control.py), helpers of
+this or another module of the package are inlined (imports.py), and ``X if A.dtype == ct.float32 else
+A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
 lowered under recovery.guard: a blocker is recorded and lowering goes on (recovery.py), so every blocker of
 a kernel is found in one run; the caller refuses a kernel with any, and may take the whole file through the
 older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
@@ -14,17 +16,20 @@ older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 from __future__ import annotations
 
 import math
+import operator
+from pathlib import Path
 
 import libcst as cst
 
 from ... import errors, frontend_cutile
-from ...cutile_base import _is_docstring, assigned_names
+from ...cutile_base import _is_docstring, scalar_only_names
+from ...kernel_hints import read_hints
 from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import memory, recovery
+from . import control, imports, memory, recovery
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef
@@ -42,6 +47,9 @@ _CMPOPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst
 # tile methods -> the handler that takes the tile as its first argument
 _METHODS = {"reshape": "ct.reshape", "astype": "ct.astype", "permute": "ct.permute", "transpose": "ct.transpose",
             "extract": "ct.extract", "item": "Tile.item"}
+# operators folded on compile-time ints (tiles and scalars go through Builder.binary)
+_PYOPS = {"**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
+          "^": operator.xor}
 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
@@ -67,6 +75,11 @@ class Lowering(Builder):
         self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
         self.blockers: list[errors.CtrsError] = []  # every construct that failed to lower (recovery.py)
         self.pending: list[errors.CtrsError] = []  # blockers of parameters, counted on use (recovery.parameter)
+        self.fixed: dict[str, int] = {}  # structural variant: flags lowered with a fixed value (control.py)
+        self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
+        self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
+        self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
+        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step is 1)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -85,45 +98,87 @@ class Lowering(Builder):
     # -- kernel ------------------------------------------------------------------------------------
     def kernel(self) -> Kernel:
         fn = self.fn
-        ranks = self._array_ranks()
-        for p in fn.params.params:
-            with recovery.parameter(self, p):
-                self.param(p, ranks)
-        if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
+        ps = fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg \
+                or ps.posonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
-        self.body(fn.body.body)
+        ranks = self._array_ranks()
+        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
+        for p in ps.params:
+            with recovery.parameter(self, p):
+                self.param(p, ranks, numbers)
+        stmts = list(fn.body.body)
+        if stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and all(
+                isinstance(x, cst.Return) and x.value is None for x in stmts[-1].body):
+            stmts.pop()  # a bare `return` ending the kernel: nothing to lower
+        self.body(stmts)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
         if any(p.kind == "array" for p in self.params) and self.element == ELEMENT:
             gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
-        gens += [Generic(p.name, "const", "constant", "ct.Constant") for p in self.params if p.kind == "constant"]
+        gens += [Generic(p.name, "const", "constant", "ct.Constant[bool]" if self.flags.get(p.name) else "ct.Constant")
+                 for p in self.params if p.kind == "constant"]
         gens += self.generics
         hints = self._hints()
-        return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+        k = Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+        k.notes = sorted(set(self.notes))
+        return k
 
-    def param(self, p: cst.Param, ranks: dict[str, int]) -> None:
+    def note(self, node, kind: str, text: str) -> None:
+        self.notes.append((self.info.span(node).line, kind, text))
+
+    def param(self, p: cst.Param, ranks: dict[str, int], numbers: set[str]) -> None:
+        """One kernel parameter, by its annotation, else by its use: ``ct.Constant[int]`` / ``[bool]`` (and
+        aliases) are const generics (a bool is a 0/1 flag); ``float`` / ``ct.Constant[float]`` (demoted: no float
+        const generics, docs/porting.md) are runtime f32 scalars, ``int`` a runtime i32; anything else (no
+        annotation, ``ct.Array``, a type alias) is an array when calls give it a rank, else a runtime i32 when it
+        is only used as a number."""
         name = p.name.value
-        ann = p.annotation
-        if ann is not None:
-            kind = self._const_kind(ann.annotation)
-            if kind != "int":
-                raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
+        if name in self.fixed:  # a flag fixed by a structural variant: a compile-time value, not a parameter
+            self.env[name] = self.fixed[name]
+            return
+        ann = p.annotation.annotation if p.annotation is not None else None
+        kind = self._const_kind(ann) if ann is not None else None
+        if kind is None and isinstance(ann, cst.Name) and ann.value in ("int", "float"):
+            kind = "rt_" + ann.value
+        if kind in ("int", "bool"):
             self.env[name] = Sym(name)
+            if kind == "bool":
+                self.flags[name] = "bool"
             self.params.append(Param(name, "constant", None, self.loc(p)))
             return
-        if name not in ranks:
+        if kind in ("float", "rt_float", "rt_int"):
+            if kind == "float":
+                self.note(p, "demotion", f"ct.Constant[float] {name} -> runtime f32 parameter (not a const generic "
+                                         "on stable Rust; the reference folds the value)")
+            v = Value(ScalarType(I32 if kind == "rt_int" else F32), name)
+            self.env[name] = v
+            self.params.append(Param(name, "scalar", v, self.loc(p)))
+            return
+        if kind is not None:
+            raise self.err(p, f"parameter '{name}': ct.Constant[{kind}]")
+        if name in ranks:
+            v = Value(ArrayType(self.element, ranks[name]), name)
+            self.env[name] = ArrayRef(name, v)
+            self.params.append(Param(name, "array", v, self.loc(p)))
+        elif name in numbers:
+            self.note(p, "demotion", f"unannotated '{name}' is used only as an integer -> runtime i32 parameter "
+                                     "(launch it with an int)")
+            v = Value(ScalarType(I32), name)
+            self.env[name] = v
+            self.params.append(Param(name, "scalar", v, self.loc(p)))
+        else:
             memory.refuse_array_list(self, name)
-            raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/"
-                                "ct.scatter/ct.atomic_*")
-        v = Value(ArrayType(self.element, ranks[name]), name)
-        self.env[name] = ArrayRef(name, v)
-        self.params.append(Param(name, "array", v, self.loc(p)))
+            raise self.err(p, f"parameter '{name}': neither an array read by ct.load/ct.store/ct.num_tiles/"
+                              "ct.gather/ct.scatter/ct.atomic_* nor used as a number")
 
     def _hints(self) -> dict:
-        for d in self.fn.decorators:
-            if isinstance(d.decorator, cst.Call):
-                raise self.err(d, "@ct.kernel(...) options")
-        return {}
+        deco = next(d.decorator for d in self.fn.decorators if self.info._is_kernel_deco(d.decorator))
+
+        def err(node, msg, hint):
+            return errors.CtrsError(errors.KERNEL_HINT, msg, hint, self.info.loc(node))
+
+        return dict(read_hints(self.info, deco, err, lambda node, text: self.note(node, "hint", text)))
 
     def _const_kind(self, ann) -> str | None:
         if isinstance(ann, cst.Name) and ann.value in self.info.const_aliases:
@@ -205,38 +260,62 @@ class Lowering(Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
+        elif isinstance(s, cst.If):
+            control.if_stmt(self, s)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
-        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple) and all(
-                isinstance(e.value, cst.Name) for e in s.targets[0].target.elements):
-            names = [e.value.value for e in s.targets[0].target.elements]
-            v = self.expr(s.value)
-            if not isinstance(v, tuple) or len(v) != len(names):
-                raise self.err(s, f"unpacking {v!r} into {len(names)} names")
-            for n, x in zip(names, v):
-                self.bind(n, x)
-        elif isinstance(s, cst.Assign):
-            if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
-                raise self.err(s, "assignment to anything but one name")
-            self.bind(s.targets[0].target.value, self.expr(s.value, hint=s.targets[0].target.value))
+        if isinstance(s, cst.Assign):
+            hint = s.targets[0].target.value if isinstance(s.targets[0].target, cst.Name) else ""
+            v = self.expr(s.value, hint=hint)
+            for t in s.targets:
+                self.assign(t.target, v, s)
+        elif isinstance(s, cst.AnnAssign) and s.value is not None:
+            self.assign(s.target, self.expr(s.value, hint=getattr(s.target, "value", "")), s)
         elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in _AUGOPS:
-            op = _AUGOPS[type(s.operator)]
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
-            self.bind(name, self.binary(op, live(self.env[name]), self.expr(s.value), s, name))
+            self.bind(name, self.operator(_AUGOPS[type(s.operator)], live(self.env[name]), self.expr(s.value), s,
+                                          name))
         elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
+        elif isinstance(s, cst.Return) and self.returns is None:
+            raise self.err(s, "a return inside a kernel body (the reference keeps `if %c { return }`; cutile 0.3.1 "
+                              "rejects a nested return)")
         elif isinstance(s, cst.Return) and self.returns is not None:
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
             self.returns.append(self.expr(s.value) if s.value is not None else None)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
+
+    def assign(self, target, v, node) -> None:
+        """``name = v`` / ``a, b = v`` (a tuple value: a Python tuple of values, unpacked element-wise)."""
+        if isinstance(target, cst.Name):
+            return self.bind(target.value, v)
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elts = target.elements
+            if not isinstance(v, tuple) or len(v) != len(elts) or any(isinstance(e, cst.StarredElement) for e in elts):
+                raise self.err(node, f"unpacking {len(elts)} names from {type(v).__name__}")
+            for e, x in zip(elts, v):
+                self.assign(e.value, x, node)
+            return None
+        raise self.err(node, f"assignment to {type(target).__name__}")
+
+    def emit_op(self, op: Op) -> Op:
+        """Append a built op (structured control flow: control.py) to the current block."""
+        self.block.ops.append(op)
+        return op
+
+    def operator(self, op: str, a, b, node, hint: str = ""):
+        """A Python binary operator on lowered values (compile-time values fold, Python semantics)."""
+        if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
+            return _PYOPS[op](a, b)
+        return self.binary(op, a, b, node, hint)
 
     def bind(self, name: str, v) -> None:
         if isinstance(v, Value) and not v.hint:
@@ -256,7 +335,7 @@ class Lowering(Builder):
         if len(args) == 2:
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
-        assigned = assigned_names(s.body)
+        assigned = {n for st in s.body.body for n in recovery.bound_names(st)}  # tuple / annotated targets too
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)
@@ -267,7 +346,11 @@ class Lowering(Builder):
         self.env[s.target.value] = iv
         for n, a in zip(carried, args_v):
             self.env[n] = a
-        self.body(s.body.body)
+        self.loops.append((iv, body, args[2] == 1 and not isinstance(args[2], bool)))
+        try:
+            self.body(s.body.body)
+        finally:
+            self.loops.pop()
         ys = []
         for n, a in zip(carried, args_v):
             y = live(self.env[n])
@@ -288,11 +371,16 @@ class Lowering(Builder):
                 return live(self.env[node.value])
             if node.value in self.info.consts:
                 return self.info.consts[node.value]
+            found = imports.lookup(self.info, node.value)
+            if found is not None and isinstance(found[1], (int, float)):  # a constant of another module
+                return found[1]
             if node.value in ("True", "False"):
                 return node.value == "True"
             enum = self.module_enum(node.value)
             if enum is not None:
                 return enum
+            if node.value in self.one_armed:
+                control.signal_one_armed(self, node.value, node)
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, cst.Integer):
             return int(node.value, 0)
@@ -314,7 +402,9 @@ class Lowering(Builder):
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.IfExp):
-            return self.dtype_choice(node)
+            if self._is_dtype_test(node.test):
+                return self.dtype_choice(node)
+            return control.if_expr(self, node, hint)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
@@ -395,6 +485,9 @@ class Lowering(Builder):
         shape += list(dims)
         shape = tuple(shape)
         return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, "", shape=shape).result
+    def _is_dtype_test(self, t) -> bool:
+        return (isinstance(t, cst.Comparison) and len(t.comparisons) == 1 and isinstance(t.left, cst.Attribute)
+                and t.left.attr.value == "dtype" and isinstance(self.expr(t.left), DT))
 
     def dtype_choice(self, node: cst.IfExp):
         """``X if A.dtype == ct.<dt> else A.dtype`` -> a DTypeChoice on a host-computed const flag."""
@@ -421,9 +514,10 @@ class Lowering(Builder):
 
     # -- calls -------------------------------------------------------------------------------------
     def call(self, node: cst.Call, hint: str):
-        if isinstance(node.func, cst.Name) and node.func.value in self.info.helpers \
-                and node.func.value not in self.env:
-            return self.inline(self.info.helpers[node.func.value], node)
+        if isinstance(node.func, cst.Name) and node.func.value not in self.env:
+            found = imports.lookup(self.info, node.func.value)
+            if found is not None and isinstance(found[1], cst.FunctionDef):
+                return self.inline(found[1], node, found[0])
         fn = self.info.dotted(node.func)
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in _METHODS and not (fn or "").startswith("ct."):
             return self.method(node, hint)
@@ -450,12 +544,17 @@ class Lowering(Builder):
         finally:
             del self.env[name]
 
-    def inline(self, fn: cst.FunctionDef, node: cst.Call):
+    def inline(self, fn: cst.FunctionDef, node: cst.Call, module=None):
         """A call of a module-level helper: its body lowered in place, its parameters bound to the argument
         values (tiles, arrays, dtypes and compile-time numbers alike), as cuTile Python inlines helpers."""
         name = fn.name.value
         if name in self.inlining:
             raise self.err(node, f"recursive helper '{name}'")
+        if not self.inlining:
+            self._inline_line = self.info.span(node).line  # nested helpers are noted at the kernel's call
+        where = "" if module is None or module is self.info else f" of {Path(module.path).name}"
+        self.notes.append((self._inline_line, "inline",
+                           f"helper {name}() (line {(module or self.info).span(fn).line}{where}) inlined"))
         ps = fn.params
         if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg or ps.posonly_params:
             raise self.err(fn, f"helper '{name}': only plain parameters")
@@ -473,8 +572,9 @@ class Lowering(Builder):
                 if p.default is None:
                     raise self.err(node, f"helper '{name}': missing argument '{p.name.value}'")
                 bound[p.name.value] = self.expr(p.default)
-        saved = (self.env, self.returns)
+        saved = (self.env, self.returns, self.info)
         self.env, self.returns = dict(bound), []
+        self.info = module or self.info  # a helper of another module: its own names and source positions
         self.inlining.append(name)
         try:
             stmts = list(fn.body.body)
@@ -488,5 +588,5 @@ class Lowering(Builder):
             value = live(self.returns[0]) if self.returns else None
         finally:
             self.inlining.pop()
-            self.env, self.returns = saved
+            self.env, self.returns, self.info = saved
         return value

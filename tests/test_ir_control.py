@@ -1,0 +1,237 @@
+"""Typed cuTile front end: parameters, kernel hints, if statements / conditional expressions, assignments and
+helpers across modules, on the IR alone (no cargo, no cuda-tile). IR equivalence of the kernels in tests/data
+and fixtures that use them: tests/test_ir_pipeline.py TYPED_IR and the `ctrs check` tests of their fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctrs import errors, frontend_cutile, pipeline, translate
+from ctrs.emitters import ir_rust
+from ctrs.frontends import cutile as fe
+from ctrs.ir.ops import Kernel, OpKind, walk
+from ctrs.ir.types import BOOL, F32, I32, ScalarType
+from ctrs.passes import constfold, run_pipeline
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+
+
+def _lower(path: Path) -> list[Kernel]:
+    info = frontend_cutile.ModuleInfo(path, path.read_text())
+    return fe.lower_file(info).kernels
+
+
+def _src(tmp_path: Path, body: str, params: str, name: str = "k.py", head: str = "") -> Path:
+    p = tmp_path / name
+    p.write_text(f"import cuda.tile as ct\n{head}\n\n@ct.kernel\ndef k({params}):\n" +
+                 "".join(f"    {line}\n" for line in body.strip().splitlines()))
+    return p
+
+
+def _ifs(k: Kernel):
+    return [op for op in walk(k.body) if op.kind == OpKind.IF]
+
+
+LOAD = "t = ct.astype(ct.load(x, index=(r, 0), shape=(1, T)), ct.float32)"
+STORE = "ct.store(y, index=(r, 0), tile=ct.astype(t, y.dtype))"
+
+
+# -- parameters ----------------------------------------------------------------------------------------------
+
+def test_parameters_by_annotation_and_use(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0) + m\n{LOAD}\nt = t * s + c\n{STORE}",
+                       "x: ct.Array, y, n: int, m, s: float, c: ct.Constant[float], T: ct.Constant[int], "
+                       "F: ct.Constant[bool]"))
+    kinds = {p.name: (p.kind, p.value.type if p.value is not None else None) for p in k.params}
+    assert kinds == {"x": ("array", kinds["x"][1]), "y": ("array", kinds["y"][1]), "n": ("scalar", ScalarType(I32)),
+                     "m": ("scalar", ScalarType(I32)), "s": ("scalar", ScalarType(F32)),
+                     "c": ("scalar", ScalarType(F32)), "T": ("constant", None), "F": ("constant", None)}
+    assert [(g.name, g.note) for g in k.generics if g.origin == "constant"] == [
+        ("T", "ct.Constant"), ("F", "ct.Constant[bool]")]
+    notes = [t for _, kind, t in k.notes if kind == "demotion"]
+    assert any("ct.Constant[float] c -> runtime f32" in t for t in notes)
+    assert any("unannotated 'm' is used only as an integer" in t for t in notes)
+    # a runtime f32 meeting a tile is a 0-d tile: reshape + broadcast, as cuTile Python does
+    (e,) = run_pipeline(k, ["f32"])
+    rs = ir_rust.emit_kernel(e, "k.py")
+    assert "s: f32" in [f"{p.name}: {p.dtype}" for p in rs.params]
+
+
+def test_unused_unannotated_parameter_is_refused_with_its_location(tmp_path):
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}", "x, y, z, T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_UNSUPPORTED and "'z'" in e.value.message and (e.value.loc.line, e.value.loc.col) == (5, 13)
+
+
+def test_kernel_hints_reach_the_entry(tmp_path):
+    src = _src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}", "x, y, T: ct.Constant[int]", head="OCC = 3")
+    src.write_text(src.read_text().replace("@ct.kernel\n", "@ct.kernel(occupancy=ct.ByTarget(sm_90=OCC, default=1), "
+                                                           "num_ctas=2)\n"))
+    (k,) = _lower(src)
+    assert k.hints == {"num_cta_in_cga": 2, "occupancy": 3}
+    rs = translate.translate_source(src)["kernel.rs"]
+    assert "#[cutile::entry(optimization_hints = (sm_90 = (num_cta_in_cga = 2, occupancy = 3,),))]" in rs
+    src.write_text(src.read_text().replace("num_ctas=2", "num_stages=2"))
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(src)
+    assert e.value.code == errors.KERNEL_HINT
+
+
+# -- if statements -------------------------------------------------------------------------------------------
+
+def test_constant_flag_if_folds_per_entry(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif not F:\n    t = t * 2.0\nif N == 2:\n    t = t + 1.0\n"
+                                 f"{STORE}", "x, y, T: ct.Constant[int], F: ct.Constant[bool], N: ct.Constant[int]"))
+    a, b = _ifs(k)
+    assert (a.attrs, b.attrs) == ({"flag": "F", "test": ("eq", 1)}, {"flag": "N", "test": ("eq", 2)})
+    assert not a.regions[0].ops[:-1] and a.regions[1].ops[:-1]  # `not F`: the arms are swapped
+    assert [r.type for r in a.results] == [a.regions[0].ops[-1].operands[0].type]
+    k.variant = (("F", 0), ("N", 3))
+    constfold.run(k)
+    assert not _ifs(k) and [op.kind for op in walk(k.body)].count(OpKind.MULF) == 1
+    rs = translate.translate_source(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif F:\n    t = t * 2.0\n{STORE}",
+                                         "x, y, T: ct.Constant[int], F: ct.Constant[bool]"))["kernel.rs"]
+    assert "        if F == 1i32 {\n" in rs and "        } else {\n            t_1 = t;\n" in rs
+
+
+def test_compile_time_conditions_fold(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif USE and T > 4:\n    t = t * 2.0\nelse:\n"
+                                 f"    t = ct.exp(t)\nu = t if not USE else t + 1.0\n{STORE}",
+                       "x, y, T: ct.Constant[int]", head="USE = False"))
+    assert not _ifs(k)
+    assert [op.attrs.get("fn") for op in walk(k.body) if op.kind == OpKind.MATH] == ["exp"]
+
+
+def test_runtime_if_and_or_not(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r < n and not r == 3:\n    t = t * 2.0\n"
+                                 f"k2 = r + 1 if r < n else r\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
+    cond_and, main, sel = _ifs(k)
+    assert cond_and.operands[0].type == ScalarType(BOOL) and [r.type for r in cond_and.results] == [ScalarType(BOOL)]
+    assert [o.kind for o in cond_and.regions[0].ops] == [OpKind.CONSTANT, OpKind.CMPI, OpKind.CONSTANT, OpKind.XORI,
+                                                          OpKind.YIELD]
+    assert main.operands == cond_and.results and "flag" not in main.attrs
+    assert [r.type for r in sel.results] == [ScalarType(I32)]
+    rs = translate.translate_source(DATA / "cf_typed_runtime.py")["kernel.rs"]
+    assert "        let cond_s: bool = tile_to_scalar(cond);\n        let mut t_1: Tile<f32, { [1, TILE] }> = t;\n" \
+           "        if cond_s {\n" in rs
+
+
+def test_runtime_if_diagnostics(tmp_path):
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r < n:\n    t = ct.astype(t, ct.float16)\n{STORE}",
+                    "x, y, n: int, T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_UNSUPPORTED and "runtime if" in e.value.message and e.value.loc.line == 8
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r < n:\n    w = t\nt = w\n{STORE}",
+                    "x, y, n: int, T: ct.Constant[int]"))
+    assert "'w' is bound in one arm of a runtime if only" in e.value.message
+
+
+def test_structural_flags_become_entries():
+    ks = _lower(DATA / "cf_variant.py")
+    assert [(k.name, k.python_name, k.variant) for k in ks] == [
+        ("cf_variant__ROWS_0", "cf_variant", (("ROWS", 0),)), ("cf_variant__ROWS_1", "cf_variant", (("ROWS", 1),))]
+    assert all("ROWS" not in [p.name for p in k.params] for k in ks)
+    ks = _lower(DATA / "cf_split.py")  # a name bound in one arm only and read later
+    assert [k.name for k in ks] == ["cf_split__HAS_BIAS_0", "cf_split__HAS_BIAS_1"]
+
+
+def test_int_flag_entries_keep_other_values_generic(tmp_path):
+    ks = _lower(_src(tmp_path, "r = ct.bid(0)\nif R == 1:\n    t = ct.load(x, index=(r, 0), shape=(1, T))\nelse:\n"
+                               "    t = ct.load(x, index=(r, 0), shape=(R, T))\nct.store(y, index=(r, 0), tile=t)",
+                     "x, y, R: ct.Constant[int], T: ct.Constant[int]"))
+    assert [(k.name, [p.name for p in k.params]) for k in ks] == [("k__R_1", ["x", "y", "T"]),
+                                                                   ("k__R_2", ["x", "y", "R", "T"])]
+
+
+def test_specialise_splits_a_flag_an_fma_crosses():
+    entries = pipeline.lower(DATA / "ops_fma_const_if.py")
+    assert [(e.name, e.variant) for e in entries] == [("fma_if__FLAG_0", (("FLAG", 0),)),
+                                                      ("fma_if__FLAG_1", (("FLAG", 1),))]
+    for e in entries:
+        assert not _ifs(e) and [op.kind for op in walk(e.body)].count(OpKind.FMA) == 1
+    lines = translate.explain_lines(DATA / "ops_fma_const_if.py")
+    assert any("entry fma_if__FLAG_1 <- FLAG=1 (an fma contraction crosses its constant ifs" in ln for ln in lines)
+
+
+# -- assignments ---------------------------------------------------------------------------------------------
+
+def test_tuple_unpacking_annotated_and_augmented_assignments(tmp_path):
+    (k,) = _lower(_src(tmp_path, "r, c = ct.bid(0), 0\nb: int = 8\nb //= 3\nb <<= 1\nb **= 2\nr += b\n"
+                                 "t = ct.load(x, index=(r, c), shape=(1, T))\nt *= 2.0\nt -= 1.0\n"
+                                 "ct.store(y, index=(r, c), tile=t)", "x, y, T: ct.Constant[int]"))
+    consts = [op.attrs["value"] for op in walk(k.body) if op.kind == OpKind.CONSTANT and op.result.type == ScalarType(I32)]
+    assert 16 in consts  # ((8 // 3) << 1) ** 2, folded at translate time
+    assert [op.kind for op in walk(k.body) if op.kind in (OpKind.MULF, OpKind.SUBF)] == [OpKind.MULF, OpKind.SUBF]
+
+
+# -- helpers across modules ----------------------------------------------------------------------------------
+
+def test_helpers_and_constants_from_other_modules(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "util.py").write_text("import cuda.tile as ct\n\nSCALE = 4.0\n\n\ndef twice(t):\n    return t * 2.0, t\n")
+    (pkg / "sub" / "more.py").write_text("import cuda.tile as cuda_tile\nfrom ..util import SCALE\n\n\n"
+                                         "@cuda_tile.function\ndef expo(t):\n    return cuda_tile.exp(t) * SCALE\n")
+    src = _src(pkg / "sub", f"r = ct.bid(0)\n{LOAD}\na, b = twice(t)\n"
+                            "ct.store(y, index=(r, 0), tile=ct.astype(expo(a) + b + OFF, y.dtype))",
+               "x, y, T: ct.Constant[int]", head="from pkg.util import twice\nfrom .more import expo\n"
+                                                 "from ..util import SCALE as OFF")
+    (k,) = _lower(src)
+    ops = list(walk(k.body))
+    assert [op.attrs.get("fn") for op in ops if op.kind == OpKind.MATH] == ["exp"]
+    assert sorted(op.attrs["value"] for op in ops if op.kind == OpKind.CONSTANT and op.result.type.dtype == F32) \
+        == [2.0, 4.0, 4.0]
+    mul = next(op for op in ops if op.kind == OpKind.MULF)
+    assert Path(mul.loc.file).name == "util.py" and mul.loc.line == 7  # located in the helper's own module
+    assert [t for _, kind, t in k.notes if kind == "inline"] == ["helper twice() (line 6 of util.py) inlined",
+                                                                 "helper expo() (line 6 of more.py) inlined"]
+
+
+def test_loop_carries_names_bound_by_unpacking_and_ifs(tmp_path):
+    (k,) = _lower(_src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nm = acc\n"
+                                 "for j in range(4):\n    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+                                 "    if F:\n        t = t * 2.0\n    acc, m = acc + t, t\n"
+                                 "ct.store(y, index=(r, 0), tile=ct.astype(acc + m, y.dtype))",
+                       "x, y, T: ct.Constant[int], F: ct.Constant[bool]"))
+    (loop,) = [op for op in walk(k.body) if op.kind == OpKind.FOR]
+    assert [a.hint for a in loop.regions[0].args[1:]] == ["acc", "m"]
+    assert any(op.kind == OpKind.IF and op.attrs["flag"] == "F" for op in walk(loop.regions[0]))
+
+
+def test_specialise_splits_a_flag_whose_arm_the_reference_hoists(tmp_path):
+    src = _src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
+                         "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+                         "    if F:\n        t = t * 2.0\n    acc = acc + t\n"
+                         "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))",
+               "x, y, T: ct.Constant[int], F: ct.Constant[bool]")
+    entries = pipeline.lower(src)  # the constant 2.0 of the arm is loop-invariant: hoisted once F is folded
+    assert [e.name for e in entries] == ["k__F_0", "k__F_1"] and not any(_ifs(e) for e in entries)
+    (e,) = pipeline.lower(DATA / "cf_typed_loop_if.py")  # `t = ct.exp(t)` depends on the loop: one entry
+    assert len([op for op in _ifs(e) if "flag" in op.attrs]) == 1
+
+
+def test_kernel_return(tmp_path):
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}\nreturn", "x, y, T: ct.Constant[int]"))
+    assert [op.kind for op in walk(k.body)][-1] == OpKind.YIELD
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\nif r >= n:\n    return\n{LOAD}\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_UNSUPPORTED and "a return inside a kernel body" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (8, 9)
+
+
+def test_runtime_if_the_reference_splits_the_loop_on_is_refused(tmp_path):
+    body = ("r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
+            "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+            "    if {cond}:\n        acc = acc + t\n"
+            "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))")
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, body.format(cond="j < n"), "x, y, n: int, T: ct.Constant[int]"))
+    assert "the reference splits the loop in two" in e.value.message and e.value.loc.line == 10
+    (k,) = _lower(_src(tmp_path, body.format(cond="r < n"), "x, y, n: int, T: ct.Constant[int]"))  # invariant test
+    assert len(_ifs(k)) == 1

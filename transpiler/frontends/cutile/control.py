@@ -1,0 +1,308 @@
+"""Control flow of the typed cuTile front end: ``if`` statements, conditional expressions and conditions.
+
+A condition is classified as cuTile Python's compiler sees it:
+
+* **compile-time** (literals, module constants, Python values in the environment, a flag fixed by a structural
+  variant; ``not``/``and``/``or``/comparisons of those): folded, only the taken arm is lowered (the JIT does so);
+* **constant flag** (a ``ct.Constant[bool]`` parameter, or a ``ct.Constant[int]`` compared with an integer): a
+  constant-flag ``if`` (attrs ``flag``, ``test``) the cuTile JIT folds per launch; ``not`` swaps the arms,
+  ``and``/``or`` nest them. Arms that give a name different types (or bind a name in one arm only that is used
+  later) cannot share one body: :class:`~ctrs.cutile_base.Structural` is raised and ``lower_file`` lowers the
+  kernel once per flag value (entries ``<kernel>__<FLAG>_<v>``, transpiler/specialise.py ``variant_entry``);
+* **runtime** (an ``i1`` value: comparisons of i32 / f32 scalars, ``and``/``or``/``not`` of those): a runtime
+  ``if`` on that value. ``a and b`` / ``a or b`` are an ``if`` yielding the ``i1`` (cuTile Python's ast2hir
+  short-circuit), ``not c`` is ``c xor true``.
+
+Names re-bound in either arm are the ``if``'s results (each arm yields its value; an arm that does not touch a
+name yields the value from before the ``if``).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import libcst as cst
+
+from ...cutile_base import Structural
+from ...ir.ops import Block, Op, OpKind
+from ...ir.types import BOOL, I32, DType, ScalarType, Sym
+from ...ir.values import Value
+from .values import Poison
+
+_CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
+        cst.GreaterThanEqual: "ge"}
+_PY = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+       "ge": operator.ge}
+_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_FLIP = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class Flag:
+    """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter."""
+
+    def __init__(self, name: str, op: str, value: int):
+        self.name, self.op, self.value = name, op, value
+
+
+# -- conditions --------------------------------------------------------------------------------------------
+
+
+def atom(lw, node):
+    """A condition without ``not``/``and``/``or``: a Python bool, a :class:`Flag`, or an i1 Value."""
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and type(node.comparisons[0].operator) in _CMP:
+        op = _CMP[type(node.comparisons[0].operator)]
+        a, b = lw.expr(node.left), lw.expr(node.comparisons[0].comparator)
+        if isinstance(a, Sym) and isinstance(b, Sym) and a == b:
+            return op in ("eq", "le", "ge")
+        for x, y, o in ((a, b, op), (b, a, _FLIP[op])):
+            if isinstance(x, Sym) and isinstance(y, int):
+                other = lw.other.get(x.name)
+                if other is not None and o in ("eq", "ne") and int(y) in other:
+                    return o == "ne"  # the "any other value" entry of a structural int flag
+                return Flag(x.name, o, int(y))
+        if (isinstance(a, bool) or _number(a)) and (isinstance(b, bool) or _number(b)):
+            return bool(_PY[op](a, b))
+        return compare(lw, op, a, b, node)
+    v = lw.expr(node)
+    if isinstance(v, (bool, int, float)):
+        return bool(v)
+    if isinstance(v, Sym):
+        if lw.flags.get(v.name) == "bool":
+            return Flag(v.name, "eq", 1)
+        other = lw.other.get(v.name)
+        if other is not None and 0 in other:
+            return True
+        return Flag(v.name, "ne", 0)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        if v.type.dtype == BOOL:
+            return v
+        if v.type.dtype == I32:
+            return compare(lw, "ne", v, 0, node)
+    raise lw.err(node, "a condition other than a compile-time value, a ct.Constant flag or a scalar comparison")
+
+
+def compare(lw, op: str, a, b, node) -> Value:
+    """A runtime comparison of two scalars (i32 / float; Python numbers take the other side's dtype)."""
+    if isinstance(a, Sym):
+        a = lw.i32(a, node)
+    if isinstance(b, Sym):
+        b = lw.i32(b, node)
+    if not isinstance(a, Value) and not isinstance(b, Value):
+        raise lw.err(node, "a comparison of two compile-time values that are not numbers")
+    a = lw.tile_of(a, b if isinstance(b, Value) else a, node)
+    b = lw.tile_of(b, a, node)
+    if not (isinstance(a.type, ScalarType) and isinstance(b.type, ScalarType)):
+        raise lw.err(node, "an if-condition on a tile (only scalar comparisons are conditions)")
+    a, b = lw.unify(a, b, node)
+    dt = a.type.dtype
+    if not isinstance(dt, DType) or dt == BOOL:
+        raise lw.err(node, f"a comparison of {a.type} scalars")
+    kind = OpKind.CMPF if dt.is_float else OpKind.CMPI
+    return lw.emit(kind, [a, b], [ScalarType(BOOL)], node, "cond", predicate=op).result
+
+
+def runtime_bool(lw, node) -> Value | bool:
+    """A condition evaluated to an i1 value (or a Python bool when it folds), as cuTile Python's ast2hir does:
+    ``a and b`` -> ``if a { yield b } else { yield a }``; a constant flag inside is not supported here."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        c = runtime_bool(lw, node.expression)
+        if isinstance(c, bool):
+            return not c
+        true = lw.const(True, BOOL, node)
+        return lw.emit(OpKind.XORI, [c, true], [ScalarType(BOOL)], node, "ncond").result
+    if isinstance(node, cst.BooleanOperation):
+        is_and = isinstance(node.operator, cst.And)
+        c0 = runtime_bool(lw, node.left)
+        if isinstance(c0, bool):
+            return runtime_bool(lw, node.right) if c0 == is_and else c0
+        outer = lw.block
+        arms = []
+        for first in (True, False):
+            lw.block = Block()
+            if first == is_and:
+                c1 = runtime_bool(lw, node.right)
+                if isinstance(c1, bool):
+                    c1 = lw.const(c1, BOOL, node)
+            else:
+                c1 = c0
+            lw.block.ops.append(Op(OpKind.YIELD, [c1], [], loc=lw.loc(node)))
+            arms.append(lw.block)
+        lw.block = outer
+        return lw.emit_op(Op(OpKind.IF, [c0], [Value(ScalarType(BOOL), "cond")], {}, lw.loc(node), arms)).result
+    c = atom(lw, node)
+    if isinstance(c, Flag):
+        raise lw.err(node, "a ct.Constant flag inside a runtime and/or")
+    return c
+
+
+def _mentions_runtime(lw, node) -> bool:
+    """Whether ``node`` (an and/or operand) is a runtime condition, without lowering anything."""
+    names = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            names.add(n.value)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            names.add("<call>")
+
+    node.visit(V())
+    return "<call>" in names or any(isinstance(lw.env.get(n), Value) for n in names)
+
+
+# -- branches ----------------------------------------------------------------------------------------------
+
+
+def branch(lw, test, then_fn, else_fn, node) -> None:
+    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) \
+            and not _mentions_runtime(lw, test.expression):
+        return branch(lw, test.expression, else_fn, then_fn, node)
+    if isinstance(test, cst.BooleanOperation) and not _mentions_runtime(lw, test.left):
+        a, b = test.left, test.right
+        if isinstance(test.operator, cst.And):
+            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node), else_fn, node)
+        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node), node)
+    if isinstance(test, (cst.BooleanOperation, cst.UnaryOperation)):
+        c = runtime_bool(lw, test)
+    else:
+        c = atom(lw, test)
+    if isinstance(c, bool):
+        fixed = sorted(f for f in lw.fixed if f in _code(lw, test))
+        why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
+        lw.note(node, "branch", f"if {_code(lw, test)} -> {c}, {why}: folded, {'then' if c else 'else'} arm kept")
+        return (then_fn if c else else_fn)()
+    two_arms(lw, c, then_fn, else_fn, node, _code(lw, test))
+
+
+def _code(lw, node) -> str:
+    return lw.info.module.code_for_node(node)
+
+
+def _splits_loop(lw, c: Value) -> bool:
+    """Whether cuTile Python's loop_split pass would split the enclosing loop on this runtime ``if``: directly
+    in the body of a step-1 ``for``, on ``iv <op> bound`` (lt le gt ge) with ``bound`` defined before the loop.
+    The reference then runs two loops (to ``min(stop, bound)`` and from ``max(start, bound)``), each with one
+    arm; a port keeping the ``if`` in one loop is not its IR."""
+    if not lw.loops:
+        return False
+    iv, body, step_one = lw.loops[-1]
+    if lw.block is not body or not step_one:
+        return False
+    d = next((op for op in body.ops if c in op.results), None)
+    if d is None or d.kind != OpKind.CMPI or d.attrs.get("predicate") not in ("lt", "le", "gt", "ge"):
+        return False
+    inside = {r.id for op in body.ops for r in op.results} | {a.id for a in body.args}
+    a, b = d.operands
+    return (a is iv and b.id not in inside) or (b is iv and a.id not in inside)
+
+
+def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
+    flag = c.name if isinstance(c, Flag) else None
+    if flag is None and _splits_loop(lw, c):
+        raise lw.err(node, "a runtime if on the loop index against a loop bound (the reference splits the loop in "
+                           "two: cuTile Python's loop_split, not done by the typed path yet)")
+    line = lw.info.span(node).line
+    pre = dict(lw.env)
+    outer = lw.block
+    arms = []
+    for fn in (then_fn, else_fn):
+        lw.env, lw.block = dict(pre), Block()
+        fn()
+        arms.append((lw.block, lw.env))
+    lw.block, lw.env = outer, dict(pre)
+    (tb, te), (eb, ee) = arms
+    merged: list[str] = []
+    for name in [*te, *(n for n in ee if n not in te)]:
+        tv, ev, pv = te.get(name), ee.get(name), pre.get(name)
+        if tv is pv and ev is pv:
+            continue
+        if isinstance(tv, Poison) or isinstance(ev, Poison):  # an arm's statement failed (recovery.py)
+            lw.env[name] = tv if isinstance(tv, Poison) else ev
+            continue
+        if tv is None or ev is None:  # bound in one arm only: local to it (an error if read after the if)
+            lw.env.pop(name, None)
+            lw.one_armed[name] = (flag, line)
+            continue
+        if not isinstance(tv, Value) or not isinstance(ev, Value):
+            if type(tv) is type(ev) and not isinstance(tv, Value) and _same(tv, ev):
+                lw.env[name] = tv
+                continue
+            why = f"'{name}' is a different compile-time value in each arm"
+        elif tv.type != ev.type:
+            why = f"'{name}' is {tv.type} in one arm and {ev.type} in the other"
+        else:
+            merged.append(name)
+            continue
+        if flag is not None:
+            raise Structural(flag, line, why)
+        raise lw.err(node, f"runtime if: {why}")
+    tb.ops.append(Op(OpKind.YIELD, [te[n] for n in merged], [], loc=lw.loc(node)))
+    eb.ops.append(Op(OpKind.YIELD, [ee[n] for n in merged], [], loc=lw.loc(node)))
+    results = [Value(te[n].type, n if not n.startswith("\0") else "sel") for n in merged]
+    if flag is not None:
+        op = Op(OpKind.IF, [], results, {"flag": flag, "test": (c.op, c.value)}, lw.loc(node), [tb, eb])
+    else:
+        op = Op(OpKind.IF, [c], results, {}, lw.loc(node), [tb, eb])
+    lw.emit_op(op)
+    for n, r in zip(merged, results):
+        lw.env[n] = r
+    how = f"const-generic if {c.name} {_SYM[c.op]} {c.value}i32 (folded by the cuTile JIT)" if flag else "runtime if"
+    names = [n for n in merged if not n.startswith("\0")]
+    lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - values without a meaningful equality are different
+        return False
+
+
+def if_stmt(lw, s: cst.If) -> None:
+    def arm(stmts):
+        def run():
+            for st in stmts:
+                lw.stmt(st)
+        return run
+
+    orelse = s.orelse
+    if orelse is None:
+        else_body: tuple = ()
+    elif isinstance(orelse, cst.If):  # elif
+        else_body = (orelse,)
+    else:
+        else_body = tuple(orelse.body.body)
+    branch(lw, s.test, arm(s.body.body), arm(else_body), s)
+
+
+def if_expr(lw, node: cst.IfExp, hint: str):
+    """``a if c else b``: folded when ``c`` is compile-time, else an ``if`` yielding the value."""
+    tmp = f"\0ifexp{id(node)}"
+
+    def arm(expr):
+        def run():
+            lw.env[tmp] = lw.expr(expr, hint)
+        return run
+
+    branch(lw, node.test, arm(node.body), arm(node.orelse), node)
+    v = lw.env.pop(tmp, None)
+    if v is None:
+        raise lw.err(node, "a conditional expression without a value")
+    return v
+
+
+def signal_one_armed(lw, name: str, node) -> None:
+    """Reading a name bound in one arm of an ``if`` only: a structural flag (lowered per value), else an error."""
+    flag, line = lw.one_armed[name]
+    if flag is not None:
+        raise Structural(flag, line, f"'{name}' is bound in one arm only and used after the if")
+    raise lw.err(node, f"'{name}' is bound in one arm of a runtime if only")
+
+
+__all__ = ["Flag", "atom", "branch", "compare", "if_expr", "if_stmt", "runtime_bool", "signal_one_armed",
+           "two_arms"]
