@@ -84,8 +84,15 @@ def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec) -> None:
     """ir-ref of the Python kernel vs ir-rs of the generated port: diff-ir must say EQUIVALENT."""
     from ctrs import irdiff  # noqa: PLC0415
 
+    from ctrs import check, translate  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
+
     ref = ir_ref.compile_reference(kernel_py, spec)
-    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, spec.rust.get("entry") or spec.kernel)])
+    entry = spec.rust.get("entry")
+    if entry is None:  # the entry the wrapper launches for this spec (structural variants, per-dtype entries)
+        fk = check.entry_for(spec, render_host.ffi_kernels(translate.translate_module(Path(kernel_py))))
+        entry = fk.name if fk is not None else spec.kernel
+    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, entry)])
     assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
 
 

@@ -39,19 +39,15 @@ def test_one_armed_if_and_not_const(tmp_path):
     kernel = DATA / "cf_const_if.py"
     _equivalent(kernel, DATA / "cf_const_if.json", tmp_path / "o")
     text = (tmp_path / "o" / "kernel.rs").read_text()
-    # one-armed `if HAS_BIAS:` re-binding the live `t`: a `let mut` assigned in both arms
-    assert "        let mut t_1: Tile<f32, { [1, TILE] }> = convert_tile(t);\n        if HAS_BIAS == 1i32 {\n" in text
-    assert "            t_1 = t_1 + t_b_r;\n        } else {\n            t_1 = t_1;\n        }\n" in text
-    # `if not RELU: A else: B` -> `if RELU == 1i32 { B } else { A }` (no unary `!` on a const generic)
-    assert ("        if RELU == 1i32 {\n            t_1 = maxf(t_1, zero, nan::Disabled, ftz::Disabled);\n"
-            "        } else {\n            t_1 = t_1 * t_1;\n        }\n") in text
+    # (typed IR) HAS_BIAS and RELU: an fma contraction crosses their ifs, so one entry per value (the reference
+    # folds the flags first); USE_EXP2 stays a const-generic if; module constants fold at translate time
+    assert [ln.split("<")[0].strip() for ln in text.splitlines() if ln.strip().startswith("pub fn")] == [
+        "pub fn cf_const_if__HAS_BIAS_0__RELU_0", "pub fn cf_const_if__HAS_BIAS_1__RELU_0",
+        "pub fn cf_const_if__HAS_BIAS_0__RELU_1", "pub fn cf_const_if__HAS_BIAS_1__RELU_1"]
+    assert "        if USE_EXP2 == 1i32 {\n" in text and "USE_SCALE" not in text
     assert "!" not in text.split("pub fn", 1)[1].replace("!(", "").replace("const_shape!", "")
-    # a name new in both arms is declared before the if; module constants fold at translate time
-    assert "        let mut u_2: Tile<f32, { [1, TILE] }> = zero;\n        if USE_EXP2 == 1i32 {\n" in text
-    assert "USE_SCALE" not in text
-    # `CONST and runtime` -> nested ifs, the inner one a runtime Tile IR `if`
-    assert "        if HAS_BIAS == 1i32 {\n            let mut u_5: Tile<f32, { [1, TILE] }> = u_3;\n" \
-           "            if row < n {\n" in text
+    # `CONST and runtime` -> the constant folded per entry, the runtime part a Tile IR `if`
+    assert "        let cond: bool = row < n;\n" in text and "        if cond {\n" in text
 
 
 def test_const_ifs_in_loops(tmp_path):
@@ -59,12 +55,13 @@ def test_const_ifs_in_loops(tmp_path):
     # branches: those flags are lowered once per value and merged (still `if FLAG == 1i32`, JIT-folded)
     _equivalent(DATA / "cf_loop_if.py", DATA / "cf_loop_if.json", tmp_path / "a")
     text = (tmp_path / "a" / "kernel.rs").read_text()
-    assert "                    acc = fma(t, t, acc, rounding::NearestEven, ftz::Disabled);\n" in text
-    assert "if SQUARE == 1i32 {" in text and "if ABS_MAX == 1i32 {" in text
+    assert "            acc = fma(t, t, acc, rounding::NearestEven, ftz::Disabled);\n" in text
+    assert "pub fn cf_loop_if__SQUARE_1__ABS_MAX_0<" in text  # entries per flag value, as the reference folds
     # invariant work inside a constant arm in a loop is hoisted above the loop, as the reference does
     _equivalent(DATA / "cf_loop_arm.py", DATA / "cf_loop_arm.json", tmp_path / "b")
     text = (tmp_path / "b" / "kernel.rs").read_text()
-    assert text.index("let s: Tile<f32, { [1, TILE] }> = broadcast_scalar(scale") < text.index("for j in 0i32..n {")
+    assert text.index("let scale_tile_r_b: Tile<f32, { [1, TILE] }> = scale_tile_r.broadcast(") \
+        < text.index("for j in 0i32..n {")
 
 
 def test_conditional_expression_and_aliasing(tmp_path):
@@ -144,13 +141,12 @@ tests/data/cf_variant.py:11: cf_variant__ROWS_1: variant: entry cf_variant__ROWS
 """  # noqa: E501
 
 EXPLAIN_CONST_IF_BRANCHES = """\
-tests/data/cf_const_if.py:15: cf_const_if: branch: if HAS_BIAS == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms (one-armed: else arm `t = t;`)
-tests/data/cf_const_if.py:19: cf_const_if: branch: if RELU == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds t in both arms
-tests/data/cf_const_if.py:19: cf_const_if: branch: not RELU -> arms swapped (no unary ! on a const generic)
-tests/data/cf_const_if.py:23: cf_const_if: branch: if USE_EXP2 == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds u in both arms
+tests/data/cf_const_if.py:15: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1i32 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_const_if.py:19: cf_const_if: branch: if RELU -> const-generic if RELU == 1i32 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_const_if.py:23: cf_const_if: branch: if USE_EXP2 -> const-generic if USE_EXP2 == 1i32 (folded by the cuTile JIT); re-binds u in both arms
 tests/data/cf_const_if.py:27: cf_const_if: branch: if USE_SCALE -> True, known at translate time: folded, then arm kept
-tests/data/cf_const_if.py:29: cf_const_if: branch: if HAS_BIAS == 1i32 -> const-generic if (folded by the cuTile JIT); re-binds u in both arms (one-armed: else arm `u = u;`)
-tests/data/cf_const_if.py:29: cf_const_if: branch: if row < n -> runtime if; re-binds u in both arms (one-armed: else arm `u = u;`)
+tests/data/cf_const_if.py:29: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1i32 (folded by the cuTile JIT); re-binds u in both arms
+tests/data/cf_const_if.py:29: cf_const_if: branch: if row < n -> runtime if; re-binds u in both arms
 """  # noqa: E501
 
 EXPLAIN_HELPERS = """\
@@ -197,8 +193,8 @@ def test_explain_is_deterministic():
 def test_grid_stride_loop_renders_step_by(tmp_path):
     (rs, *_) = translate.translate(ROOT / "fixtures" / "layer_norm_persistent" / "kernel.py", tmp_path / "o")
     text = rs.read_text()
-    assert "        let step: i32 = step_bid.0;\n" in text
-    assert "        for row in (idx..n_rows).step_by(step as usize) {\n" in text
+    assert "get_num_tile_blocks()" in text
+    assert "        for row in (bid..n_rows).step_by(nblocks as usize) {\n" in text
 
 
 def test_unsupported_condition_diagnostic(tmp_path):

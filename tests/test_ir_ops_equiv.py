@@ -32,7 +32,7 @@ def test_ir_ops_generated_forms(translated):
     assert "cmp_ordering::Unordered" in ar and "exp2(a, ftz::Enabled)" in ar and "exp_approx(b, rounding::Approx)" in ar
     sh = translated["ir_ops_shapes"].read_text()
     assert "permute(a, const_array![1, 0])" in sh and "scan_sum(s, 0i32, reverse::Forward, 0.0f32)" in sh
-    assert "cat(" in sh and "extract(u, [" in sh and "let x_d0: i32 = x_shape[0];" in sh
+    assert "cat(" in sh and "extract(u, [" in sh and "let x_dim0: i32 = x_shape[0];" in sh
     assert "let iota_1: Tile<i32, { [64] }> = iota(const_shape![64]);" in sh  # never a variable named like a function
     na = translated["ir_ops_newaxes"].read_text()
     assert "o.reshape(const_shape![TILE, 1])" in na and "o.reshape(const_shape![1, TILE])" in na  # o[:, None], o[None, :]

@@ -12,7 +12,7 @@ concrete by the specialise pass when a contraction depends on it.
 from __future__ import annotations
 
 from ..ir.ops import Block, Kernel, Op, OpKind
-from ..ir.types import DType, TileType
+from ..ir.types import DType, ScalarType, TileType
 from ..ir.values import Value
 from .util import use_counts
 
@@ -20,7 +20,9 @@ FLOATS = ("f16", "bf16", "f32", "f64")
 
 
 def contractible(t) -> bool:
-    return isinstance(t, TileType) and isinstance(t.dtype, DType) and t.dtype.name in FLOATS
+    """A concrete float tile, or a float scalar (``alpha * 2.0 - 1.0``: the reference contracts runtime scalar
+    arithmetic too; the emitter spells the fma on 0-d tiles)."""
+    return isinstance(t, (TileType, ScalarType)) and isinstance(t.dtype, DType) and t.dtype.name in FLOATS
 
 
 def _rewrite(block: Block, counts: dict[int, int]) -> None:

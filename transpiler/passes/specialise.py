@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import errors
+from . import constfold
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, element, mentions_choice, subst_type
 from ..ir.values import Value
@@ -174,7 +175,7 @@ def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> lis
     return out
 
 
-def split_flags(kernel: Kernel) -> list[Kernel]:
+def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
     """One entry per value of each bool flag an fma contraction crosses (``<kernel>__<FLAG>_<v>``, the
     text-model pipeline's naming): the flag leaves the parameters and generics, Kernel.variant records it
     and constfold keeps the taken arm of its ``if`` s."""
@@ -183,9 +184,9 @@ def split_flags(kernel: Kernel) -> list[Kernel]:
     flags = _crossing_flags(kernel)
     if not flags:
         return [kernel]
-    order = [p.name for p in kernel.params]
+    order = order or [p.name for p in kernel.params]  # the kernel's parameter order names the entries
     out = [kernel]
-    for flag in flags:
+    for flag in flags[:1]:  # one flag, then again on each entry: a split can make another flag crossed
         nxt = []
         for k in out:
             for v in (0, 1):
@@ -203,4 +204,4 @@ def split_flags(kernel: Kernel) -> list[Kernel]:
                                                variant=variant, body=body, params=params,
                                                generics=[g for g in k.generics if g.name != flag]))
         out = nxt
-    return out
+    return [e for k in out for e in split_flags(constfold.run(k), order)]  # the taken arm, before looking again
