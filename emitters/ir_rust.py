@@ -133,14 +133,15 @@ class KernelEmitter:
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
             return _CONST
-        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM) or self._scalar_op(op):
+        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM) \
+                or self._scalar_op(op):
             return _SCALAR
         if op.kind in (OpKind.IF, OpKind.FOR):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF):
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
 
@@ -304,7 +305,24 @@ class KernelEmitter:
                     "scope::TileBlock, None, tma::Enabled)")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
+        if k == OpKind.TO_TILE:
+            return self.to_tile(op, out, target)
+        if k == OpKind.ARRAY_DIM:
+            return self.array_dim(op, out)
         return self.compute(op, out, target)
+
+    def to_tile(self, op: Op, out: list, target: str | None) -> None:
+        """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"scalar_to_tile({self.val(op.operands[0], _SCALAR)})",
+                    target=target)
+
+    def array_dim(self, op: Op, out: list) -> None:
+        """An array's extent on one axis (a dropped Triton extent parameter read from the tensor)."""
+        arr, r = op.operands[0], op.result
+        shape = self.fresh(f"{arr.hint}_shape")
+        self.let(out, shape, f"Shape<{{ [{', '.join(['-1'] * arr.type.rank)}] }}>", f"{self.val(arr)}.shape()", op)
+        self.define(out, op, r, "i32", f"{shape}[{op.attrs['axis']}]")
 
     def compute(self, op: Op, out: list, target: str | None) -> None:
         r = op.result

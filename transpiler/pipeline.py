@@ -1,9 +1,10 @@
-"""The typed-IR pipeline: cuTile Python -> IR (frontends/cutile/) -> passes (passes/) -> Rust (emitters/ir_rust.py).
+"""The typed-IR pipeline: cuTile Python (frontends/cutile/) or Triton (frontends/triton/) -> IR -> passes (passes/)
+-> Rust (emitters/ir_rust.py).
 
-It is the default for every cuTile Python file whose kernels it fully handles; a file with any construct
+It is the default for every cuTile Python or Triton file whose kernels it fully handles; a file with any construct
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
-pipeline instead (frontend_cutile -> specialise -> mono), and tests/test_ir_pipeline.py lists which
-fixtures take which path (a ratchet: the list only grows until the text model can go).
+pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
+tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from . import errors, frontend_cutile, frontend_triton, model
 from .frontends import cutile as fe_cutile
+from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
 from .passes import STAGES, run_pipeline
 
@@ -26,10 +28,15 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None) -> list[Kernel]:
-    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage."""
-    info = _info(Path(path))
-    mod = fe_cutile.lower_file(info)
+def lower(path: Path, stages=None, notes: list | None = None) -> list[Kernel]:
+    """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage;
+    ``notes`` receives the Triton front end's (line, kernel, kind, text) notes."""
+    if frontend_triton.is_triton_file(Path(path)):
+        mod, tnotes = fe_triton.lower_file(Path(path))
+        if notes is not None:
+            notes.extend(tnotes)
+    else:
+        mod = fe_cutile.lower_file(_info(Path(path)))
     out: list[Kernel] = []
     for k in mod.kernels:
         out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
@@ -72,9 +79,11 @@ def translate_module(path: Path, stem: str) -> model.Module:
     the file should take the text-model pipeline)."""
     from ctrs.emitters import ir_rust
 
-    entries = lower(path)
+    notes: list = []
+    entries = lower(path, notes=notes)
     kernels = [ir_rust.emit_kernel(k, str(path)) for k in entries]
-    mod = model.Module(stem, Path(path).name, kernels, _decisions(Path(path), entries), PIPELINE_NAME)
+    decisions = _decisions(Path(path), entries) + [model.Decision(line, k, kind, text) for line, k, kind, text in notes]
+    mod = model.Module(stem, Path(path).name, kernels, decisions, PIPELINE_NAME)
     return mod
 
 
@@ -83,9 +92,6 @@ def emit_model(path: Path, stage: str = "final") -> str:
     if stage not in (*STAGES, "all"):
         raise errors.CtrsError(errors.IR_STAGE, f"no IR stage '{stage}'",
                                f"one of: {', '.join(STAGES)}, all", errors.Loc(str(path)))
-    if frontend_triton.is_triton_file(Path(path)):
-        raise errors.CtrsError(errors.IR_UNSUPPORTED, "Triton kernels do not lower into the typed IR yet",
-                               "ctrs translate FILE ports it through the Triton front end", errors.Loc(str(path)))
     chunks: list[str] = []
 
     def seen(name: str, ks: list[Kernel]) -> None:

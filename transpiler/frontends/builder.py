@@ -22,6 +22,10 @@ _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
 class Builder:
     """Appends typed ops to ``self.block``; subclasses provide :meth:`loc` and :meth:`err`."""
 
+    # a runtime scalar (an i32 extent, an f32 parameter) meeting a tile becomes a 0-d tile (``to_tile``) and then
+    # promotes and broadcasts like a tile; a front end whose language allows it turns this on (Triton does)
+    scalars_meet_tiles = False
+
     def __init__(self):
         self.block = Block()
 
@@ -113,7 +117,11 @@ class Builder:
     def unify(self, a: Value, b: Value, node) -> tuple[Value, Value]:
         ta, tb = a.type, b.type
         if isinstance(ta, ScalarType) != isinstance(tb, ScalarType):
-            raise self.err(node, "a runtime scalar meeting a tile")
+            if not self.scalars_meet_tiles:
+                raise self.err(node, "a runtime scalar meeting a tile")
+            a = self.to_tile(a, node) if isinstance(ta, ScalarType) else a
+            b = self.to_tile(b, node) if isinstance(tb, ScalarType) else b
+            ta, tb = a.type, b.type
         try:
             dt = irtyping.promote(ta.dtype, tb.dtype)
         except irtyping.PromotionError as e:
@@ -134,8 +142,35 @@ class Builder:
             new = (1,) * (len(shape) - len(v.type.shape)) + tuple(v.type.shape)
             v = self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, new)], node, (v.hint or "t") + "_r",
                           shape=new).result
+            if new == tuple(shape):  # the reshape alone gives the shape: no broadcast op (as the reference)
+                return v
         return self.emit(OpKind.BROADCAST, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_b",
                          shape=shape).result
+
+    def to_tile(self, v: Value, node) -> Value:
+        """A runtime scalar as a 0-d tile of its dtype."""
+        return self.emit(OpKind.TO_TILE, [v], [TileType(v.type.dtype, ())], node, (v.hint or "s") + "_tile").result
+
+    def for_loop(self, start: Value, stop: Value, step: Value, iv: Value, carried: list[Value], node,
+                 lower_body) -> list[Value]:
+        """A structured ``for``: ``lower_body(args)`` lowers the body into a fresh block (the current block while it
+        runs; ``args`` are the loop-carried block arguments, typed like ``carried``) and returns the values the
+        body yields for them; the loop op is appended and its results (the carried values after it) returned."""
+        args = [Value(v.type, v.hint) for v in carried]
+        body = Block([iv, *args])
+        outer = self.block
+        self.block = body
+        try:
+            ys = lower_body(args)
+        finally:
+            self.block = outer
+        for y, a in zip(ys, args):
+            if not isinstance(y, Value) or y.type != a.type:
+                raise self.err(node, f"'{a.hint}' changes type in the loop body")
+        body.ops.append(Op(OpKind.YIELD, list(ys), [], loc=self.loc(node)))
+        results = [Value(a.type, a.hint) for a in args]
+        self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *carried], results, {}, self.loc(node), [body]))
+        return results
 
     def convert(self, v: Value, dt: DTypeLike, node, hint: str = "") -> Value:
         if v.type.dtype == dt:

@@ -66,6 +66,7 @@ class OpKind(enum.Enum):
     ARRAY_TOKEN = ("array_token", Family.MEMORY)  # (array) -> token: the array's ordering token at entry
     GATHER = ("gather", Family.MEMORY)
     SCATTER = ("scatter", Family.MEMORY)
+    ARRAY_DIM = ("array_dim", Family.MEMORY)  # (array) -> i32: the array's extent on one axis; attrs: axis
     # mma
     MMA = ("mma", Family.MMA)  # (a, b, acc) -> acc
     # shape ops
@@ -73,6 +74,7 @@ class OpKind(enum.Enum):
     BROADCAST = ("broadcast", Family.SHAPE)
     PERMUTE = ("permute", Family.SHAPE)
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
+    TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
     NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis

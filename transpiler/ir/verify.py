@@ -84,7 +84,10 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.FOR:
         if not all(_is_i32(v) for v in ins[:3]):
             _fail(T, op, "start/stop/step must be i32")
-    elif op.kind.family in (Family.GRID,) or k == OpKind.NUM_TILES:
+    elif k == OpKind.TO_TILE:
+        if not isinstance(ins[0].type, ScalarType) or outs[0].type != TileType(ins[0].type.dtype, ()):
+            _fail(T, op, f"lifts {ins[0].type} to {outs[0].type}, not a 0-d tile of its dtype")
+    elif op.kind.family in (Family.GRID,) or k in (OpKind.NUM_TILES, OpKind.ARRAY_DIM):
         if outs[0].type != ScalarType(I32):
             _fail(T, op, f"result {outs[0].type} is not i32")
 
