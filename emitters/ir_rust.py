@@ -307,6 +307,8 @@ class KernelEmitter:
             return None
         if k == OpKind.TO_TILE:
             return self.to_tile(op, out, target)
+        if k == OpKind.IOTA:
+            return self.iota(op, out, target)
         if k == OpKind.ARRAY_DIM:
             return self.array_dim(op, out)
         return self.compute(op, out, target)
@@ -316,6 +318,10 @@ class KernelEmitter:
         r = op.result
         self.define(out, op, r, type_rust(r.type), f"scalar_to_tile({self.val(op.operands[0], _SCALAR)})",
                     target=target)
+
+    def iota(self, op: Op, out: list, target: str | None) -> None:
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"iota(const_shape![{shape_rust(r.type.shape)}])", target=target)
 
     def array_dim(self, op: Op, out: list) -> None:
         """An array's extent on one axis (a dropped Triton extent parameter read from the tensor)."""

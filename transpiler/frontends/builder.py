@@ -128,12 +128,16 @@ class Builder:
             raise self.err(node, str(e)) from e
         a, b = self.convert(a, dt, node), self.convert(b, dt, node)
         if isinstance(ta, TileType):
-            try:
-                shape = irtyping.broadcast_shapes(ta.shape, tb.shape)
-            except irtyping.PromotionError as e:
-                raise self.err(node, str(e)) from e
-            a, b = self.broadcast(a, shape, node), self.broadcast(b, shape, node)
+            a, b = self.unify_shapes(a, b, node)
         return a, b
+
+    def unify_shapes(self, a: Value, b: Value, node) -> tuple[Value, Value]:
+        """Two tiles broadcast to their common shape (NumPy rules), dtypes unchanged."""
+        try:
+            shape = irtyping.broadcast_shapes(a.type.shape, b.type.shape)
+        except irtyping.PromotionError as e:
+            raise self.err(node, str(e)) from e
+        return self.broadcast(a, shape, node), self.broadcast(b, shape, node)
 
     def broadcast(self, v: Value, shape: tuple, node) -> Value:
         if v.type.shape == shape:
@@ -177,6 +181,22 @@ class Builder:
             return v
         t = TileType(dt, v.type.shape) if isinstance(v.type, TileType) else ScalarType(dt)
         return self.emit(OpKind.CONVERT, [v], [t], node, hint or (v.hint or "t") + "_c").result
+
+    def compare(self, pred: str, a, b, node, hint: str = "") -> Value:
+        """``a <pred> b`` (lt le gt ge eq ne) after promotion and broadcasting: cmpi on integers, cmpf on floats."""
+        if not isinstance(a, Value) and not isinstance(b, Value):
+            raise self.err(node, f"comparison of {a!r} and {b!r}")
+        a = self.i32(a, node) if isinstance(a, Sym) else a
+        b = self.i32(b, node) if isinstance(b, Sym) else b
+        a = self.tile_of(a, b if isinstance(b, Value) else a, node)
+        b = self.tile_of(b, a, node)
+        a, b = self.unify(a, b, node)
+        dt = a.type.dtype
+        if not isinstance(dt, DType) or dt == BOOL:
+            raise self.err(node, f"comparison of {a.type}")
+        t = TileType(BOOL, a.type.shape) if isinstance(a.type, TileType) else ScalarType(BOOL)
+        kind = OpKind.CMPF if dt.is_float else OpKind.CMPI
+        return self.emit(kind, [a, b], [t], node, hint or "cond", predicate=pred).result
 
     def floor_divmod(self, op: str, a: Value, b: Value, node, hint: str) -> Value:
         """Python's flooring ``//`` / ``%`` on i32, as cuTile Python lowers them (divi rounding to -inf;

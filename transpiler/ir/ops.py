@@ -31,6 +31,7 @@ class OpKind(enum.Enum):
     # constants
     CONSTANT = ("constant", Family.CONST)  # attrs: value; result scalar or tile (splat)
     CONST_SYM = ("const_sym", Family.CONST)  # a const-generic symbol's value as an i32 scalar; attrs: sym
+    IOTA = ("iota", Family.CONST)  # () -> tile<N x i32> of 0 .. N-1; attrs: shape
     # elementwise (attrs: rounding/ftz where the op has them)
     ADDF = ("addf", Family.ELEMENTWISE)
     SUBF = ("subf", Family.ELEMENTWISE)

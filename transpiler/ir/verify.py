@@ -84,6 +84,9 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.FOR:
         if not all(_is_i32(v) for v in ins[:3]):
             _fail(T, op, "start/stop/step must be i32")
+    elif k == OpKind.IOTA:
+        if outs[0].type != TileType(I32, tuple(op.attrs.get("shape", ()))) or len(op.attrs["shape"]) != 1:
+            _fail(T, op, f"result {outs[0].type} is not a 1-d i32 tile of its shape")
     elif k == OpKind.TO_TILE:
         if not isinstance(ins[0].type, ScalarType) or outs[0].type != TileType(ins[0].type.dtype, ()):
             _fail(T, op, f"lifts {ins[0].type} to {outs[0].type}, not a 0-d tile of its dtype")

@@ -30,14 +30,28 @@ from ..builder import Builder
 from . import memory, tiles
 from . import pointers as P
 from .registry import CALLS, Call
-from .values import DT, ELEMENT, ArrayRef, BlockPtr, ScalarParam
+from .values import DT, ELEMENT, ArrayRef, BlockPtr, Moved, ScalarParam
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&"}
+_CMP = {cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt", cst.GreaterThanEqual: "ge",
+        cst.Equal: "eq", cst.NotEqual: "ne"}
 _AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
 _TL_DTYPES = {"tl.float16": "f16", "tl.bfloat16": "bf16", "tl.float32": "f32", "tl.float64": "f64",
               "tl.int8": "i8", "tl.int16": "i16", "tl.int32": "i32", "tl.int64": "i64", "tl.uint8": "u8",
               "tl.uint32": "u32", "tl.uint64": "u64", "tl.int1": "bool"}
+
+
+def _names(stmts) -> list[str]:
+    out: list[str] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            out.append(node.value)
+
+    for st in stmts:
+        st.visit(V())
+    return out
 
 
 def unsupported(tf, node, what: str) -> errors.CtrsError:
@@ -64,6 +78,7 @@ class Lowering(Builder):
         self.scaled: dict[Value, tuple] = {}  # i32 value -> (i, block): it is i * block
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
+        self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.pointers = frontend_triton._pointer_params(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
 
@@ -132,9 +147,40 @@ class Lowering(Builder):
         """``v`` as an operand of arithmetic: scalar parameters become values; pointers/ranges are refused."""
         if isinstance(v, ScalarParam):
             return self.scalar(v, node, like)
-        if isinstance(v, (P.Range, P.Ptr, P.Mask, ArrayRef, BlockPtr, DT)):
+        if isinstance(v, P.Range):
+            return self.range_value(v, node)
+        if isinstance(v, P.Mask):
+            return self.mask_value(v, node)
+        if isinstance(v, (P.Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
         return v
+
+    def range_value(self, rng: P.Range, node) -> Value:
+        """The lanes of a range as an i32 tile: ``iota`` (+ its block offset), placed on its Triton axis."""
+        v = self.emit(OpKind.IOTA, [], [TileType(I32, (rng.size,))], node, "offs", shape=(rng.size,)).result
+        if rng.base:
+            start = rng.base[0]
+            for b in rng.base[1:]:
+                start = self.binary("+", start, b, node)
+            v = self.binary("+", v, self.binary("*", self.i32(start, node), rng.size, node), node, "offs")
+        if rng.ndim == 2:
+            shape = (rng.size, 1) if rng.axis == 0 else (1, rng.size)
+            v = self.emit(OpKind.RESHAPE, [v], [TileType(I32, shape)], node, "offs", shape=shape).result
+        elif rng.ndim != 1:
+            raise self.err(node, "a range placed in more than 2 dimensions")
+        return v
+
+    def mask_value(self, mask: P.Mask, node) -> Value:
+        """``offs < n [& ...]`` as a bool tile (for tl.where; a load/store mask is the view's bounds check)."""
+        out = None
+        for part in mask.parts:
+            bound = self.scalar(ScalarParam(part.bound), node) if part.kind == "param" else Sym(part.bound)
+            c = self.compare("lt", self.range_value(part.rng, node), bound, node, "mask")
+            if out is not None:
+                out, c = self.unify(out, c, node)
+                c = self.emit(OpKind.ANDI, [out, c], [c.type], node, "mask").result
+            out = c
+        return out
 
     # -- kernel ------------------------------------------------------------------------------------
     def kernel(self) -> Kernel:
@@ -196,6 +242,8 @@ class Lowering(Builder):
             self.stmt(s)
 
     def stmt(self, s) -> None:
+        if s in self.skip:
+            return
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
                 self.small(small)
@@ -248,7 +296,8 @@ class Lowering(Builder):
         if len(args) == 2:
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
-        assigned = assigned_names(s.body)
+        advances = self.advances(s)
+        assigned = assigned_names(s.body) - set(advances)
         for n in sorted(assigned):
             if n in self.env and not isinstance(self.env[n], Value):
                 raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
@@ -259,6 +308,10 @@ class Lowering(Builder):
 
         def lower_body(args: list[Value]) -> list:
             self.env[s.target.value] = iv
+            for n, (bp, steps) in advances.items():
+                idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
+                            self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
+                self.env[n] = BlockPtr(bp.base, idx, bp.block)
             for n, a in zip(carried, args):
                 self.env[n] = a
                 if init[carried.index(n)].id in self.trank:
@@ -268,14 +321,49 @@ class Lowering(Builder):
 
         results = self.for_loop(start, stop, step, iv, init, s, lower_body)
         self.env = outer_env
+        for n in advances:
+            self.env[n] = Moved(n)
         for n, r, v0 in zip(carried, results, init):
             self.env[n] = r
             if v0.id in self.trank:
                 self.trank[r.id] = self.trank[v0.id]
 
+    def advances(self, s: cst.For) -> dict:
+        """Block pointers the loop body advances by whole blocks as its last use (``p = tl.advance(p, (0, TK))``):
+        name -> (block pointer at loop entry, tile steps per iteration). In the body the pointer is its entry
+        tile index plus the induction variable times the step; the advance statements are skipped."""
+        out: dict = {}
+        stmts = list(s.body.body)
+        for i, st in enumerate(stmts):
+            small = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
+                    and self.dotted(small.value.func) == "tl.advance"):
+                continue
+            n = small.targets[0].target.value
+            args = [a.value for a in small.value.args]
+            bp = self.env.get(n)
+            if not (isinstance(bp, BlockPtr) and len(args) == 2 and isinstance(args[0], cst.Name)
+                    and args[0].value == n and isinstance(args[1], (cst.Tuple, cst.List))
+                    and len(args[1].elements) == len(bp.block) and n not in out):
+                raise self.err(small, "tl.advance other than `p = tl.advance(p, (offsets))` of a block pointer")
+            if any(tok == n for tok in _names(stmts[i + 1:])):
+                raise self.err(small, f"'{n}' used after it is advanced in the loop body")
+            steps = []
+            for e, b in zip(args[1].elements, bp.block):
+                try:
+                    steps.append(P.tile_index(self.value(self.expr(e.value), e.value), b, self.scaled))
+                except P.NotView as err:
+                    raise self.err(e.value, err.why) from None
+            out[n] = (bp, tuple(steps))
+            self.skip.add(st)
+        return out
+
     # -- expressions -------------------------------------------------------------------------------
     def expr(self, node, hint: str = ""):
         if isinstance(node, cst.Name):
+            if isinstance(self.env.get(node.value), Moved):
+                raise self.err(node, f"block pointer '{node.value}' used after the loop that advances it")
             if node.value in self.env:
                 return self.env[node.value]
             if node.value in ("True", "False"):
@@ -299,7 +387,7 @@ class Lowering(Builder):
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binop(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            return self.compare(node)
+            return self.comparison(node)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.Subscript):
@@ -366,7 +454,7 @@ class Lowering(Builder):
             return P.Ptr(None, (P.Term(idx=x),) if x else ())
         raise self.err(node, f"'{type(x).__name__}' added to a pointer")
 
-    def compare(self, node: cst.Comparison):
+    def comparison(self, node: cst.Comparison):
         c = node.comparisons[0]
         left = self.expr(node.left)
         if isinstance(left, P.Range):
@@ -378,7 +466,13 @@ class Lowering(Builder):
             if isinstance(right, Sym):
                 return P.Mask((P.MaskPart(left, right.name, "const"),))
             raise self.err(node, "a mask bound that is not a parameter")
-        raise self.err(node, "comparisons other than `offs < n` masks")
+        pred = _CMP.get(type(c.operator))
+        if pred is None:
+            raise self.err(node, f"comparison {type(c.operator).__name__}")
+        right = self.expr(c.comparator)
+        a = self.value(left, node.left, like=right)
+        b = self.value(right, c.comparator, like=a)
+        return self.keep_rank(self.compare(pred, a, b, node), a, b)
 
     def subscript(self, node: cst.Subscript):
         v = self.expr(node.value)

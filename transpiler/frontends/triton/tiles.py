@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
-from ...ir.types import F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, TileType
+from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
@@ -153,6 +153,27 @@ def extremum(lw, c: Call):
     return lw.keep_rank(lw.emit(kind, [x2, y2], [x2.type], c.node, c.hint).result, x, y)
 
 
+@lowers("tl.where")
+def where(lw, c: Call):
+    """``tl.where(cond, x, y)``: a select after promoting the arms and broadcasting all three (a mask
+    ``offs < n`` becomes its bool tile)."""
+    if len(c.pos) != 3 or c.kw:
+        raise lw.err(c.node, "tl.where(cond, x, y)")
+    cond = lw.value(lw.expr(c.pos[0]), c.pos[0])
+    x, y = (lw.expr(p) for p in c.pos[1:])
+    x = lw.value(x, c.pos[1], like=y)
+    y = lw.value(y, c.pos[2], like=x)
+    if not isinstance(cond, Value) or cond.type.dtype != BOOL or not isinstance(cond.type, TileType):
+        raise lw.err(c.pos[0], "tl.where on something other than a bool tile")
+    if not isinstance(x, Value):
+        x = lw.tile_of(x, y if isinstance(y, Value) else cond, c.node)
+    y = lw.tile_of(y, x, c.node)
+    x2, y2 = lw.unify(x, y, c.node)
+    cond2, x2 = lw.unify_shapes(cond, x2, c.node)
+    cond2, y2 = lw.unify_shapes(cond2, y2, c.node)
+    return lw.keep_rank(lw.emit(OpKind.SELECT, [cond2, x2, y2], [x2.type], c.node, c.hint).result, cond, x, y)
+
+
 @lowers("tl.cdiv")
 def cdiv(lw, c: Call):
     """``tl.cdiv(n, BLOCK)`` of two constants folds; of an extent by its block pointer's block it is the
@@ -185,7 +206,7 @@ def math(lw, c: Call):
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
-    return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or name, fn=name).result, x)
+    return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
 
 
 lowers(*[t for t, ct_name in frontend_triton.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..cutile.values import DT, ELEMENT, ArrayRef
 
-__all__ = ["DT", "ELEMENT", "ArrayRef", "BlockPtr", "ScalarParam"]
+__all__ = ["DT", "ELEMENT", "ArrayRef", "BlockPtr", "Moved", "ScalarParam"]
 
 
 @dataclass(frozen=True)
@@ -23,3 +23,9 @@ class BlockPtr:
     base: str
     index: tuple  # per dim: tile index (IR value or int)
     block: tuple
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A block pointer after the loop that advances it (its value there is not modelled)."""
+    name: str
