@@ -30,7 +30,7 @@ from ..builder import Builder
 from . import memory, tiles
 from . import pointers as P
 from .registry import CALLS, Call
-from .values import DT, ELEMENT, ArrayRef, BlockPtr, Moved, ScalarParam
+from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&"}
@@ -51,6 +51,21 @@ def _names(stmts) -> list[str]:
 
     for st in stmts:
         st.visit(V())
+    return out
+
+
+def _descriptor_bases(tf, fn) -> set[str]:
+    """Parameters that are the base of a ``tl.make_tensor_descriptor`` (arrays of the port)."""
+    out: set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if tf.dotted(node.func) == "tl.make_tensor_descriptor":
+                base = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "base"), None)
+                if isinstance(base, cst.Name):
+                    out.add(base.value)
+
+    fn.body.visit(V())
     return out
 
 
@@ -79,7 +94,8 @@ class Lowering(Builder):
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
-        self.pointers = frontend_triton._pointer_params(tf, fn)
+        self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
+        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -128,6 +144,20 @@ class Lowering(Builder):
         if name not in self.strides:
             self.strides[name] = (arr, axis)
             self.note(node, "param", f"'{name}' is {why}: parameter dropped")
+
+    def desc_param(self, name: str, p) -> Desc:
+        """A tensor-descriptor parameter: its block shape comes from the launch code (frontend_triton)."""
+        block = self.descs[name]
+        if block is None:
+            raise self.err(p, f"tensor descriptor parameter '{name}': block shape unknown")
+        dims = []
+        for b in block:
+            v = self.env.get(b) if not b.isdigit() else int(b)
+            if not (isinstance(v, Sym) or isinstance(v, int)):
+                raise self.err(p, f"tensor descriptor parameter '{name}': block entry '{b}'")
+            dims.append(v)
+        self.array(name, len(dims), p)
+        return Desc(name, tuple(dims))
 
     def scalar(self, p: ScalarParam, node, like=None) -> Value:
         """A scalar parameter used as a value: an array extent, or a runtime parameter (f32 when it first meets
@@ -205,6 +235,9 @@ class Lowering(Builder):
                     raise self.err(p, f"parameter '{name}' with a default or an annotation")
                 self.env[name] = ScalarParam(name)
                 order.append((name, "scalar", p))
+        for name, kind, p in order:
+            if kind == "array" and name in self.descs:
+                self.env[name] = self.desc_param(name, p)
         memory.prescan_block_ptrs(self)
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
@@ -490,7 +523,14 @@ class Lowering(Builder):
                     isinstance(v, P.Mask) and any(p.rng.ndim != 1 for p in v.parts)):
                 raise self.err(node, "subscript of offsets other than [:, None] / [None, :] of 1-D offsets")
             return v.placed(kinds.index(":"), len(kinds))
-        raise self.err(node, "subscript of a tile")
+        v = self.value(v, node.value)
+        if isinstance(v, Value) and isinstance(v.type, TileType) and kinds.count(":") == len(v.type.shape) \
+                and self.rank_of(v) == len(v.type.shape):
+            dims = iter(v.type.shape)
+            shape = tuple(next(dims) if k == ":" else 1 for k in kinds)
+            return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_x",
+                             shape=shape).result
+        raise self.err(node, "subscript of a tile other than [:, None] / [None, :]")
 
     def attribute(self, node: cst.Attribute):
         d = self.dotted(node)
@@ -505,6 +545,8 @@ class Lowering(Builder):
             a = self.env.get(node.value.value)
             if isinstance(a, Value) and isinstance(a.type, TileType):
                 return DT(a.type.dtype)
+            if isinstance(a, Desc):
+                return DT(self.arrays[a.base].type.dtype)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
 
     # -- calls -------------------------------------------------------------------------------------
@@ -515,6 +557,11 @@ class Lowering(Builder):
 
     def call(self, node: cst.Call, hint: str):
         fn = self.dotted(node.func)
+        f = node.func
+        if isinstance(f, cst.Attribute) and f.attr.value in ("load", "store") and isinstance(f.value, cst.Name) \
+                and isinstance(self.env.get(f.value.value), Desc):
+            c = self.call_of(node, hint)
+            return CALLS[".desc_" + f.attr.value](self, Call(node, "." + f.attr.value, [f.value, *c.pos], c.kw, hint))
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "to" and not (fn or "").startswith("tl."):
             return CALLS[".to"](self, Call(node, ".to", [node.func.value] + [a.value for a in node.args
                                                                               if a.keyword is None],

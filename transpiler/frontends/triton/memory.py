@@ -11,10 +11,11 @@ from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
 from . import pointers as P
 from .registry import Call, lowers
-from .values import ArrayRef, BlockPtr, ScalarParam
+from .values import ArrayRef, BlockPtr, Desc, ScalarParam
 
 _PADDING = {"zero": "zero", "neg_inf": "neg_inf", "nan": "nan"}  # rules/ir.toml [padding] (no +inf padding)
 _BLOCK_PTR_ARGS = ["base", "shape", "strides", "offsets", "block_shape", "order"]
+_DESC_ARGS = ["base", "shape", "strides", "block_shape"]
 _DROPPED_HINTS = ("cache_modifier", "eviction_policy", "volatile")
 
 
@@ -49,39 +50,45 @@ def prescan_block_ptrs(lw) -> None:
 
     class V(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
-            if lw.dotted(node.func) == "tl.make_block_ptr":
+            if lw.dotted(node.func) in ("tl.make_block_ptr", "tl.make_tensor_descriptor"):
                 calls.append(node)
 
     lw.fn.body.visit(V())
     for node in calls:
-        a = _args(lw.call_of(node, ""), _BLOCK_PTR_ARGS, lw)
-        if set(_BLOCK_PTR_ARGS) - set(a):
-            raise lw.err(node, "tl.make_block_ptr without " + ", ".join(sorted(set(_BLOCK_PTR_ARGS) - set(a))))
+        desc = lw.dotted(node.func) == "tl.make_tensor_descriptor"
+        names, what = (_DESC_ARGS, "tensor descriptor") if desc else (_BLOCK_PTR_ARGS, "block pointer")
+        a = _args(lw.call_of(node, ""), names, lw)
+        if set(names) - set(a):
+            raise lw.err(node, f"{lw.dotted(node.func)} without " + ", ".join(sorted(set(names) - set(a))))
         base = a["base"]
         if not (isinstance(base, cst.Name) and base.value in lw.arrays):
             raise lw.err(base, "block pointer base is not a pointer parameter")
         arr = base.value
         block = tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape"))
         shape, strides = _tuple(lw, a["shape"], "shape"), _tuple(lw, a["strides"], "strides")
-        order = [frontend_triton._lit(e) for e in _tuple(lw, a["order"], "order")]
+        order = [frontend_triton._lit(e) for e in _tuple(lw, a["order"], "order")] if not desc else \
+            list(range(len(block) - 1, -1, -1))
         if not len(shape) == len(strides) == len(block) or order != list(range(len(block) - 1, -1, -1)):
-            raise lw.err(node, "a block pointer that is not row-major of one rank")
+            raise lw.err(node, f"a {what} that is not row-major of one rank")
+        if desc:
+            lw.note(node, "view", f"tl.make_tensor_descriptor({arr}) -> a partition view of {arr} with tile "
+                    f"({', '.join(str(b) for b in block)}{',' if len(block) == 1 else ''}), zero padding")
         lw.array(arr, len(block), node)
         for k, sh in enumerate(shape):
             v = lw.env.get(sh.value) if isinstance(sh, cst.Name) else None
             if isinstance(v, ScalarParam):
                 lw.bind_extent(v.name, arr, k, block, sh)
             elif isinstance(v, Sym):
-                lw.note(sh, "param", f"block pointer extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
+                lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
                         "passed must have that extent")
             else:
-                raise lw.err(sh, "a block pointer extent that is not a parameter")
+                raise lw.err(sh, f"a {what} extent that is not a parameter")
         for k, st in enumerate(strides):
             v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
             if isinstance(v, ScalarParam):
-                lw.drop_stride(v.name, arr, k, st, "a block pointer stride: the tensor view carries its strides")
+                lw.drop_stride(v.name, arr, k, st, f"a {what} stride: the tensor view carries its strides")
             elif frontend_triton._lit(st) != 1:
-                raise lw.err(st, "a block pointer stride that is not a parameter or 1")
+                raise lw.err(st, f"a {what} stride that is not a parameter or 1")
 
 
 @lowers("tl.make_block_ptr")
@@ -96,6 +103,55 @@ def make_block_ptr(lw, c: Call):
         except P.NotView as e:
             raise lw.err(off, e.why) from None
     return BlockPtr(arr, tuple(index), block)
+
+
+@lowers("tl.make_tensor_descriptor")
+def make_tensor_descriptor(lw, c: Call):
+    a = _args(c, _DESC_ARGS, lw)
+    return Desc(a["base"].value, tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape")))
+
+
+def _desc_index(lw, c: Call, d: Desc, node) -> list[Value]:
+    offs = _tuple(lw, node, "descriptor offsets")
+    if len(offs) != len(d.block):
+        raise lw.err(node, "descriptor offsets do not match its block rank")
+    out = []
+    for off, b in zip(offs, d.block):
+        try:
+            out.append(_index(lw, (P.tile_index(lw.value(lw.expr(off), off), b, lw.scaled),), off))
+        except P.NotView as e:
+            raise lw.err(off, e.why) from None
+    return out
+
+
+@lowers(".desc_load")
+def desc_load(lw, c: Call):
+    """``desc.load([o0, o1])``: the tile at ``o / block``; lanes out of bounds read zero (as TMA does)."""
+    if len(c.pos) != 2 or c.kw:
+        raise lw.err(c.node, "desc.load([offsets])")
+    d = lw.expr(c.pos[0])
+    index = _desc_index(lw, c, d, c.pos[1])
+    v = view(lw, d.base, d.block, "zero", False, c.node)
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(d.block))], c.node, c.hint).result
+    lw.origin[t.id] = d.base
+    return t
+
+
+@lowers(".desc_store")
+def desc_store(lw, c: Call):
+    if len(c.pos) != 3 or c.kw:
+        raise lw.err(c.node, "desc.store([offsets], value)")
+    d = lw.expr(c.pos[0])
+    val = lw.value(lw.expr(c.pos[2], "out"), c.pos[2])
+    if not isinstance(val, Value) or not isinstance(val.type, TileType) or tuple(val.type.shape) != tuple(d.block):
+        raise lw.err(c.pos[2], "desc.store of a tile of the descriptor's block shape")
+    index = _desc_index(lw, c, d, c.pos[1])
+    dt = lw.arrays[d.base].type.dtype
+    if val.type.dtype != dt:
+        val = lw.convert(val, dt, c.node, "out")
+    v = view(lw, d.base, d.block, "none", True, c.node)
+    lw.emit(OpKind.STORE_VIEW, [v, val, *index], [], c.node)
+    return None
 
 
 def view(lw, arr: str, tile: tuple, padding: str, mutable: bool, node) -> Value:
@@ -181,7 +237,7 @@ def store(lw, c: Call):
     a = _args(c, ["pointer", "value", "mask", "boundary_check"], lw)
     if set(a) - {"pointer", "value", "mask", "boundary_check", *_DROPPED_HINTS} or "value" not in a:
         raise lw.err(c.node, f"tl.store({', '.join(sorted(a))})")
-    val = lw.value(lw.expr(a["value"]), a["value"])
+    val = lw.value(lw.expr(a["value"], "out"), a["value"])
     if not isinstance(val, Value) or not isinstance(val.type, TileType):
         raise lw.err(a["value"], "tl.store of something other than a tile")
     arr, index, shape, _tshape = _access(lw, c, a, True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..cutile.values import DT, ELEMENT, ArrayRef
 
-__all__ = ["DT", "ELEMENT", "ArrayRef", "BlockPtr", "Moved", "ScalarParam"]
+__all__ = ["DT", "ELEMENT", "ArrayRef", "BlockPtr", "Desc", "Moved", "ScalarParam"]
 
 
 @dataclass(frozen=True)
@@ -29,3 +29,11 @@ class BlockPtr:
 class Moved:
     """A block pointer after the loop that advances it (its value there is not modelled)."""
     name: str
+
+
+@dataclass(frozen=True)
+class Desc:
+    """A tensor descriptor over array ``base`` (a descriptor parameter or ``tl.make_tensor_descriptor``) with tile
+    ``block``: ``desc.load([offsets])`` / ``desc.store([offsets], v)`` are view accesses at ``offset / block``."""
+    base: str
+    block: tuple
