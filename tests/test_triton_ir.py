@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ctrs import errors, frontend_triton, pipeline, translate
+from ctrs.frontends import triton as fe_triton
 from ctrs.frontends.triton import pointers as P
 from ctrs.ir import Sym
 
@@ -23,6 +24,7 @@ TYPED_TRITON = {
     "fixtures/triton_layer_norm/kernel.py",
     "fixtures/triton_matmul/kernel.py",
     "fixtures/triton_matmul_advance/kernel.py",
+    "fixtures/triton_matmul_ptr2d/kernel.py",
     "fixtures/triton_rms_norm/kernel.py",
     "fixtures/triton_row_softmax/kernel.py",
     "fixtures/triton_vector_add/kernel.py",
@@ -68,6 +70,35 @@ def test_emit_model_prints_triton_ir():
     assert "num_tiles %pA {axis = 1} : i32" in final  # tl.cdiv(K, TK) with K = A.shape[1]
     assert "if const CAST_TF32 -> (tile<TMxTNxf32>)" in final  # tf32 inputs for f32 (Triton's default)
     assert "muli" not in final  # pid * TM only located the block: dce removed it
+
+
+def test_pointer_steps_and_late_extents(tmp_path):
+    """matmul_ptr2d: `a_ptrs += TK * stride_ak` moves the tile index with the loop variable, `rk < K - k * TK` is the
+    shifted range's mask, and `tl.cdiv(K, TK)` before those masks becomes the tile count of A's axis 1."""
+    final = pipeline.emit_model(ROOT / "fixtures" / "triton_matmul_ptr2d" / "kernel.py", "final")
+    assert "%tiles = num_tiles %pA {axis = 1} : i32" in final
+    assert "%a = load_view %pA_1, %pid_m, %k : tile<TMxTKx!E>" in final
+    assert "%b = load_view %pB, %k, %pid_n : tile<TKxTNx!E>" in final
+    with pytest.raises(errors.CtrsError) as ei:  # the loop counts iterations only from 0 in steps of 1
+        _lower_text(tmp_path, tmp_kernel("""
+    rk = tl.arange(0, TK)
+    p = A + rk
+    for k in range(1, 4):
+        x = tl.load(p)
+        p += TK * s
+"""))
+    assert ei.value.code == errors.IR_UNSUPPORTED and "start at 0 with step 1" in ei.value.message
+
+
+def tmp_kernel(body: str) -> str:
+    return ("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+            "def k(A, s, TK: tl.constexpr):" + body)
+
+
+def _lower_text(tmp_path: Path, src: str):
+    p = tmp_path / "k.py"
+    p.write_text(src)
+    return fe_triton.lower_file(p)
 
 
 def test_emit_model_of_a_file_outside_the_subset_is_e124():

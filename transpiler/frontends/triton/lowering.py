@@ -24,7 +24,7 @@ import libcst as cst
 from ... import errors, frontend_triton
 from ...cutile_base import _is_docstring, assigned_names
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType
+from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from . import memory, tiles
@@ -94,6 +94,7 @@ class Lowering(Builder):
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
+        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (tiles.cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
@@ -241,6 +242,7 @@ class Lowering(Builder):
         memory.prescan_block_ptrs(self)
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
+        self.resolve_pending()
         params: list[Param] = []
         for name, kind, p in order:
             if kind == "constant":
@@ -266,6 +268,20 @@ class Lowering(Builder):
                     "triton.jit", "jit", "triton.autotune", "triton.heuristics"):
                 raise self.err(d, "decorator")
         return Kernel(fn.name.value, params, gens, self.block, self.loc(fn), {})
+
+    def resolve_pending(self) -> None:
+        """Each ``tl.cdiv(n, BLOCK)`` lowered before ``n`` was known: ``n`` must now be the extent of an array axis
+        whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
+        for name, b, view_op, tiles_op, node in self.pending:
+            arr, axis, block = self.extents.get(name, (None, None, None))
+            if arr is None or block is None or block[axis] != b:
+                raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
+            a = self.arrays[arr]
+            view_op.operands = [a]
+            view_op.attrs = {"tile": tuple(block), "padding": "none", "mutable": False}
+            view_op.result.type = ViewType(a.type.dtype, tuple(block), "none", False)
+            view_op.result.hint = "p" + arr
+            tiles_op.attrs = {"axis": axis}
 
     # -- statements --------------------------------------------------------------------------------
     def body(self, stmts) -> None:
@@ -328,8 +344,11 @@ class Lowering(Builder):
             args = [0, *args]
         if len(args) == 2:
             args.append(1)
+        counted = args[0] == 0 and args[2] == 1  # the induction variable counts iterations
         start, stop, step = (self.i32(a, it) for a in args)
         advances = self.advances(s)
+        if advances and not counted:
+            raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
         assigned = assigned_names(s.body) - set(advances)
         for n in sorted(assigned):
             if n in self.env and not isinstance(self.env[n], Value):
@@ -342,9 +361,14 @@ class Lowering(Builder):
         def lower_body(args: list[Value]) -> list:
             self.env[s.target.value] = iv
             for n, (bp, steps) in advances.items():
-                idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
-                            self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
-                self.env[n] = BlockPtr(bp.base, idx, bp.block)
+                if isinstance(bp, BlockPtr):
+                    idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
+                                self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
+                    self.env[n] = BlockPtr(bp.base, idx, bp.block)
+                else:  # p += BLOCK * stride: iv whole blocks on that stride's axis
+                    terms = tuple(P.Term(idx=iv if t.block == 1 else self.binary("*", iv, t.block, s),
+                                         stride=t.stride, tiles=iv, block=t.block) for t in steps.terms)
+                    self.env[n] = self.as_ptr(bp, s).plus(P.Ptr(None, terms))
             for n, a in zip(carried, args):
                 self.env[n] = a
                 if init[carried.index(n)].id in self.trank:
@@ -369,6 +393,18 @@ class Lowering(Builder):
         stmts = list(s.body.body)
         for i, st in enumerate(stmts):
             small = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) \
+                    and isinstance(self.env.get(small.target.value), (P.Ptr, ArrayRef)):
+                n = small.target.value
+                step = self.expr(small.value) if isinstance(small.operator, cst.AddAssign) else None
+                if not (isinstance(step, P.Ptr) and step.base is None and step.terms
+                        and all(t.rng is None and t.tiles == 1 and t.stride for t in step.terms)) or n in out:
+                    raise self.err(small, "a pointer moved in a loop by other than `p += BLOCK * stride`")
+                if any(tok == n for tok in _names(stmts[i + 1:])):
+                    raise self.err(small, f"'{n}' used after it is moved in the loop body")
+                out[n] = (self.env[n], step)
+                self.skip.add(st)
+                continue
             if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                     and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
                     and self.dotted(small.value.func) == "tl.advance"):
@@ -441,6 +477,8 @@ class Lowering(Builder):
             return self.offset_sum(a, b, node)
         if op == "*":
             for x, y in ((a, b), (b, a)):
+                if isinstance(y, ScalarParam) and (isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)):
+                    return P.Ptr(None, (P.Term(idx=x, stride=y.name, tiles=1, block=x),))  # BLOCK * stride
                 if isinstance(y, ScalarParam) and isinstance(x, P.Range):
                     return P.Ptr(None, (P.Term(rng=x, stride=y.name),))
                 if isinstance(y, ScalarParam) and isinstance(x, Value) and x.type == ScalarType(I32):
@@ -493,7 +531,14 @@ class Lowering(Builder):
         if isinstance(left, P.Range):
             if not isinstance(c.operator, cst.LessThan):
                 raise self.err(node, "a mask other than `offs < n`")
-            right = self.expr(c.comparator)
+            cmp = c.comparator
+            if isinstance(cmp, cst.BinaryOperation) and isinstance(cmp.operator, cst.Subtract):
+                bound, shift = self.expr(cmp.left), self.expr(cmp.right)  # offs < K - k * BLOCK: offs + k * BLOCK < K
+                kind = "param" if isinstance(bound, ScalarParam) else "const" if isinstance(bound, Sym) else None
+                if kind and isinstance(shift, Value) and shift in self.scaled and self.scaled[shift][1] == left.size:
+                    return P.Mask((P.MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
+                raise self.err(node, "a mask bound other than `n` or `n - k * BLOCK`")
+            right = self.expr(cmp)
             if isinstance(right, ScalarParam):
                 return P.Mask((P.MaskPart(left, right.name, "param"),))
             if isinstance(right, Sym):

@@ -193,7 +193,7 @@ def _access(lw, c: Call, a: dict, store: bool):
     lw.array(arr, len(acc.shape), c.node)
     for bound, kind, k in acc.extents:
         if kind == "param":
-            lw.bind_extent(bound, arr, k, None, a["mask"])
+            lw.bind_extent(bound, arr, k, tuple(acc.shape), a["mask"])
         else:
             lw.note(a["mask"], "param", f"mask bound '{bound}' (a constexpr) is the extent {arr}.shape[{k}]: the "
                     "tensor passed must have that extent")

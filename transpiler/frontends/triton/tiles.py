@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
-from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, TileType
+from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
@@ -190,7 +190,15 @@ def cdiv(lw, c: Call):
         if block is not None and block[axis] == b:
             v = view(lw, arr, block, "none", False, c.node)
             return lw.emit(OpKind.NUM_TILES, [v], [ScalarType(I32)], c.node, c.hint or "tiles", axis=axis).result
-    raise lw.err(c.node, "tl.cdiv other than of an extent by its block pointer's block")
+    if isinstance(n, ScalarParam) and n.name not in lw.runtime and n.name not in lw.strides and n.name not in lw.extents \
+            and (isinstance(b, Sym) or isinstance(b, int) and not isinstance(b, bool)):
+        # the extent is named by a mask later in the kernel (a k-loop bound before the loads it masks): the view
+        # and axis are filled in when the kernel is lowered (Lowering.resolve_pending)
+        v = lw.emit(OpKind.MAKE_VIEW, [], [ScalarType(I32)], c.node, "p")
+        t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
+        lw.pending.append((n.name, b, v, t, c.node))
+        return t.result
+    raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
 
 
 @lowers("float")
