@@ -260,3 +260,42 @@ def test_gpu_commands_say_why_they_cannot_run_here(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
     assert res.stderr.strip().startswith("error[CTRS-E071]: no CUDA device visible (hint: ")
+
+
+def _package_kernel(root: Path) -> Path:
+    """pkg/ops/k.py: a kernel file that uses a helper and a constant of its own package, and host code that
+    imports a package the GPU host does not have."""
+    (root / "pkg" / "ops").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "ops" / "__init__.py").write_text("")
+    (root / "pkg" / "consts.py").write_text("TILE = 64\n")
+    (root / "pkg" / "ops" / "util.py").write_text(
+        "import cuda.tile as ct\n\n\ndef twice(t):\n    return t + t\n\n\ndef unused_host():\n    import not_there\n")
+    k = root / "pkg" / "ops" / "k.py"
+    k.write_text(
+        "import cuda.tile as ct\nimport not_installed_anywhere\nfrom pkg.consts import TILE\nfrom .util import twice\n\n\n"
+        "@ct.kernel\ndef double(x, y):\n    b = ct.bid(0)\n"
+        "    ct.store(y, index=(b,), tile=twice(ct.load(x, index=(b,), shape=(TILE,))))\n\n\n"
+        "def host(x):\n    return not_installed_anywhere.run(x)\n")
+    return k
+
+
+def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
+    """A real kernel file imports its own package: the port carries exactly the files its reference module
+    reads (plus the package markers on the way), laid out as in the source tree, and the host's reference
+    loader builds the kernel from that copy alone."""
+    from ctrs import ir_ref  # noqa: PLC0415
+
+    k = _package_kernel(tmp_path / "src")
+    rel = bundle.carry_reference(k, tmp_path / "port" / "ref")
+    assert rel == "ref/pkg/ops/k.py"
+    carried = sorted(p.relative_to(tmp_path / "port").as_posix() for p in (tmp_path / "port").rglob("*.py"))
+    assert carried == ["ref/pkg/__init__.py", "ref/pkg/consts.py", "ref/pkg/ops/__init__.py",
+                       "ref/pkg/ops/k.py", "ref/pkg/ops/util.py"]
+    mod = ir_ref.reference_module(tmp_path / "port" / rel)
+    assert sorted(ir_ref.kernels_in(mod)) == ["double"]
+    # a self-contained file travels alone; a Triton file is imported whole by the host (its @triton.jit kernels)
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    assert bundle.carry_reference(fixtures / "vector_add" / "kernel.py", tmp_path / "p2" / "ref") == "ref/kernel.py"
+    assert [p.name for p in (tmp_path / "p2" / "ref").iterdir()] == ["kernel.py"]
+    assert bundle.carry_reference(fixtures / "triton_vector_add" / "kernel.py", tmp_path / "p3" / "ref") is None

@@ -74,7 +74,7 @@ def kit_digest() -> str:
 
 # The GPU-host runner travels inside stage 2 as the package ``ctrs`` (these modules only: standard library,
 # torch and cuda.tile there), so the host needs no checkout of this repository.
-RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "source", "spec", "spec_schema", "tileir_tools",
+RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "refmodule", "source", "spec", "spec_schema", "tileir_tools",
                   "toolchain")
 
 
@@ -96,8 +96,8 @@ def pack_ports(ports: Path, out: Path, names: list[str] | None = None) -> Path:
     with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
         for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()
                            and (names is None or p.name in names)):
-            for f in sorted(port.iterdir()):
-                _add(tar, f, f"ports/{port.name}/{f.name}")
+            for f in sorted(q for q in port.rglob("*") if q.is_file()):
+                _add(tar, f, f"ports/{port.name}/{f.relative_to(port).as_posix()}")
         for m in RUNNER_MODULES:
             _add(tar, src / f"{m}.py", f"runner/ctrs/{m}.py")
     tmp.replace(target)
@@ -150,11 +150,51 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
         shutil.copy2(crate / f, port / f)
     shutil.copy2(kernel_py, port / "kernel.py")
     shutil.copy2(specs, port / "specs.json")
+    meta = {"name": name, "lib": lib.name, "profile": profile}
+    reference = carry_reference(kernel_py, port / "ref")
+    if reference is not None:
+        meta["reference"] = reference
     if (specs.parent / "regressions.json").exists():  # failures found by earlier GPU runs, replayed first
         shutil.copy2(specs.parent / "regressions.json", port / "regressions.json")
-    (port / "bundle.json").write_text(json.dumps({"name": name, "lib": lib.name, "profile": profile},
-                                                 indent=2, sort_keys=True) + "\n")
+    (port / "bundle.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return port
+
+
+def carry_reference(kernel_py: Path, dest: Path) -> str | None:
+    """The reference of a cuTile kernel file as the host builds it: the files its reference module reads
+    (refmodule.files: the file, and what it imports from its own package, ``from .utils import f``), the
+    ``__init__.py`` of every package on the way, laid out as in the source tree. The host then builds the
+    reference from the kernels and what they use (refmodule), never running the file's host code, which may
+    import packages the host does not have (``from tilegym.backend import register_impl``). Returns the kernel
+    file's path under ``dest``'s parent (for bundle.json), or None when the host imports the whole file (a
+    Triton file, or one whose kernels cannot be extracted here)."""
+    from . import frontend_triton, refmodule  # noqa: PLC0415
+
+    kernel_py = Path(kernel_py).resolve()
+    if frontend_triton.is_triton_file(kernel_py):
+        return None
+    try:
+        files = refmodule.files(kernel_py)
+    except errors.CtrsError:
+        return None  # the host imports the whole file
+    root = kernel_py.parent
+    while (root / "__init__.py").exists():
+        root = root.parent
+    for f in files:
+        if root not in f.parents:
+            return None
+    carry = set(files)
+    for f in files:
+        d = f.parent
+        while d != root:
+            if (d / "__init__.py").exists():
+                carry.add(d / "__init__.py")
+            d = d.parent
+    for f in sorted(carry):
+        target = dest / f.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, target)
+    return (Path(dest.name) / kernel_py.relative_to(root)).as_posix()
 
 
 def host_setup_command(kit_dir: str = ".gpu/kit") -> str:

@@ -63,10 +63,14 @@ class PortRunner:
             os.environ.pop("CTRS_PORT_LIB", None)
         self.wrapper = _import_wrapper(port)
         self.wrapper.load()  # dlopen now, while CTRS_PORT_LIB names this port's library
-        kernel = kernel or port / "kernel.py"
-        self.refmod = ir_ref.load_module(kernel)
+        if kernel is None and self.meta.get("reference"):  # a kernel file inside its package (ctrs bundle)
+            kernel = port / self.meta["reference"]
+            self.refmod = ir_ref.reference_module(kernel)  # its kernels and what they use, not the host code
+        else:
+            kernel = kernel or port / "kernel.py"
+            self.refmod = ir_ref.load_module(kernel)
         self.specs = specmod.load_specs(str(specs or (port / "specs.json" if (port / "specs.json").exists()
-                                                        else kernel.parent / "specs.json")))
+                                                        else Path(kernel).parent / "specs.json")))
 
     def launchers(self, spec: specmod.Spec, tensors: dict):
         tmap = gpu.triton_map(self.analysis, spec.kernel)

@@ -5,6 +5,11 @@ It is the default for every cuTile Python or Triton file whose kernels it fully 
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
 pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
 tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
+
+Keep-going (``refused`` below, cuTile files): every kernel is lowered, specialised and emitted on its own; a kernel
+whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
+translate.translate_module decides between that partial module and the text-model pipeline (README). A Triton file
+takes the typed IR whole (its first blocker raises) or the text-model rewrite path.
 """
 
 from __future__ import annotations
@@ -28,18 +33,24 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None, notes: list | None = None) -> list[Kernel]:
-    """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage;
-    ``notes`` receives the Triton front end's (line, kernel, kind, text) notes."""
+def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None) -> list[Kernel]:
+    """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
+    With ``refused`` (kernel -> blockers; cuTile files) a kernel that fails is recorded there and the others go
+    on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes."""
     if frontend_triton.is_triton_file(Path(path)):
         mod, tnotes = fe_triton.lower_file(Path(path))
         if notes is not None:
             notes.extend(tnotes)
     else:
-        mod = fe_cutile.lower_file(_info(Path(path)))
+        mod = fe_cutile.lower_file(_info(Path(path)), refused)
     out: list[Kernel] = []
     for k in mod.kernels:
-        out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+        try:
+            out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+        except errors.CtrsError as e:
+            if refused is None:
+                raise
+            refused[k.name] = [e]
     return out
 
 
@@ -74,17 +85,26 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
     return out
 
 
-def translate_module(path: Path, stem: str) -> model.Module:
+def translate_module(path: Path, stem: str, refused: dict | None = None) -> model.Module:
     """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
-    the file should take the text-model pipeline)."""
+    the file should take the text-model pipeline). With ``refused``: the kernels that lower, specialise and
+    emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 
     notes: list = []
-    entries = lower(path, notes=notes)
-    kernels = [ir_rust.emit_kernel(k, str(path)) for k in entries]
-    decisions = _decisions(Path(path), entries) + [model.Decision(line, k, kind, text) for line, k, kind, text in notes]
-    mod = model.Module(stem, Path(path).name, kernels, decisions, PIPELINE_NAME)
-    return mod
+    entries = lower(path, refused=refused, notes=notes)
+    emitted = []
+    for k in entries:
+        try:
+            emitted.append((k, ir_rust.emit_kernel(k, str(path))))
+        except errors.CtrsError as e:
+            if refused is None:
+                raise
+            refused.setdefault(k.python_name or k.name, []).append(e)
+    keep = [(k, mk) for k, mk in emitted if (k.python_name or k.name) not in (refused or {})]
+    ok = [k for k, _ in keep]
+    decisions = _decisions(Path(path), ok) + [model.Decision(line, k, kind, text) for line, k, kind, text in notes]
+    return model.Module(stem, Path(path).name, [mk for _, mk in keep], decisions, PIPELINE_NAME)
 
 
 def emit_model(path: Path, stage: str = "final") -> str:

@@ -147,8 +147,9 @@ def _module_file(base: Path, modname: str, level: int, own: Path) -> Path | None
     return None
 
 
-def _import_names(node: ast.ImportFrom, path: Path, stack: tuple[Path, ...]) -> dict[str, object]:
-    """Names of a ``from X import a, b`` resolved by extracting them from X's file on disk."""
+def _import_names(node: ast.ImportFrom, path: Path, stack: tuple[Path, ...]) -> tuple[dict[str, object], set[Path]]:
+    """Names of a ``from X import a, b`` resolved by extracting them from X's file on disk, and the files
+    read for them."""
     src = _module_file(path.parent, node.module or "", node.level, path)
     if src is None:
         raise errors.CtrsError(errors.REF_EXTRACT, f"the kernels need '{ast.unparse(node)}' and it cannot be "
@@ -160,8 +161,10 @@ def _import_names(node: ast.ImportFrom, path: Path, stack: tuple[Path, ...]) -> 
     else:
         mods = set()
     out: dict[str, object] = {}
+    read: set[Path] = set()
     if names - mods:
         sub = load(src, names - mods, stack)
+        read.update(sub.__ctrs_files__)
         for a in node.names:
             if a.name in names - mods:
                 if not hasattr(sub, a.name):
@@ -170,8 +173,11 @@ def _import_names(node: ast.ImportFrom, path: Path, stack: tuple[Path, ...]) -> 
                 out[a.asname or a.name] = getattr(sub, a.name)
     for a in node.names:
         if a.name in mods:
-            out[a.asname or a.name] = load(src.parent / f"{a.name}.py", None, stack, whole=True)
-    return out
+            out[a.asname or a.name] = sub = load(src.parent / f"{a.name}.py", None, stack, whole=True)
+            read.update(sub.__ctrs_files__)
+    if src.name == "__init__.py":
+        read.add(src)
+    return out, read
 
 
 def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = (), whole: bool = False):
@@ -193,11 +199,14 @@ def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()
     lines = text.splitlines(keepends=True)
     keep = [False] * len(lines)
     injected: dict[str, object] = {}
+    files = {path}  # the files this reference module is built from (ctrs bundle carries them to the GPU host)
     for s in stmts:
         node = s.node
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not _imports_ok(node, path):
             if isinstance(node, ast.ImportFrom):
-                injected.update(_import_names(node, path, (*stack, path)))
+                names, read = _import_names(node, path, (*stack, path))
+                injected.update(names)
+                files |= read
                 continue
             raise errors.CtrsError(errors.REF_EXTRACT, f"the kernels need '{ast.unparse(node)}' and it cannot be "
                                    "imported", "install that package, or use 'from X import name' in the kernel file",
@@ -208,6 +217,7 @@ def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()
     mod = types.ModuleType(name)
     mod.__file__ = str(path)
     mod.__dict__.update(injected)
+    mod.__ctrs_files__ = tuple(sorted(files))
     sys.modules[name] = mod
     try:
         exec(compile(body, str(path), "exec"), mod.__dict__)  # noqa: S102 - the kernel file's own statements
@@ -220,6 +230,12 @@ def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()
                                f"{type(e).__name__}: {e}", "the statements the kernels use must run without a GPU",
                                errors.loc_in_traceback(e, path)) from e
     return mod
+
+
+def files(path: Path) -> list[Path]:
+    """Every file the reference module of ``path`` reads: the file itself and the files of its package it
+    imports from (relative or own-package imports), transitively."""
+    return list(load(Path(path)).__ctrs_files__)
 
 
 def _imports_ok(node: ast.Import | ast.ImportFrom, path: Path) -> bool:

@@ -5,8 +5,10 @@ parameter ``E``, ``ct.Constant[int]`` parameters are const-generic symbols (usab
 values), Python numbers stay compile-time constants until they meet a tile (ir/typing.py), ``for .. in
 range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it re-binds,
 and ``X if A.dtype == ct.float32 else A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise
-pass. A construct outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the caller then takes the
-file through the older text-model front end (transpiler/frontend_cutile.py).
+pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
+lowered under recovery.guard: a blocker is recorded and lowering goes on (recovery.py), so every blocker of
+a kernel is found in one run; the caller refuses a kernel with any, and may take the whole file through the
+older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import recovery
+from .recovery import live
 from .registry import CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
@@ -28,7 +32,7 @@ _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {what}",
-                            "the file goes through the text-model front end", info.loc(node))
+                            "not in the typed IR front end's subset yet (docs/ir.md)", info.loc(node))
 
 
 class Lowering(Builder):
@@ -42,6 +46,10 @@ class Lowering(Builder):
         self.generics: list[Generic] = []
         self.params: list[Param] = []
         self.flags: dict[str, str] = {}
+        self.returns: list | None = None  # inside an inlined helper: the value of its `return`
+        self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
+        self.blockers: list[errors.CtrsError] = []  # every construct that failed to lower (recovery.py)
+        self.pending: list[errors.CtrsError] = []  # blockers of parameters, counted on use (recovery.parameter)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -62,20 +70,8 @@ class Lowering(Builder):
         fn = self.fn
         ranks = self._array_ranks()
         for p in fn.params.params:
-            name = p.name.value
-            ann = p.annotation
-            if ann is not None:
-                kind = self._const_kind(ann.annotation)
-                if kind != "int":
-                    raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
-                self.env[name] = Sym(name)
-                self.params.append(Param(name, "constant", None, self.loc(p)))
-                continue
-            if name not in ranks:
-                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
-            v = Value(ArrayType(ELEMENT, ranks[name]), name)
-            self.env[name] = ArrayRef(name, v)
-            self.params.append(Param(name, "array", v, self.loc(p)))
+            with recovery.parameter(self, p):
+                self.param(p, ranks)
         if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
         self.body(fn.body.body)
@@ -87,6 +83,22 @@ class Lowering(Builder):
         gens += self.generics
         hints = self._hints()
         return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+
+    def param(self, p: cst.Param, ranks: dict[str, int]) -> None:
+        name = p.name.value
+        ann = p.annotation
+        if ann is not None:
+            kind = self._const_kind(ann.annotation)
+            if kind != "int":
+                raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
+            self.env[name] = Sym(name)
+            self.params.append(Param(name, "constant", None, self.loc(p)))
+            return
+        if name not in ranks:
+            raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
+        v = Value(ArrayType(ELEMENT, ranks[name]), name)
+        self.env[name] = ArrayRef(name, v)
+        self.params.append(Param(name, "array", v, self.loc(p)))
 
     def _hints(self) -> dict:
         for d in self.fn.decorators:
@@ -104,22 +116,53 @@ class Lowering(Builder):
         return None
 
     def _array_ranks(self) -> dict[str, int]:
-        """Rank of each array parameter, from the index / shape tuples of the calls that take it."""
-        ranks: dict[str, int] = {}
-        lowering = self
+        """Rank of each array parameter, from the index / shape tuples of the calls that take it, in the
+        kernel or in a helper it is passed to (followed through helper parameters to a fixpoint)."""
+        info = self.info
 
-        class V(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                fn = lowering.info.dotted(node.func)
-                if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
-                    return
-                a = node.args[0].value
-                kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
-                tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
-                if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
-                    ranks.setdefault(a.value, len(tup.elements))
+        def direct(fn: cst.FunctionDef) -> tuple[dict[str, int], list[tuple[str, list, dict]]]:
+            ranks: dict[str, int] = {}
+            calls: list[tuple[str, list, dict]] = []
 
-        self.fn.body.visit(V())
+            class V(cst.CSTVisitor):
+                def visit_Call(self, node: cst.Call) -> None:
+                    if isinstance(node.func, cst.Name) and node.func.value in info.helpers:
+                        calls.append((node.func.value, [a.value for a in node.args if a.keyword is None],
+                                      {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
+                        return
+                    fn = info.dotted(node.func)
+                    if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                        return
+                    a = node.args[0].value
+                    kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
+                    tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
+                    if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
+                        ranks.setdefault(a.value, len(tup.elements))
+
+            fn.body.visit(V())
+            return ranks, calls
+
+        facts = {name: direct(h) for name, h in info.helpers.items()}
+        ranks, calls = direct(self.fn)
+        for _ in range(len(facts) + 1):  # helper parameter ranks, propagated to what they are called with
+            changed = False
+            for name, (hr, hcalls) in facts.items():
+                params = [p.name.value for p in info.helpers[name].params.params]
+                for callee, pos, kw in hcalls:
+                    cparams = [p.name.value for p in info.helpers[callee].params.params]
+                    args = dict(zip(cparams, pos)) | kw
+                    for p, a in args.items():
+                        if isinstance(a, cst.Name) and a.value in params and p in facts[callee][0] \
+                                and a.value not in hr:
+                            hr[a.value] = facts[callee][0][p]
+                            changed = True
+            if not changed:
+                break
+        for callee, pos, kw in calls:
+            cparams = [p.name.value for p in info.helpers[callee].params.params]
+            for p, a in (dict(zip(cparams, pos)) | kw).items():
+                if isinstance(a, cst.Name) and p in facts[callee][0]:
+                    ranks.setdefault(a.value, facts[callee][0][p])
         return ranks
 
     # -- statements --------------------------------------------------------------------------------
@@ -127,7 +170,8 @@ class Lowering(Builder):
         for i, s in enumerate(stmts):
             if i == 0 and _is_docstring(s):
                 continue
-            self.stmt(s)
+            with recovery.guard(self, s):  # a blocker is recorded; the names s binds become poison
+                self.stmt(s)
 
     def stmt(self, s) -> None:
         self.info.fallback = self.info.span(s)
@@ -150,11 +194,15 @@ class Lowering(Builder):
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
-            self.bind(name, self.binary(op, self.env[name], self.expr(s.value), s, name))
+            self.bind(name, self.binary(op, live(self.env[name]), self.expr(s.value), s, name))
         elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
+        elif isinstance(s, cst.Return) and self.returns is not None:
+            if self.returns:
+                raise self.err(s, "a helper with more than one return")
+            self.returns.append(self.expr(s.value) if s.value is not None else None)
         else:
             raise self.err(s, f"statement {type(s).__name__}")
 
@@ -190,7 +238,7 @@ class Lowering(Builder):
         self.body(s.body.body)
         ys = []
         for n, a in zip(carried, args_v):
-            y = self.env[n]
+            y = live(self.env[n])
             if not isinstance(y, Value) or y.type != a.type:
                 raise self.err(s, f"'{n}' changes type in the loop body")
             ys.append(y)
@@ -205,7 +253,7 @@ class Lowering(Builder):
     def expr(self, node, hint: str = ""):
         if isinstance(node, cst.Name):
             if node.value in self.env:
-                return self.env[node.value]
+                return live(self.env[node.value])
             if node.value in self.info.consts:
                 return self.info.consts[node.value]
             if node.value in ("True", "False"):
@@ -237,7 +285,7 @@ class Lowering(Builder):
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
-            a = self.env.get(node.value.value)
+            a = live(self.env.get(node.value.value))
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
@@ -261,11 +309,15 @@ class Lowering(Builder):
         flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
         if all(g.name != flag for g in self.generics):
             self.generics.append(Generic(flag, "const", "dtype_flag",
-                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)"))
+                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)",
+                                         (array, rhs.dtype.name)))
         return DT(DTypeChoice(flag, lhs.dtype, rhs.dtype, then.dtype, other.dtype))
 
     # -- calls -------------------------------------------------------------------------------------
     def call(self, node: cst.Call, hint: str):
+        if isinstance(node.func, cst.Name) and node.func.value in self.info.helpers \
+                and node.func.value not in self.env:
+            return self.inline(self.info.helpers[node.func.value], node)
         fn = self.info.dotted(node.func)
         handler = CALLS.get(fn or "")
         if handler is None:
@@ -273,3 +325,44 @@ class Lowering(Builder):
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
+
+    def inline(self, fn: cst.FunctionDef, node: cst.Call):
+        """A call of a module-level helper: its body lowered in place, its parameters bound to the argument
+        values (tiles, arrays, dtypes and compile-time numbers alike), as cuTile Python inlines helpers."""
+        name = fn.name.value
+        if name in self.inlining:
+            raise self.err(node, f"recursive helper '{name}'")
+        ps = fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg or ps.posonly_params:
+            raise self.err(fn, f"helper '{name}': only plain parameters")
+        names = [p.name.value for p in ps.params]
+        bound: dict[str, object] = {}
+        for i, a in enumerate(node.args):
+            if a.star:
+                raise self.err(a, "*args / **kwargs in a helper call")
+            key = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+            if key not in names or key in bound:
+                raise self.err(a, f"argument {i} of helper '{name}'")
+            bound[key] = recovery.arg(self, a.value)
+        for p in ps.params:
+            if p.name.value not in bound:
+                if p.default is None:
+                    raise self.err(node, f"helper '{name}': missing argument '{p.name.value}'")
+                bound[p.name.value] = self.expr(p.default)
+        saved = (self.env, self.returns)
+        self.env, self.returns = dict(bound), []
+        self.inlining.append(name)
+        try:
+            stmts = list(fn.body.body)
+            for i, st in enumerate(stmts):
+                if i == 0 and _is_docstring(st):
+                    continue
+                if self.returns:
+                    raise self.err(st, f"helper '{name}': code after its return")
+                with recovery.guard(self, st):  # reported once, at the helper's line, however often it is called
+                    self.stmt(st)
+            value = live(self.returns[0]) if self.returns else None
+        finally:
+            self.inlining.pop()
+            self.env, self.returns = saved
+        return value
