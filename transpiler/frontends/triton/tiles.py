@@ -73,7 +73,8 @@ def _tf32_input(lw, x: Value, node) -> Value:
             raise lw.err(node, "tl.dot operand of the array dtype not loaded from an array")
         flag = dtype_flag_name(arr, "f32", "tf32")
         if all(g.name != flag for g in lw.generics):
-            lw.generics.append(Generic(flag, "const", "dtype_flag", f"1 when {arr}.dtype == f32 (host-computed)"))
+            lw.generics.append(Generic(flag, "const", "dtype_flag", f"1 when {arr}.dtype == f32 (host-computed)",
+                                       (arr, "f32")))
         return lw.convert(x, DTypeChoice(flag, dt, F32, TF32, dt), node)
     return x
 
