@@ -969,18 +969,7 @@ class KernelRewrite:
         return self.rules["padding"][key]
 
     def _padding_key(self, other) -> str | None:
-        v = _lit(other)
-        text = _code(other).replace(" ", "").replace("'", '"')
-        key = None
-        if v is not None and v == 0:
-            key = "zero"
-        elif text in ('-float("inf")', "float(\"-inf\")", "-math.inf", "-tl.inf"):
-            key = "neg_inf"
-        elif text in ('float("inf")', "math.inf"):
-            key = "pos_inf"
-        elif text in ('float("nan")', "math.nan"):
-            key = "nan"
-        return key
+        return padding_key(other)
 
     def _view(self, call: cst.Call, ptr_node, mask_node, store: bool):
         """(array, tile index texts, view shape texts, Triton tile shape texts) of a pointer / block-pointer access
@@ -1607,6 +1596,23 @@ class KernelRewrite:
             return f"{f}({self.ex(node.args[0].value)}, {self.ex(node.args[1].value)})"
         raise self.problem(node, errors.TRITON_UNSUPPORTED, f"call to '{_code(node.func)}'",
                            "inline the helper (only tl.* calls are supported in a Triton kernel)")
+
+
+def padding_key(other) -> str | None:
+    """The padding a load's ``other=`` value means (zero, neg_inf, pos_inf, nan; rules/triton.toml [padding]), or
+    None (shared with the typed-IR front end, frontends/triton/)."""
+    v = _lit(other)
+    text = _code(other).replace(" ", "").replace("'", '"')
+    key = None
+    if v is not None and v == 0:
+        key = "zero"
+    elif text in ('-float("inf")', "float(\"-inf\")", "-math.inf", "-tl.inf"):
+        key = "neg_inf"
+    elif text in ('float("inf")', "math.inf"):
+        key = "pos_inf"
+    elif text in ('float("nan")', "math.nan"):
+        key = "nan"
+    return key
 
 
 def _tup(items) -> str:

@@ -1,13 +1,15 @@
-"""The typed-IR pipeline: cuTile Python -> IR (frontends/cutile/) -> passes (passes/) -> Rust (emitters/ir_rust.py).
+"""The typed-IR pipeline: cuTile Python (frontends/cutile/) or Triton (frontends/triton/) -> IR -> passes (passes/)
+-> Rust (emitters/ir_rust.py).
 
-It is the default for every cuTile Python file whose kernels it fully handles; a file with any construct
+It is the default for every cuTile Python or Triton file whose kernels it fully handles; a file with any construct
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
-pipeline instead (frontend_cutile -> specialise -> mono), and tests/test_ir_pipeline.py lists which
-fixtures take which path (a ratchet: the list only grows until the text model can go).
+pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
+tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
 
-Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel whose
-front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
-translate.translate_module decides between that partial module and the text-model pipeline (README).
+Keep-going (``refused`` below, cuTile files): every kernel is lowered, specialised and emitted on its own; a kernel
+whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
+translate.translate_module decides between that partial module and the text-model pipeline (README). A Triton file
+takes the typed IR whole (its first blocker raises) or the text-model rewrite path.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from . import errors, frontend_cutile, frontend_triton, model
 from .frontends import cutile as fe_cutile
+from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
 from .passes import STAGES, run_pipeline
 
@@ -30,11 +33,16 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None, refused: dict | None = None) -> list[Kernel]:
-    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage.
-    With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go on."""
-    info = _info(Path(path))
-    mod = fe_cutile.lower_file(info, refused)
+def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None) -> list[Kernel]:
+    """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
+    With ``refused`` (kernel -> blockers; cuTile files) a kernel that fails is recorded there and the others go
+    on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes."""
+    if frontend_triton.is_triton_file(Path(path)):
+        mod, tnotes = fe_triton.lower_file(Path(path))
+        if notes is not None:
+            notes.extend(tnotes)
+    else:
+        mod = fe_cutile.lower_file(_info(Path(path)), refused)
     out: list[Kernel] = []
     for k in mod.kernels:
         try:
@@ -94,7 +102,8 @@ def translate_module(path: Path, stem: str, refused: dict | None = None) -> mode
     emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 
-    entries = lower(path, refused=refused)
+    notes: list = []
+    entries = lower(path, refused=refused, notes=notes)
     emitted = []
     for k in entries:
         try:
@@ -105,7 +114,8 @@ def translate_module(path: Path, stem: str, refused: dict | None = None) -> mode
             refused.setdefault(k.python_name or k.name, []).append(e)
     keep = [(k, mk) for k, mk in emitted if (k.python_name or k.name) not in (refused or {})]
     ok = [k for k, _ in keep]
-    return model.Module(stem, Path(path).name, [mk for _, mk in keep], _decisions(Path(path), ok), PIPELINE_NAME)
+    decisions = _decisions(Path(path), ok) + [model.Decision(line, k, kind, text) for line, k, kind, text in notes]
+    return model.Module(stem, Path(path).name, [mk for _, mk in keep], decisions, PIPELINE_NAME)
 
 
 def emit_model(path: Path, stage: str = "final") -> str:
@@ -113,9 +123,6 @@ def emit_model(path: Path, stage: str = "final") -> str:
     if stage not in (*STAGES, "all"):
         raise errors.CtrsError(errors.IR_STAGE, f"no IR stage '{stage}'",
                                f"one of: {', '.join(STAGES)}, all", errors.Loc(str(path)))
-    if frontend_triton.is_triton_file(Path(path)):
-        raise errors.CtrsError(errors.IR_UNSUPPORTED, "Triton kernels do not lower into the typed IR yet",
-                               "ctrs translate FILE ports it through the Triton front end", errors.Loc(str(path)))
     chunks: list[str] = []
 
     def seen(name: str, ks: list[Kernel]) -> None:

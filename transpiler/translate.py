@@ -91,12 +91,20 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
     refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
     a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
-    (docs/ir.md). Triton and ``--llm``: the text model on the whole file, stopping at the first blocker."""
+    (docs/ir.md). A Triton file: the typed IR on the whole file (frontends/triton/), else (CTRS-E124/E125) the
+    text model on the whole file, stopping at the first blocker; ``--llm``: the text model."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
-    if triton or llm_hook is not None:
+    if llm_hook is not None:
         return _text_model(kernel, llm_hook, triton)
     typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
+    if triton:  # the typed IR takes a Triton file whole (frontends/triton/) or the rewrite path does
+        try:
+            return pipeline.translate_module(kernel, _stem(kernel))
+        except errors.CtrsError as e:
+            if e.code not in pipeline.FALLBACK_CODES or typed_only:
+                raise
+            return _text_model(kernel, None, True)
     refused: dict[str, list[errors.CtrsError]] = {}
     try:
         mod = pipeline.translate_module(kernel, _stem(kernel), refused)

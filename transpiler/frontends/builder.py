@@ -23,6 +23,9 @@ _BOOL_KIND = {"&": OpKind.ANDI, "|": OpKind.ORI, "^": OpKind.XORI}
 PREDICATES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 
 
+_SYMBOL = {pred: sym for sym, pred in PREDICATES.items()}  # lt -> <
+
+
 class Builder:
     """Appends typed ops to ``self.block``; subclasses provide :meth:`loc` and :meth:`err`."""
 
@@ -132,7 +135,9 @@ class Builder:
         return self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
 
     def compare(self, op: str, a, b, node, hint: str = "") -> Value:
-        """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``."""
+        """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``. ``op`` is
+        the Python operator or its predicate name (``lt`` ... ``ne``)."""
+        op = _SYMBOL.get(op, op)
         a, b = self.operands(a, b, node)
         dt = a.type.dtype
         t = TileType(BOOL, a.type.shape) if isinstance(a.type, TileType) else ScalarType(BOOL)
@@ -213,11 +218,7 @@ class Builder:
             raise self.err(node, str(e)) from e
         a, b = self.convert(a, dt, node), self.convert(b, dt, node)
         if isinstance(ta, TileType):
-            try:
-                shape = irtyping.broadcast_shapes(ta.shape, tb.shape)
-            except irtyping.PromotionError as e:
-                raise self.err(node, str(e)) from e
-            a, b = self.broadcast(a, shape, node), self.broadcast(b, shape, node)
+            a, b = self.unify_shapes(a, b, node)
         return a, b
 
     def broadcast(self, v: Value, shape: tuple, node) -> Value:

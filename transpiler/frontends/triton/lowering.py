@@ -1,0 +1,619 @@
+"""Triton -> typed tile IR, directly from libcst nodes (no cuTile Python text, no second parse).
+
+Every ``@triton.jit`` kernel of a file becomes an :class:`ir.Kernel` with the parameters the text-model Triton
+front end's port has (the host side, frontend_triton.mine_sites / launch_map, feeds them): pointer parameters
+are ``array<E>`` values of one dtype parameter ``E``; ``tl.constexpr`` parameters are const-generic symbols;
+a runtime scalar parameter is a :class:`ScalarParam` until it is used: as a mask bound (``offs < n``) or a
+block-pointer extent it names an array extent (dropped; read with ``array_dim`` where a value needs it), as a
+stride it is dropped (the view carries strides), as a value it becomes a runtime parameter. Pointer
+arithmetic builds compile-time pointer expressions (pointers.py); a load/store through one is a partition
+view load/store when the lanes are a tile at a block offset. ``pid * BLOCK`` is emitted as an i32 ``muli``
+(dce removes it when only the pointer analysis reads it) and remembered as "``pid`` whole blocks".
+
+A row of a 2-D array accessed as a 1-D Triton tile stays a ``(1, N)`` tile (the cuTile idiom the text-model
+front end also used): ``trank`` keeps the Triton rank of such values and reductions map Triton axes onto it.
+
+Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``); the file then takes the text-model Triton
+front end (transpiler/frontend_triton.py).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ... import errors, frontend_triton
+from ...cutile_base import _is_docstring, assigned_names
+from ...ir.ops import Generic, Kernel, Op, OpKind, Param
+from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
+from ...ir.values import Loc, Value
+from ..builder import Builder
+from . import memory, tiles
+from . import pointers as P
+from .registry import CALLS, Call
+from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
+
+_BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
+           cst.Modulo: "%", cst.BitAnd: "&"}
+_CMP = {cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt", cst.GreaterThanEqual: "ge",
+        cst.Equal: "eq", cst.NotEqual: "ne"}
+_AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
+_TL_DTYPES = {"tl.float16": "f16", "tl.bfloat16": "bf16", "tl.float32": "f32", "tl.float64": "f64",
+              "tl.int8": "i8", "tl.int16": "i16", "tl.int32": "i32", "tl.int64": "i64", "tl.uint8": "u8",
+              "tl.uint32": "u32", "tl.uint64": "u64", "tl.int1": "bool"}
+
+
+def _names(stmts) -> list[str]:
+    out: list[str] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            out.append(node.value)
+
+    for st in stmts:
+        st.visit(V())
+    return out
+
+
+def _descriptor_bases(tf, fn) -> set[str]:
+    """Parameters that are the base of a ``tl.make_tensor_descriptor`` (arrays of the port)."""
+    out: set[str] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if tf.dotted(node.func) == "tl.make_tensor_descriptor":
+                base = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "base"), None)
+                if isinstance(base, cst.Name):
+                    out.add(base.value)
+
+    fn.body.visit(V())
+    return out
+
+
+def unsupported(tf, node, what: str) -> errors.CtrsError:
+    return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR Triton front end: {what}",
+                            "the file goes through the text-model Triton front end", tf.loc(node))
+
+
+class Lowering(Builder):
+    """Lowers one ``@triton.jit`` function into an ir.Kernel; ``tl.*`` calls go to the handlers of registry.py."""
+
+    scalars_meet_tiles = True
+
+    def __init__(self, tf, fn: cst.FunctionDef):
+        super().__init__()
+        self.tf = tf
+        self.fn = fn
+        self.env: dict[str, object] = {}
+        self.notes: dict[tuple[int, str, str], None] = {}
+        self.generics: list[Generic] = []
+        self.arrays: dict[str, Value] = {}
+        self.runtime: dict[str, Value] = {}  # scalar parameters used as values
+        self.extents: dict[str, tuple] = {}  # scalar parameter -> (array, axis, block shape or None)
+        self.strides: dict[str, tuple] = {}  # scalar parameter -> (array, axis)
+        self.scaled: dict[Value, tuple] = {}  # i32 value -> (i, block): it is i * block
+        self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
+        self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
+        self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
+        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (tiles.cdiv)
+        self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
+        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
+        self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def loc(self, node) -> Loc:
+        e = self.tf.loc(node)
+        return Loc(e.file, e.line or 0, e.col or 0)
+
+    def err(self, node, what: str) -> errors.CtrsError:
+        return unsupported(self.tf, node, what)
+
+    def note(self, node, kind: str, text: str) -> None:
+        self.notes.setdefault((self.tf.line(node), kind, text), None)
+
+    def dotted(self, node) -> str | None:
+        return self.tf.dotted(node)
+
+    def rank_of(self, v: Value) -> int:
+        return self.trank.get(v.id, len(getattr(v.type, "shape", ())))
+
+    def shape(self, node) -> tuple:
+        v = self.expr(node)
+        if not isinstance(v, tuple):
+            v = (v,)
+        return tuple(self.dim(d, node) for d in v)
+
+    # -- parameters ----------------------------------------------------------------------------------
+    def array(self, name: str, rank: int, node) -> Value:
+        v = self.arrays[name]
+        if v.type.rank == 0:
+            v.type = ArrayType(ELEMENT, rank)
+        elif v.type.rank != rank:
+            raise self.err(node, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
+        return v
+
+    def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
+        if name in self.runtime:
+            raise self.err(node, f"'{name}' is used as a value before it is known to be the extent {arr}.shape[{axis}]")
+        if name not in self.extents:
+            self.extents[name] = (arr, axis, block)
+            self.note(node, "param", f"'{name}' is the extent {arr}.shape[{axis}]: parameter dropped, read from the "
+                      "tensor")
+
+    def drop_stride(self, name: str, arr: str, axis: int, node, why: str) -> None:
+        if name in self.runtime:
+            raise self.err(node, f"'{name}' is used as a value and as a stride")
+        if name not in self.strides:
+            self.strides[name] = (arr, axis)
+            self.note(node, "param", f"'{name}' is {why}: parameter dropped")
+
+    def desc_param(self, name: str, p) -> Desc:
+        """A tensor-descriptor parameter: its block shape comes from the launch code (frontend_triton)."""
+        block = self.descs[name]
+        if block is None:
+            raise self.err(p, f"tensor descriptor parameter '{name}': block shape unknown")
+        dims = []
+        for b in block:
+            v = self.env.get(b) if not b.isdigit() else int(b)
+            if not (isinstance(v, Sym) or isinstance(v, int)):
+                raise self.err(p, f"tensor descriptor parameter '{name}': block entry '{b}'")
+            dims.append(v)
+        self.array(name, len(dims), p)
+        return Desc(name, tuple(dims))
+
+    def scalar(self, p: ScalarParam, node, like=None) -> Value:
+        """A scalar parameter used as a value: an array extent, or a runtime parameter (f32 when it first meets
+        a float value, else i32)."""
+        if p.name in self.extents:
+            arr, axis, _block = self.extents[p.name]
+            a = self.arrays[arr]
+            return self.emit(OpKind.ARRAY_DIM, [a], [ScalarType(I32)], node, p.name, axis=axis).result
+        if p.name in self.strides:
+            raise self.err(node, f"stride parameter '{p.name}' used as a value")
+        if p.name not in self.runtime:
+            floaty = isinstance(like, Value) and isinstance(like.type.dtype, DType) and like.type.dtype.is_float
+            self.runtime[p.name] = Value(ScalarType(F32 if floaty or isinstance(like, float) else I32), p.name)
+        return self.runtime[p.name]
+
+    def value(self, v, node, like=None):
+        """``v`` as an operand of arithmetic: scalar parameters become values; pointers/ranges are refused."""
+        if isinstance(v, ScalarParam):
+            return self.scalar(v, node, like)
+        if isinstance(v, P.Range):
+            return self.range_value(v, node)
+        if isinstance(v, P.Mask):
+            return self.mask_value(v, node)
+        if isinstance(v, (P.Ptr, ArrayRef, BlockPtr, DT)):
+            raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
+        return v
+
+    def range_value(self, rng: P.Range, node) -> Value:
+        """The lanes of a range as an i32 tile: ``iota`` (+ its block offset), placed on its Triton axis."""
+        v = self.emit(OpKind.IOTA, [], [TileType(I32, (rng.size,))], node, "offs", shape=(rng.size,)).result
+        if rng.base:
+            start = rng.base[0]
+            for b in rng.base[1:]:
+                start = self.binary("+", start, b, node)
+            v = self.binary("+", v, self.binary("*", self.i32(start, node), rng.size, node), node, "offs")
+        if rng.ndim == 2:
+            shape = (rng.size, 1) if rng.axis == 0 else (1, rng.size)
+            v = self.emit(OpKind.RESHAPE, [v], [TileType(I32, shape)], node, "offs", shape=shape).result
+        elif rng.ndim != 1:
+            raise self.err(node, "a range placed in more than 2 dimensions")
+        return v
+
+    def mask_value(self, mask: P.Mask, node) -> Value:
+        """``offs < n [& ...]`` as a bool tile (for tl.where; a load/store mask is the view's bounds check)."""
+        out = None
+        for part in mask.parts:
+            bound = self.scalar(ScalarParam(part.bound), node) if part.kind == "param" else Sym(part.bound)
+            c = self.compare("lt", self.range_value(part.rng, node), bound, node, "mask")
+            if out is not None:
+                out, c = self.unify(out, c, node)
+                c = self.emit(OpKind.ANDI, [out, c], [c.type], node, "mask").result
+            out = c
+        return out
+
+    # -- kernel ------------------------------------------------------------------------------------
+    def kernel(self) -> Kernel:
+        fn = self.fn
+        ps = fn.params
+        if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.star_kwarg or ps.kwonly_params:
+            raise self.err(ps, "*args / **kwargs / keyword-only parameters")
+        order = []
+        for p in ps.params:
+            name = p.name.value
+            ann = p.annotation.annotation if p.annotation else None
+            if ann is not None and self.dotted(ann) == "tl.constexpr":
+                self.env[name] = Sym(name)
+                order.append((name, "constant", p))
+            elif name in self.pointers:
+                v = Value(ArrayType(ELEMENT, 0), name)
+                self.arrays[name] = v
+                self.env[name] = ArrayRef(name, v)
+                order.append((name, "array", p))
+            else:
+                if p.default is not None or ann is not None:
+                    raise self.err(p, f"parameter '{name}' with a default or an annotation")
+                self.env[name] = ScalarParam(name)
+                order.append((name, "scalar", p))
+        for name, kind, p in order:
+            if kind == "array" and name in self.descs:
+                self.env[name] = self.desc_param(name, p)
+        memory.prescan_block_ptrs(self)
+        self.body(fn.body.body)
+        self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
+        self.resolve_pending()
+        params: list[Param] = []
+        for name, kind, p in order:
+            if kind == "constant":
+                params.append(Param(name, "constant", None, self.loc(p)))
+            elif kind == "array":
+                if self.arrays[name].type.rank == 0:
+                    raise self.err(p, f"pointer parameter '{name}' is not accessed through a partition view")
+                params.append(Param(name, "array", self.arrays[name], self.loc(p)))
+            elif name in self.extents or name in self.strides:
+                continue
+            else:
+                if name not in self.runtime:
+                    self.note(p, "param", f"'{name}' is unused after the conversion: kept as a runtime parameter")
+                    self.runtime[name] = Value(ScalarType(I32), name)
+                params.append(Param(name, "scalar", self.runtime[name], self.loc(p)))
+        gens: list[Generic] = []
+        if self.arrays:
+            gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
+        gens += [Generic(p.name, "const", "constant", "tl.constexpr") for p in params if p.kind == "constant"]
+        gens += self.generics
+        for d in fn.decorators:
+            if self.dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) not in (
+                    "triton.jit", "jit", "triton.autotune", "triton.heuristics"):
+                raise self.err(d, "decorator")
+        return Kernel(fn.name.value, params, gens, self.block, self.loc(fn), {})
+
+    def resolve_pending(self) -> None:
+        """Each ``tl.cdiv(n, BLOCK)`` lowered before ``n`` was known: ``n`` must now be the extent of an array axis
+        whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
+        for name, b, view_op, tiles_op, node in self.pending:
+            arr, axis, block = self.extents.get(name, (None, None, None))
+            if arr is None or block is None or block[axis] != b:
+                raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
+            a = self.arrays[arr]
+            view_op.operands = [a]
+            view_op.attrs = {"tile": tuple(block), "padding": "none", "mutable": False}
+            view_op.result.type = ViewType(a.type.dtype, tuple(block), "none", False)
+            view_op.result.hint = "p" + arr
+            tiles_op.attrs = {"axis": axis}
+
+    # -- statements --------------------------------------------------------------------------------
+    def body(self, stmts) -> None:
+        for i, s in enumerate(stmts):
+            if i == 0 and _is_docstring(s):
+                continue
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        if s in self.skip:
+            return
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                self.small(small)
+        elif isinstance(s, cst.For):
+            self.for_(s)
+        else:
+            raise self.err(s, f"statement {type(s).__name__}")
+
+    def small(self, s) -> None:
+        if isinstance(s, cst.Assign):
+            if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
+                raise self.err(s, "assignment to anything but one name")
+            name = s.targets[0].target.value
+            self.bind(name, self.expr(s.value, hint=name))
+        elif isinstance(s, cst.AugAssign) and isinstance(s.target, cst.Name) and type(s.operator) in _AUG:
+            name = s.target.value
+            if name not in self.env:
+                raise self.err(s, f"'{name}' is not defined")
+            op = _AUG[type(s.operator)]
+            v = s.value
+            if op == "+" and isinstance(v, cst.Call) and self.dotted(v.func) == "tl.dot":
+                self.bind(name, tiles.dot(self, self.call_of(v, name), acc=self.env[name]))
+                return
+            self.bind(name, self.binop(op, self.env[name], self.expr(v), s, name))
+        elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
+            self.expr(s.value)
+        elif isinstance(s, cst.Pass):
+            return
+        else:
+            raise self.err(s, f"statement {type(s).__name__}")
+
+    def bind(self, name: str, v) -> None:
+        if isinstance(v, Value) and not v.hint:
+            v.hint = name
+        self.env[name] = v
+
+    def for_(self, s: cst.For) -> None:
+        if not isinstance(s.target, cst.Name) or s.orelse is not None:
+            raise self.err(s, "for loops other than `for i in range(...)`")
+        it = s.iter
+        fname = self.dotted(it.func) if isinstance(it, cst.Call) else None
+        if fname is None and isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
+            fname = it.func.value
+        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(it.args) <= 3 \
+                or any(a.keyword is not None for a in it.args):
+            raise self.err(it, "for loops other than `for i in range(...)` / tl.range / tl.static_range")
+        args = [self.value(self.expr(a.value), a.value) for a in it.args]
+        if len(args) == 1:
+            args = [0, *args]
+        if len(args) == 2:
+            args.append(1)
+        counted = args[0] == 0 and args[2] == 1  # the induction variable counts iterations
+        start, stop, step = (self.i32(a, it) for a in args)
+        advances = self.advances(s)
+        if advances and not counted:
+            raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
+        assigned = assigned_names(s.body) - set(advances)
+        for n in sorted(assigned):
+            if n in self.env and not isinstance(self.env[n], Value):
+                raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
+        carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
+        init = [self.env[n] for n in carried]
+        iv = Value(ScalarType(I32), s.target.value)
+        outer_env = dict(self.env)
+
+        def lower_body(args: list[Value]) -> list:
+            self.env[s.target.value] = iv
+            for n, (bp, steps) in advances.items():
+                if isinstance(bp, BlockPtr):
+                    idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
+                                self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
+                    self.env[n] = BlockPtr(bp.base, idx, bp.block)
+                else:  # p += BLOCK * stride: iv whole blocks on that stride's axis
+                    terms = tuple(P.Term(idx=iv if t.block == 1 else self.binary("*", iv, t.block, s),
+                                         stride=t.stride, tiles=iv, block=t.block) for t in steps.terms)
+                    self.env[n] = self.as_ptr(bp, s).plus(P.Ptr(None, terms))
+            for n, a in zip(carried, args):
+                self.env[n] = a
+                if init[carried.index(n)].id in self.trank:
+                    self.trank[a.id] = self.trank[init[carried.index(n)].id]
+            self.body(s.body.body)
+            return [self.env[n] for n in carried]
+
+        results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        self.env = outer_env
+        for n in advances:
+            self.env[n] = Moved(n)
+        for n, r, v0 in zip(carried, results, init):
+            self.env[n] = r
+            if v0.id in self.trank:
+                self.trank[r.id] = self.trank[v0.id]
+
+    def advances(self, s: cst.For) -> dict:
+        """Block pointers the loop body advances by whole blocks as its last use (``p = tl.advance(p, (0, TK))``):
+        name -> (block pointer at loop entry, tile steps per iteration). In the body the pointer is its entry
+        tile index plus the induction variable times the step; the advance statements are skipped."""
+        out: dict = {}
+        stmts = list(s.body.body)
+        for i, st in enumerate(stmts):
+            small = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) \
+                    and isinstance(self.env.get(small.target.value), (P.Ptr, ArrayRef)):
+                n = small.target.value
+                step = self.expr(small.value) if isinstance(small.operator, cst.AddAssign) else None
+                if not (isinstance(step, P.Ptr) and step.base is None and step.terms
+                        and all(t.rng is None and t.tiles == 1 and t.stride for t in step.terms)) or n in out:
+                    raise self.err(small, "a pointer moved in a loop by other than `p += BLOCK * stride`")
+                if any(tok == n for tok in _names(stmts[i + 1:])):
+                    raise self.err(small, f"'{n}' used after it is moved in the loop body")
+                out[n] = (self.env[n], step)
+                self.skip.add(st)
+                continue
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)
+                    and self.dotted(small.value.func) == "tl.advance"):
+                continue
+            n = small.targets[0].target.value
+            args = [a.value for a in small.value.args]
+            bp = self.env.get(n)
+            if not (isinstance(bp, BlockPtr) and len(args) == 2 and isinstance(args[0], cst.Name)
+                    and args[0].value == n and isinstance(args[1], (cst.Tuple, cst.List))
+                    and len(args[1].elements) == len(bp.block) and n not in out):
+                raise self.err(small, "tl.advance other than `p = tl.advance(p, (offsets))` of a block pointer")
+            if any(tok == n for tok in _names(stmts[i + 1:])):
+                raise self.err(small, f"'{n}' used after it is advanced in the loop body")
+            steps = []
+            for e, b in zip(args[1].elements, bp.block):
+                try:
+                    steps.append(P.tile_index(self.value(self.expr(e.value), e.value), b, self.scaled))
+                except P.NotView as err:
+                    raise self.err(e.value, err.why) from None
+            out[n] = (bp, tuple(steps))
+            self.skip.add(st)
+        return out
+
+    # -- expressions -------------------------------------------------------------------------------
+    def expr(self, node, hint: str = ""):
+        if isinstance(node, cst.Name):
+            if isinstance(self.env.get(node.value), Moved):
+                raise self.err(node, f"block pointer '{node.value}' used after the loop that advances it")
+            if node.value in self.env:
+                return self.env[node.value]
+            if node.value in ("True", "False"):
+                return node.value == "True"
+            raise self.err(node, f"name '{node.value}'")
+        if isinstance(node, cst.Integer):
+            return int(node.value, 0)
+        if isinstance(node, cst.Float):
+            return float(node.value)
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return tuple(self.expr(e.value) for e in node.elements)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            v = self.expr(node.expression)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return -v
+            v = self.value(v, node)
+            if isinstance(v, Value) and isinstance(v.type, TileType) and isinstance(v.type.dtype, DType) \
+                    and v.type.dtype.is_float:
+                return self.keep_rank(self.emit(OpKind.NEGF, [v], [v.type], node, hint).result, v)
+            raise self.err(node, "unary minus on a non-float value")
+        if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
+            return self.binop(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            return self.comparison(node)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node)
+        if isinstance(node, cst.Call):
+            return self.call(node, hint)
+        raise self.err(node, f"expression {type(node).__name__}")
+
+    def keep_rank(self, r: Value, *srcs) -> Value:
+        """``r`` (an elementwise result) keeps the highest Triton rank of its operands where it differs."""
+        ranks = [self.rank_of(s) for s in srcs if isinstance(s, Value)]
+        if ranks and isinstance(r.type, TileType) and max(ranks) != len(r.type.shape):
+            self.trank[r.id] = max(ranks)
+        return r
+
+    def binop(self, op: str, a, b, node, hint: str = ""):
+        if op == "+" and any(isinstance(x, (P.Ptr, P.Range, ArrayRef)) for x in (a, b)):
+            return self.offset_sum(a, b, node)
+        if op == "*":
+            for x, y in ((a, b), (b, a)):
+                if isinstance(y, ScalarParam) and (isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)):
+                    return P.Ptr(None, (P.Term(idx=x, stride=y.name, tiles=1, block=x),))  # BLOCK * stride
+                if isinstance(y, ScalarParam) and isinstance(x, P.Range):
+                    return P.Ptr(None, (P.Term(rng=x, stride=y.name),))
+                if isinstance(y, ScalarParam) and isinstance(x, Value) and x.type == ScalarType(I32):
+                    return P.Ptr(None, (P.Term(idx=x, stride=y.name),))
+        if op == "&" and isinstance(a, P.Mask) and isinstance(b, P.Mask):
+            return P.Mask(a.parts + b.parts)
+        if op == "&":
+            raise self.err(node, "& of anything but two `offs < n` masks")
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float:
+                raise self.err(node, f"constexpr '{x.name}' used as a float")
+        a2 = self.value(a, node, like=b)
+        b2 = self.value(b, node, like=a2)
+        r = self.binary(op, a2, b2, node, hint)
+        if isinstance(r, Value):
+            self.keep_rank(r, a2, b2)
+            if op == "*" and r.type == ScalarType(I32):
+                for x, y in ((a, b), (b, a)):
+                    if isinstance(x, Value) and isinstance(y, (Sym, int)) and not isinstance(y, bool):
+                        self.scaled[r] = (x, y)
+        return r
+
+    def offset_sum(self, a, b, node):
+        """``+`` with a pointer, a pointer parameter or a range: a pointer expression (or a shifted range)."""
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, P.Range) and isinstance(y, Value) and y in self.scaled and self.scaled[y][1] == x.size:
+                return x.shifted(self.scaled[y][0])
+        try:
+            return self.as_ptr(a, node).plus(self.as_ptr(b, node))
+        except P.NotView as e:
+            raise self.err(node, e.why) from None
+
+    def as_ptr(self, x, node) -> P.Ptr:
+        if isinstance(x, P.Ptr):
+            return x
+        if isinstance(x, ArrayRef):
+            return P.Ptr(x.name)
+        if isinstance(x, P.Range):
+            return P.Ptr(None, (P.Term(rng=x),))
+        if isinstance(x, Value) and x.type == ScalarType(I32):
+            t, blk = self.scaled.get(x, (None, None))
+            return P.Ptr(None, (P.Term(idx=x, tiles=t, block=blk),))
+        if isinstance(x, int) and not isinstance(x, bool):
+            return P.Ptr(None, (P.Term(idx=x),) if x else ())
+        raise self.err(node, f"'{type(x).__name__}' added to a pointer")
+
+    def comparison(self, node: cst.Comparison):
+        c = node.comparisons[0]
+        left = self.expr(node.left)
+        if isinstance(left, P.Range):
+            if not isinstance(c.operator, cst.LessThan):
+                raise self.err(node, "a mask other than `offs < n`")
+            cmp = c.comparator
+            if isinstance(cmp, cst.BinaryOperation) and isinstance(cmp.operator, cst.Subtract):
+                bound, shift = self.expr(cmp.left), self.expr(cmp.right)  # offs < K - k * BLOCK: offs + k * BLOCK < K
+                kind = "param" if isinstance(bound, ScalarParam) else "const" if isinstance(bound, Sym) else None
+                if kind and isinstance(shift, Value) and shift in self.scaled and self.scaled[shift][1] == left.size:
+                    return P.Mask((P.MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
+                raise self.err(node, "a mask bound other than `n` or `n - k * BLOCK`")
+            right = self.expr(cmp)
+            if isinstance(right, ScalarParam):
+                return P.Mask((P.MaskPart(left, right.name, "param"),))
+            if isinstance(right, Sym):
+                return P.Mask((P.MaskPart(left, right.name, "const"),))
+            raise self.err(node, "a mask bound that is not a parameter")
+        pred = _CMP.get(type(c.operator))
+        if pred is None:
+            raise self.err(node, f"comparison {type(c.operator).__name__}")
+        right = self.expr(c.comparator)
+        a = self.value(left, node.left, like=right)
+        b = self.value(right, c.comparator, like=a)
+        return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def subscript(self, node: cst.Subscript):
+        v = self.expr(node.value)
+        kinds = []
+        for el in node.slice:
+            sl = el.slice
+            if isinstance(sl, cst.Slice) and sl.lower is None and sl.upper is None and sl.step is None:
+                kinds.append(":")
+            elif isinstance(sl, cst.Index) and isinstance(sl.value, cst.Name) and sl.value.value == "None":
+                kinds.append("None")
+            else:
+                raise self.err(node, "subscripts other than [:, None] / [None, :]")
+        if isinstance(v, (P.Range, P.Mask)):
+            if kinds.count(":") != 1 or (isinstance(v, P.Range) and v.ndim != 1) or (
+                    isinstance(v, P.Mask) and any(p.rng.ndim != 1 for p in v.parts)):
+                raise self.err(node, "subscript of offsets other than [:, None] / [None, :] of 1-D offsets")
+            return v.placed(kinds.index(":"), len(kinds))
+        v = self.value(v, node.value)
+        if isinstance(v, Value) and isinstance(v.type, TileType) and kinds.count(":") == len(v.type.shape) \
+                and self.rank_of(v) == len(v.type.shape):
+            dims = iter(v.type.shape)
+            shape = tuple(next(dims) if k == ":" else 1 for k in kinds)
+            return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_x",
+                             shape=shape).result
+        raise self.err(node, "subscript of a tile other than [:, None] / [None, :]")
+
+    def attribute(self, node: cst.Attribute):
+        d = self.dotted(node)
+        if d in _TL_DTYPES:
+            return DT(DTYPES[_TL_DTYPES[d]])
+        if isinstance(node.value, cst.Attribute) and node.attr.value == "element_ty" \
+                and node.value.attr.value == "dtype" and isinstance(node.value.value, cst.Name):
+            a = self.env.get(node.value.value.value)
+            if isinstance(a, ArrayRef):
+                return DT(a.value.type.dtype)
+        if node.attr.value == "dtype" and isinstance(node.value, cst.Name):
+            a = self.env.get(node.value.value)
+            if isinstance(a, Value) and isinstance(a.type, TileType):
+                return DT(a.type.dtype)
+            if isinstance(a, Desc):
+                return DT(self.arrays[a.base].type.dtype)
+        raise self.err(node, f"attribute '{d or node.attr.value}'")
+
+    # -- calls -------------------------------------------------------------------------------------
+    def call_of(self, node: cst.Call, hint: str) -> Call:
+        pos = [a.value for a in node.args if a.keyword is None]
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        return Call(node, self.dotted(node.func) or "", pos, kw, hint)
+
+    def call(self, node: cst.Call, hint: str):
+        fn = self.dotted(node.func)
+        f = node.func
+        if isinstance(f, cst.Attribute) and f.attr.value in ("load", "store") and isinstance(f.value, cst.Name) \
+                and isinstance(self.env.get(f.value.value), Desc):
+            c = self.call_of(node, hint)
+            return CALLS[".desc_" + f.attr.value](self, Call(node, "." + f.attr.value, [f.value, *c.pos], c.kw, hint))
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "to" and not (fn or "").startswith("tl."):
+            return CALLS[".to"](self, Call(node, ".to", [node.func.value] + [a.value for a in node.args
+                                                                              if a.keyword is None],
+                                           {a.keyword.value: a.value for a in node.args if a.keyword}, hint))
+        if isinstance(node.func, cst.Name) and node.func.value == "float":
+            fn = "float"
+        handler = CALLS.get(fn or "")
+        if handler is None:
+            raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        return handler(self, self.call_of(node, hint))

@@ -1,0 +1,259 @@
+"""Memory family: ``tl.load`` / ``tl.store`` through pointer expressions (pointers.py) and block pointers
+(``tl.make_block_ptr``), as partition-view loads/stores of the array parameters."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ... import frontend_triton
+from ...ir.ops import OpKind
+from ...ir.types import Sym, TileType, ViewType
+from ...ir.values import Value
+from . import pointers as P
+from .registry import Call, lowers
+from .values import ArrayRef, BlockPtr, Desc, ScalarParam
+
+_PADDING = {"zero": "zero", "neg_inf": "neg_inf", "nan": "nan"}  # rules/ir.toml [padding] (no +inf padding)
+_BLOCK_PTR_ARGS = ["base", "shape", "strides", "offsets", "block_shape", "order"]
+_DESC_ARGS = ["base", "shape", "strides", "block_shape"]
+_DROPPED_HINTS = ("cache_modifier", "eviction_policy", "volatile")
+
+
+def _args(c: Call, names: list[str], lw) -> dict:
+    out = dict(zip(names, c.pos))
+    if len(c.pos) > len(names):
+        raise lw.err(c.node, f"{c.fn} with {len(c.pos)} positional arguments")
+    for k, v in c.kw.items():
+        if k in out:
+            raise lw.err(c.node, f"{c.fn}: '{k}' given twice")
+        out[k] = v
+    return out
+
+
+def _static_dim(lw, node):
+    v = lw.expr(node) if isinstance(node, (cst.Name, cst.Integer)) else None
+    if isinstance(v, Sym) or (isinstance(v, int) and not isinstance(v, bool)):
+        return v
+    raise lw.err(node, "a block shape entry that is not a constexpr or an integer")
+
+
+def _tuple(lw, node, what: str) -> list:
+    if not isinstance(node, (cst.Tuple, cst.List)):
+        raise lw.err(node, f"{what} is not a literal tuple")
+    return [e.value for e in node.elements]
+
+
+def prescan_block_ptrs(lw) -> None:
+    """Every ``tl.make_block_ptr`` of the kernel, before lowering: its extents name array axes (dropped
+    parameters, also for a ``tl.cdiv`` loop bound that precedes the block pointer) and its strides are dropped."""
+    calls: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if lw.dotted(node.func) in ("tl.make_block_ptr", "tl.make_tensor_descriptor"):
+                calls.append(node)
+
+    lw.fn.body.visit(V())
+    for node in calls:
+        desc = lw.dotted(node.func) == "tl.make_tensor_descriptor"
+        names, what = (_DESC_ARGS, "tensor descriptor") if desc else (_BLOCK_PTR_ARGS, "block pointer")
+        a = _args(lw.call_of(node, ""), names, lw)
+        if set(names) - set(a):
+            raise lw.err(node, f"{lw.dotted(node.func)} without " + ", ".join(sorted(set(names) - set(a))))
+        base = a["base"]
+        if not (isinstance(base, cst.Name) and base.value in lw.arrays):
+            raise lw.err(base, "block pointer base is not a pointer parameter")
+        arr = base.value
+        block = tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape"))
+        shape, strides = _tuple(lw, a["shape"], "shape"), _tuple(lw, a["strides"], "strides")
+        order = [frontend_triton._lit(e) for e in _tuple(lw, a["order"], "order")] if not desc else \
+            list(range(len(block) - 1, -1, -1))
+        if not len(shape) == len(strides) == len(block) or order != list(range(len(block) - 1, -1, -1)):
+            raise lw.err(node, f"a {what} that is not row-major of one rank")
+        if desc:
+            lw.note(node, "view", f"tl.make_tensor_descriptor({arr}) -> a partition view of {arr} with tile "
+                    f"({', '.join(str(b) for b in block)}{',' if len(block) == 1 else ''}), zero padding")
+        lw.array(arr, len(block), node)
+        for k, sh in enumerate(shape):
+            v = lw.env.get(sh.value) if isinstance(sh, cst.Name) else None
+            if isinstance(v, ScalarParam):
+                lw.bind_extent(v.name, arr, k, block, sh)
+            elif isinstance(v, Sym):
+                lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
+                        "passed must have that extent")
+            else:
+                raise lw.err(sh, f"a {what} extent that is not a parameter")
+        for k, st in enumerate(strides):
+            v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
+            if isinstance(v, ScalarParam):
+                lw.drop_stride(v.name, arr, k, st, f"a {what} stride: the tensor view carries its strides")
+            elif frontend_triton._lit(st) != 1:
+                raise lw.err(st, f"a {what} stride that is not a parameter or 1")
+
+
+@lowers("tl.make_block_ptr")
+def make_block_ptr(lw, c: Call):
+    a = _args(c, _BLOCK_PTR_ARGS, lw)
+    arr = a["base"].value
+    block = tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape"))
+    index = []
+    for off, b in zip(_tuple(lw, a["offsets"], "offsets"), block):
+        try:
+            index.append(P.tile_index(lw.value(lw.expr(off), off), b, lw.scaled))
+        except P.NotView as e:
+            raise lw.err(off, e.why) from None
+    return BlockPtr(arr, tuple(index), block)
+
+
+@lowers("tl.make_tensor_descriptor")
+def make_tensor_descriptor(lw, c: Call):
+    a = _args(c, _DESC_ARGS, lw)
+    return Desc(a["base"].value, tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape")))
+
+
+def _desc_index(lw, c: Call, d: Desc, node) -> list[Value]:
+    offs = _tuple(lw, node, "descriptor offsets")
+    if len(offs) != len(d.block):
+        raise lw.err(node, "descriptor offsets do not match its block rank")
+    out = []
+    for off, b in zip(offs, d.block):
+        try:
+            out.append(_index(lw, (P.tile_index(lw.value(lw.expr(off), off), b, lw.scaled),), off))
+        except P.NotView as e:
+            raise lw.err(off, e.why) from None
+    return out
+
+
+@lowers(".desc_load")
+def desc_load(lw, c: Call):
+    """``desc.load([o0, o1])``: the tile at ``o / block``; lanes out of bounds read zero (as TMA does)."""
+    if len(c.pos) != 2 or c.kw:
+        raise lw.err(c.node, "desc.load([offsets])")
+    d = lw.expr(c.pos[0])
+    index = _desc_index(lw, c, d, c.pos[1])
+    v = view(lw, d.base, d.block, "zero", False, c.node)
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(d.block))], c.node, c.hint).result
+    lw.origin[t.id] = d.base
+    return t
+
+
+@lowers(".desc_store")
+def desc_store(lw, c: Call):
+    if len(c.pos) != 3 or c.kw:
+        raise lw.err(c.node, "desc.store([offsets], value)")
+    d = lw.expr(c.pos[0])
+    val = lw.value(lw.expr(c.pos[2], "out"), c.pos[2])
+    if not isinstance(val, Value) or not isinstance(val.type, TileType) or tuple(val.type.shape) != tuple(d.block):
+        raise lw.err(c.pos[2], "desc.store of a tile of the descriptor's block shape")
+    index = _desc_index(lw, c, d, c.pos[1])
+    dt = lw.arrays[d.base].type.dtype
+    if val.type.dtype != dt:
+        val = lw.convert(val, dt, c.node, "out")
+    v = view(lw, d.base, d.block, "none", True, c.node)
+    lw.emit(OpKind.STORE_VIEW, [v, val, *index], [], c.node)
+    return None
+
+
+def view(lw, arr: str, tile: tuple, padding: str, mutable: bool, node) -> Value:
+    a = lw.array(arr, len(tile), node)
+    t = ViewType(a.type.dtype, tuple(tile), padding, mutable)
+    return lw.emit(OpKind.MAKE_VIEW, [a], [t], node, "p" + arr, tile=tuple(tile), padding=padding,
+                   mutable=mutable).result
+
+
+def _index(lw, summands: tuple, node) -> Value:
+    if not summands:
+        return lw.i32(0, node)
+    acc = summands[0]
+    for s in summands[1:]:
+        acc = lw.binary("+", acc, s, node)
+    return lw.i32(acc, node)
+
+
+def _access(lw, c: Call, a: dict, store: bool):
+    """(array, index values, view tile, Triton tile shape) of a load/store, registering the parameters it drops."""
+    for k in a:
+        if k in _DROPPED_HINTS:
+            lw.note(c.node, "hint", f"{c.fn}({k}=..) dropped (no cuTile counterpart)")
+    p = lw.expr(a["pointer"])
+    if isinstance(p, BlockPtr):
+        return p.base, [_index(lw, (i,), c.node) for i in p.index], p.block, p.block
+    if isinstance(p, ArrayRef):
+        p = P.Ptr(p.name)
+    if not isinstance(p, P.Ptr):
+        raise lw.err(a["pointer"], "the address is not a pointer expression")
+    mask = lw.expr(a["mask"]) if "mask" in a else None
+    if mask is not None and not isinstance(mask, P.Mask):
+        raise lw.err(a["mask"], "a mask other than `offs < n`")
+    try:
+        acc = P.access(p, mask)
+    except P.NotView as e:
+        raise lw.err(c.node, f"not a partition-view access ({e.why}): a gather/scatter") from None
+    arr = acc.base
+    lw.array(arr, len(acc.shape), c.node)
+    for bound, kind, k in acc.extents:
+        if kind == "param":
+            lw.bind_extent(bound, arr, k, tuple(acc.shape), a["mask"])
+        else:
+            lw.note(a["mask"], "param", f"mask bound '{bound}' (a constexpr) is the extent {arr}.shape[{k}]: the "
+                    "tensor passed must have that extent")
+    for stride, k in acc.strides:
+        lw.drop_stride(stride, arr, k, a["pointer"], f"the axis-{k} stride of {arr}: the tensor view carries its "
+                       "strides")
+    return arr, [_index(lw, s, c.node) for s in acc.index], acc.shape, acc.tshape
+
+
+@lowers("tl.load")
+def load(lw, c: Call):
+    a = _args(c, ["pointer", "mask", "other", "boundary_check", "padding_option"], lw)
+    if set(a) - {"pointer", "mask", "other", "boundary_check", "padding_option", *_DROPPED_HINTS}:
+        raise lw.err(c.node, f"tl.load({', '.join(sorted(a))})")
+    arr, index, shape, tshape = _access(lw, c, a, False)
+    key = None
+    if "mask" in a and "other" in a:
+        key = frontend_triton.padding_key(a["other"])
+        if key is None:
+            raise lw.err(a["other"], "other= without a padding mode")
+    elif "padding_option" in a:
+        opt = frontend_triton._lit(a["padding_option"])
+        key = opt or None
+    if key is not None and key not in _PADDING:
+        raise lw.err(c.node, f"padding {key}")
+    v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
+    lw.origin[t.id] = arr
+    if tuple(shape) != tuple(tshape):
+        if len(tshape) == 1 and len(shape) == 2 and shape[0] == 1 and lw.lift_rows:
+            lw.trank[t.id] = 1  # a row stays a (1, N) tile
+        else:
+            t = lw.emit(OpKind.RESHAPE, [t], [TileType(t.type.dtype, tuple(tshape))], c.node, c.hint,
+                        shape=tuple(tshape)).result
+            lw.origin[t.id] = arr
+    return t
+
+
+@lowers("tl.store")
+def store(lw, c: Call):
+    a = _args(c, ["pointer", "value", "mask", "boundary_check"], lw)
+    if set(a) - {"pointer", "value", "mask", "boundary_check", *_DROPPED_HINTS} or "value" not in a:
+        raise lw.err(c.node, f"tl.store({', '.join(sorted(a))})")
+    val = lw.value(lw.expr(a["value"], "out"), a["value"])
+    if not isinstance(val, Value) or not isinstance(val.type, TileType):
+        raise lw.err(a["value"], "tl.store of something other than a tile")
+    arr, index, shape, _tshape = _access(lw, c, a, True)
+    dt = lw.arrays[arr].type.dtype
+    if val.type.dtype != dt:  # Triton casts a stored value to the pointer's element type
+        val = lw.convert(val, dt, c.node, "out")
+    if tuple(val.type.shape) != tuple(shape):
+        val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result
+    v = view(lw, arr, shape, "none", True, c.node)
+    lw.emit(OpKind.STORE_VIEW, [v, val, *index], [], c.node)
+    return None
+
+
+@lowers("tl.arange")
+def arange(lw, c: Call):
+    """``tl.arange(0, size)``: the lanes of a range (pointers.py), an offset until a load/store reads it."""
+    if len(c.pos) != 2 or c.kw or lw.expr(c.pos[0]) != 0:
+        raise lw.err(c.node, "tl.arange other than tl.arange(0, size)")
+    return P.Range(lw.dim(lw.expr(c.pos[1]), c.pos[1]))

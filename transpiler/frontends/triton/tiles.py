@@ -1,0 +1,223 @@
+"""Tile family: ``tl.zeros`` / ``tl.full``, ``.to`` casts, ``tl.dot`` (mma; tf32 inputs for f32 as Triton's default
+input precision), reductions (Triton axes mapped onto lifted rows), ``tl.maximum`` / ``tl.minimum``, ``tl.cdiv``
+of an extent by its block (``num_tiles``), and the elementwise math of rules/triton.toml ``[calls]`` that
+rules/ir.toml ``[math]`` spells (the cuTile front end's math lowering)."""
+
+from __future__ import annotations
+
+from ... import frontend_triton
+from ...ir.ops import Generic, OpKind
+from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
+from ...ir.values import Value
+from ...ir_rules import ir_rules
+from ...specialise import dtype_flag_name
+from .memory import view
+from .registry import Call, lowers
+from .values import DT, ScalarParam
+
+_REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
+
+
+def tile(lw, node, what: str) -> Value:
+    x = lw.value(lw.expr(node), node)
+    if not isinstance(x, Value) or not isinstance(x.type, TileType):
+        raise lw.err(node, what)
+    return x
+
+
+def _is_float(v: Value) -> bool:
+    return isinstance(v.type.dtype, DType) and v.type.dtype.is_float
+
+
+@lowers("tl.zeros", "tl.full")
+def full(lw, c: Call):
+    names = ["shape", "dtype"] if c.fn == "tl.zeros" else ["shape", "value", "dtype"]
+    a = dict(zip(names, c.pos)) | c.kw
+    if set(a) != set(names):
+        raise lw.err(c.node, f"{c.fn}({', '.join(names)})")
+    shape = lw.shape(a["shape"])
+    fill = 0 if c.fn == "tl.zeros" else lw.expr(a["value"])
+    dt = lw.expr(a["dtype"])
+    if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
+            or not isinstance(dt.dtype, DType):
+        raise lw.err(c.node, f"{c.fn} of a non-constant value or a generic dtype")
+    return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
+
+
+@lowers(".to")
+def to(lw, c: Call):
+    if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
+        raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
+    x = lw.value(lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else ""), c.pos[0])
+    if not isinstance(x, Value) or not isinstance(x.type, TileType):
+        raise lw.err(c.node, "x.to(dtype) of a tile")
+    dt = lw.expr(c.pos[1])
+    if not isinstance(dt, DT):
+        raise lw.err(c.pos[1], "x.to of something other than a dtype")
+    r = lw.convert(x, dt.dtype, c.node, c.hint)
+    lw.keep_rank(r, x)
+    if x.id in lw.origin:
+        lw.origin.setdefault(r.id, lw.origin[x.id])
+    return r
+
+
+def _tf32_input(lw, x: Value, node) -> Value:
+    """Triton's default input precision: f32 dot operands are rounded to tf32; for the kernel's dtype parameter
+    that is a choice on the host-computed flag (the cuTile front end's ``ct.tfloat32 if A.dtype == ct.float32``)."""
+    dt = x.type.dtype
+    if dt == F32:
+        return lw.convert(x, TF32, node)
+    if isinstance(dt, DTypeParam):
+        arr = lw.origin.get(x.id)
+        if arr is None:
+            raise lw.err(node, "tl.dot operand of the array dtype not loaded from an array")
+        flag = dtype_flag_name(arr, "f32", "tf32")
+        if all(g.name != flag for g in lw.generics):
+            lw.generics.append(Generic(flag, "const", "dtype_flag", f"1 when {arr}.dtype == f32 (host-computed)",
+                                       (arr, "f32")))
+        return lw.convert(x, DTypeChoice(flag, dt, F32, TF32, dt), node)
+    return x
+
+
+def dot(lw, c: Call, acc=None):
+    """``tl.dot(a, b[, acc])`` -> ``mma``; ``acc += tl.dot(a, b)`` comes here with ``acc``."""
+    a = dict(zip(["a", "b", "acc"], c.pos)) | c.kw
+    if set(a) - {"a", "b", "acc", "input_precision", "allow_tf32"} or "b" not in a:
+        raise lw.err(c.node, "tl.dot(a, b[, acc][, input_precision=][, allow_tf32=])")
+    x, y = tile(lw, a["a"], "tl.dot of tiles"), tile(lw, a["b"], "tl.dot of tiles")
+    if "acc" in a:
+        if acc is not None:
+            raise lw.err(c.node, "acc += tl.dot(a, b, acc)")
+        acc = tile(lw, a["acc"], "tl.dot accumulator")
+    if not (_is_float(x) or isinstance(x.type.dtype, DTypeParam)) or len(x.type.shape) != 2 \
+            or len(y.type.shape) != 2:
+        raise lw.err(c.node, "tl.dot of non-float or non-2-D tiles")
+    prec = frontend_triton._lit(a["input_precision"]) if "input_precision" in a else None
+    tf32 = (frontend_triton._lit(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
+        and prec not in ("ieee",)
+    if prec not in (None, "ieee", "tf32"):
+        raise lw.err(c.node, f"input_precision={prec!r}")
+    if tf32:
+        x, y = _tf32_input(lw, x, c.node), _tf32_input(lw, y, c.node)
+    shape = (x.type.shape[0], y.type.shape[1])
+    if acc is None:
+        acc = lw.const(0, F32, c.node, shape, "acc")
+    if not isinstance(acc, Value) or acc.type != TileType(F32, shape):
+        raise lw.err(c.node, "a tl.dot accumulator that is not an f32 tile of the product's shape")
+    return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
+
+
+lowers("tl.dot")(dot)
+
+
+@lowers(*_REDUCE)
+def reduce(lw, c: Call):
+    """``tl.sum/max/min(x, axis, keep_dims=)``; a lifted row (a (1, N) tile that is 1-D in Triton) reduces on its
+    IR axis and keeps the unit axis."""
+    a = dict(zip(["input", "axis", "keep_dims"], c.pos)) | c.kw
+    if set(a) - {"input", "axis", "keep_dims"} or "axis" not in a:
+        raise lw.err(c.node, f"{c.fn}(x, axis[, keep_dims])")
+    x = tile(lw, a["input"], f"{c.fn} of a tile")
+    axis = lw.expr(a["axis"])
+    keep = lw.expr(a["keep_dims"]) if "keep_dims" in a else False
+    rank = lw.rank_of(x)
+    if not _is_float(x) or not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank \
+            or not isinstance(keep, bool):
+        raise lw.err(c.node, f"{c.fn} of a non-float tile or with a non-constant axis")
+    lift = len(x.type.shape) - rank
+    ir_axis = (axis % rank) + lift
+    shape = tuple(d for i, d in enumerate(x.type.shape) if i != ir_axis)
+    red = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, shape)], c.node, (c.hint or "t") + "_red",
+                  axis=ir_axis).result
+    if not (keep or lift):
+        return red
+    full_shape = tuple(1 if i == ir_axis else d for i, d in enumerate(x.type.shape))
+    r = lw.emit(OpKind.RESHAPE, [red], [TileType(x.type.dtype, full_shape)], c.node, c.hint, shape=full_shape).result
+    trank = rank if keep else rank - 1
+    if trank != len(full_shape):
+        lw.trank[r.id] = trank
+    return r
+
+
+@lowers("tl.maximum", "tl.minimum")
+def extremum(lw, c: Call):
+    if len(c.pos) != 2 or c.kw:
+        raise lw.err(c.node, f"{c.fn}(x, y)")
+    x, y = (lw.expr(p) for p in c.pos)
+    x = lw.value(x, c.pos[0], like=y)
+    y = lw.value(y, c.pos[1], like=x)
+    if not isinstance(x, Value):
+        x = lw.tile_of(x, y, c.node)
+    y = lw.tile_of(y, x, c.node)
+    x2, y2 = lw.unify(x, y, c.node)
+    if not _is_float(x2) or not isinstance(x2.type, TileType):
+        raise lw.err(c.node, f"{c.fn} of non-float tiles")
+    kind = OpKind.MAXF if c.fn == "tl.maximum" else OpKind.MINF
+    return lw.keep_rank(lw.emit(kind, [x2, y2], [x2.type], c.node, c.hint).result, x, y)
+
+
+@lowers("tl.where")
+def where(lw, c: Call):
+    """``tl.where(cond, x, y)``: a select after promoting the arms and broadcasting all three (a mask
+    ``offs < n`` becomes its bool tile)."""
+    if len(c.pos) != 3 or c.kw:
+        raise lw.err(c.node, "tl.where(cond, x, y)")
+    cond = lw.value(lw.expr(c.pos[0]), c.pos[0])
+    x, y = (lw.expr(p) for p in c.pos[1:])
+    x = lw.value(x, c.pos[1], like=y)
+    y = lw.value(y, c.pos[2], like=x)
+    if not isinstance(cond, Value) or cond.type.dtype != BOOL or not isinstance(cond.type, TileType):
+        raise lw.err(c.pos[0], "tl.where on something other than a bool tile")
+    if not isinstance(x, Value):
+        x = lw.tile_of(x, y if isinstance(y, Value) else cond, c.node)
+    y = lw.tile_of(y, x, c.node)
+    x2, y2 = lw.unify(x, y, c.node)
+    cond2, x2 = lw.unify_shapes(cond, x2, c.node)
+    cond2, y2 = lw.unify_shapes(cond2, y2, c.node)
+    return lw.keep_rank(lw.emit(OpKind.SELECT, [cond2, x2, y2], [x2.type], c.node, c.hint).result, cond, x, y)
+
+
+@lowers("tl.cdiv")
+def cdiv(lw, c: Call):
+    """``tl.cdiv(n, BLOCK)`` of two constants folds; of an extent by its block pointer's block it is the
+    number of tiles of that array axis (``num_tiles``, as the cuTile counterpart writes it)."""
+    if len(c.pos) != 2 or c.kw:
+        raise lw.err(c.node, "tl.cdiv(x, y)")
+    n, b = (lw.expr(p) for p in c.pos)
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (n, b)) and b > 0:
+        return -(-n // b)
+    if isinstance(n, ScalarParam) and n.name in lw.extents:
+        arr, axis, block = lw.extents[n.name]
+        if block is not None and block[axis] == b:
+            v = view(lw, arr, block, "none", False, c.node)
+            return lw.emit(OpKind.NUM_TILES, [v], [ScalarType(I32)], c.node, c.hint or "tiles", axis=axis).result
+    if isinstance(n, ScalarParam) and n.name not in lw.runtime and n.name not in lw.strides and n.name not in lw.extents \
+            and (isinstance(b, Sym) or isinstance(b, int) and not isinstance(b, bool)):
+        # the extent is named by a mask later in the kernel (a k-loop bound before the loads it masks): the view
+        # and axis are filled in when the kernel is lowered (Lowering.resolve_pending)
+        v = lw.emit(OpKind.MAKE_VIEW, [], [ScalarType(I32)], c.node, "p")
+        t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
+        lw.pending.append((n.name, b, v, t, c.node))
+        return t.result
+    raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
+
+
+@lowers("float")
+def float_(lw, c: Call):
+    """``float("inf")`` / ``float("-inf")`` / ``float("nan")``."""
+    v = frontend_triton._lit(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    if not isinstance(v, str) or v.strip().lower() not in ("inf", "-inf", "+inf", "nan"):
+        raise lw.err(c.node, "float(...) other than of 'inf' / '-inf' / 'nan'")
+    return float(v)
+
+
+def math(lw, c: Call):
+    """A unary float function: rules/triton.toml ``[calls]`` maps it to a cuTile function with an ir.toml entry."""
+    name = frontend_triton.load_rules()["calls"][c.fn].removeprefix("ct.")
+    x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
+        raise lw.err(c.node, f"{c.fn} of a non-float tile")
+    return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
+
+
+lowers(*[t for t, ct_name in frontend_triton.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
