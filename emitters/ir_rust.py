@@ -15,6 +15,8 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import re
+
 from ctrs import errors, model
 from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
@@ -135,12 +137,13 @@ class KernelEmitter:
             return _CONST
         if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM) or self._scalar_op(op):
             return _SCALAR
-        if op.kind in (OpKind.IF, OpKind.FOR):
+        if op.kind in (OpKind.IF, OpKind.FOR, OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF):
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF,
+                       OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
 
@@ -171,6 +174,8 @@ class KernelEmitter:
                                 self.span(op)))
 
     def _kind(self, op: Op) -> str:
+        if op.kind == OpKind.RUST_FRAGMENT:
+            return "llm"
         if op.kind in _OLD_KIND:
             return _OLD_KIND[op.kind]
         if op.kind.family.value == "elementwise":
@@ -304,7 +309,26 @@ class KernelEmitter:
                     "scope::TileBlock, None, tma::Enabled)")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
+        if k == OpKind.RUST_FRAGMENT:
+            return self.fragment(op, out, target)
         return self.compute(op, out, target)
+
+    def fragment(self, op: Op, out: list, target: str | None) -> None:
+        """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust
+        names of its operands, its temporaries fresh names; the last ``let`` defines the op's result."""
+        names = {n: self.val(v, _SCALAR) for n, v in zip(op.attrs["inputs"], op.operands)}
+        mark = op.attrs.get("mark", "")
+        *temps, (_, _, last) = op.attrs["stmts"]
+
+        def spell(expr: str) -> str:
+            return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: names.get(m.group(0), m.group(0)), expr)
+
+        for name, rtype, expr in temps:
+            fresh = self.fresh(name)
+            self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
+            names[name] = fresh
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"{mark}{spell(last)}", target=target)
 
     def compute(self, op: Op, out: list, target: str | None) -> None:
         r = op.result

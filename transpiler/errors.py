@@ -106,4 +106,7 @@ REPORT_OUTPUT = "CTRS-E152"
 # Kernel-level hints (@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=.., opt_level=..)) the port
 # cannot carry: not a translate-time integer, or a keyword cuTile Python does not have.
 KERNEL_HINT = "CTRS-E160"
+# LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
+LLM_NOT_CONFIGURED = "CTRS-E250"
+LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
 INTERNAL = "CTRS-E999"

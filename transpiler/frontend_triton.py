@@ -1364,7 +1364,18 @@ class KernelRewrite:
         return t if isinstance(node, (cst.Name, cst.Call, cst.Integer, cst.Float, cst.Attribute)) else f"({t})"
 
     def ex(self, node) -> str:
-        """The cuTile Python text of an ordinary (tile or scalar) value."""
+        """The cuTile Python text of an ordinary (tile or scalar) value (``ctrs translate --llm``: an expression
+        without a rule becomes LLM_PLACEHOLDER, a ct.* call the cuTile front end hands to the fallback's hook)."""
+        if not getattr(self.tf, "llm", False):
+            return self._ex(node)
+        try:
+            return self._ex(node)
+        except _Problem as p:
+            if p.err.code not in (errors.TRITON_UNSUPPORTED, errors.NO_RULE):
+                raise
+            return LLM_PLACEHOLDER
+
+    def _ex(self, node) -> str:
         if isinstance(node, cst.Name):
             n = node.value
             if n in self.subst:
@@ -1925,9 +1936,13 @@ def autotune_notes(tf: TritonFile, fn: cst.FunctionDef) -> list[tuple[int, str, 
     return out
 
 
+LLM_PLACEHOLDER = "ct.ctrs_llm_construct()"  # no rule: the fallback's answer is spliced here (--llm only)
+
+
 def parse_file(path: Path, llm_hook=None):
     """(ModuleInfo, [KernelFront]) of the cuTile rewrite of a Triton file; decisions carry the Triton notes."""
     tf = _load(path)
+    tf.llm = llm_hook is not None
     rewrites = [_rewrite(tf, fn) for fn in tf.kernels]
     text = cutile_source(tf, rewrites)
     info = frontend_cutile.ModuleInfo(Path(path), text)

@@ -26,10 +26,11 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None) -> list[Kernel]:
-    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage."""
+def lower(path: Path, stages=None, on_unsupported=None) -> list[Kernel]:
+    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage
+    (``on_unsupported``: the front end's hook for constructs without a rule, ``ctrs translate --llm``)."""
     info = _info(Path(path))
-    mod = fe_cutile.lower_file(info)
+    mod = fe_cutile.lower_file(info, on_unsupported)
     out: list[Kernel] = []
     for k in mod.kernels:
         out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
@@ -67,12 +68,12 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
     return out
 
 
-def translate_module(path: Path, stem: str) -> model.Module:
+def translate_module(path: Path, stem: str, on_unsupported=None) -> model.Module:
     """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
     the file should take the text-model pipeline)."""
     from ctrs.emitters import ir_rust
 
-    entries = lower(path)
+    entries = lower(path, on_unsupported=on_unsupported)
     kernels = [ir_rust.emit_kernel(k, str(path)) for k in entries]
     mod = model.Module(stem, Path(path).name, kernels, _decisions(Path(path), entries), PIPELINE_NAME)
     return mod

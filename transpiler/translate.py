@@ -55,6 +55,8 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``)."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
+    if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
+        return pipeline.translate_module(kernel, _stem(kernel), llm_hook.typed)
     if not triton and llm_hook is None:
         try:
             return pipeline.translate_module(kernel, _stem(kernel))

@@ -15,10 +15,11 @@ from .values import ELEMENT, ArrayRef, DT
 __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "unsupported"]
 
 
-def lower_file(info) -> ir.Module:
-    """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified."""
+def lower_file(info, on_unsupported=None) -> ir.Module:
+    """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified
+    (``on_unsupported``: Lowering's hook for constructs without a rule; ``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        k = Lowering(info, fn).kernel()
+        k = Lowering(info, fn, on_unsupported).kernel()
         kernels.append(ir.verify(k))
     return ir.Module(str(info.path), kernels)

@@ -34,8 +34,11 @@ def unsupported(info, node, what: str) -> errors.CtrsError:
 class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
 
-    def __init__(self, info, fn: cst.FunctionDef):
+    def __init__(self, info, fn: cst.FunctionDef, on_unsupported=None):
         super().__init__()
+        # (lowering, node, hint) -> a value for a statement / expression without a rule, or None (E124 stands):
+        # ctrs translate --llm passes llm_fallback.splice's typed hook; nothing else does
+        self.on_unsupported = on_unsupported
         self.info = info
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -169,7 +172,7 @@ class Lowering(Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
-        else:
+        elif not self.hooked(s, ""):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
@@ -192,8 +195,13 @@ class Lowering(Builder):
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
             self.returns.append(self.expr(s.value) if s.value is not None else None)
-        else:
+        elif not self.hooked(s, ""):
             raise self.err(s, f"statement {type(s).__name__}")
+
+    def hooked(self, node, hint: str):
+        """``on_unsupported``'s value for a construct without a rule (bound by the hook itself for a
+        statement), or None."""
+        return self.on_unsupported(self, node, hint) if self.on_unsupported is not None else None
 
     def bind(self, name: str, v) -> None:
         if isinstance(v, Value) and not v.hint:
@@ -258,6 +266,8 @@ class Lowering(Builder):
             v = self.expr(node.expression)
             if isinstance(v, (int, float)):
                 return -v
+            if (got := self.hooked(node, hint)) is not None:
+                return got
             raise self.err(node, "unary minus on a tile")
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
@@ -267,6 +277,8 @@ class Lowering(Builder):
             return self.dtype_choice(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if (got := self.hooked(node, hint)) is not None:
+            return got
         raise self.err(node, f"expression {type(node).__name__}")
 
     def attribute(self, node: cst.Attribute):
@@ -309,6 +321,8 @@ class Lowering(Builder):
         fn = self.info.dotted(node.func)
         handler = CALLS.get(fn or "")
         if handler is None:
+            if (got := self.hooked(node, hint)) is not None:
+                return got
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
