@@ -207,6 +207,8 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
     path = src / k.file
     variant = path.with_name(f"_ctrs_{path.stem}__{k.name}.py")
     variant.write_text(isolate(path, k.front, k.name))
+    if llm is not None:  # answers are verified against the kernel's committed specs (ctrs check's set)
+        llm.specs = [str(spec_file(k))] if spec_file(k).exists() else []
     with tempfile.TemporaryDirectory(prefix="ctrs-corpus-") as d:
         t = time.perf_counter()
         try:
@@ -372,7 +374,9 @@ def ratchet(ks: list[Kernel]) -> list[str]:
 # ---------------------------------------------------------------------------------------------- main
 
 
-def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
+def run(tier: str, out: Path | None, llm_on: bool, llm=None) -> list[Kernel]:
+    """Every kernel through the tier; ``llm``: a prepared llm_fallback Config (else one from the environment when
+    ``llm_on``: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL)."""
     from ctrs import __version__, toolchain  # noqa: PLC0415
     from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.progress import Progress  # noqa: PLC0415
@@ -389,8 +393,7 @@ def run(tier: str, out: Path | None, llm_on: bool) -> list[Kernel]:
                 k = Kernel(front, rel, fn.name, fn.lineno, _family(rel.split(f"{tree}/", 1)[-1]))
                 k.scan = scan_no_rule(p, fn) if front == "cutile" else []
                 ks.append(k)
-    llm = None
-    if llm_on:
+    if llm_on and llm is None:
         from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
         llm = Config.from_env(None, log=lambda m: print(m, file=sys.stderr, flush=True))

@@ -39,19 +39,31 @@ class Construct:
         return (str(self.loc.file), int(self.loc.line), int(self.loc.col))
 
 
-def kernel_source(kernel: Path, line: int) -> str:
-    """The top-level function (with decorators) whose lines hold ``line``; '' when none does."""
+def _enclosing(kernel: Path, line: int) -> tuple[ast.FunctionDef | None, list[str]]:
     text = Path(kernel).read_text(errors="replace")
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return ""
-    lines = text.splitlines()
+        return None, []
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.lineno <= line <= (node.end_lineno or node.lineno):
-            start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            return "\n".join(lines[start - 1:node.end_lineno])
-    return ""
+            return node, text.splitlines()
+    return None, []
+
+
+def enclosing_function(kernel: Path, line: int) -> str:
+    """The name of the top-level function whose lines hold ``line`` ('' when none does)."""
+    node, _ = _enclosing(kernel, line)
+    return node.name if node is not None else ""
+
+
+def kernel_source(kernel: Path, line: int) -> str:
+    """The top-level function (with decorators) whose lines hold ``line``; '' when none does."""
+    node, lines = _enclosing(kernel, line)
+    if node is None:
+        return ""
+    start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+    return "\n".join(lines[start - 1:node.end_lineno])
 
 
 def examples() -> list[dict]:

@@ -48,6 +48,8 @@ class Verifier:
         specs = check_specs(self.kernel, self.given, {})
         if not specs or check.reference_source(self.kernel) != self.kernel:
             return []
+        fn = context.enclosing_function(self.kernel, c.loc.line)
+        specs = [s for s in specs if s.kernel == fn] or specs
         try:
             return context.reference_ops(self.ref(specs[0]).text, self.kernel, c.loc.line, c.end_line)
         except errors.CtrsError:
@@ -58,10 +60,12 @@ class Verifier:
         from ctrs.emitters import render_host  # noqa: PLC0415
 
         kernel_rs = files["kernel.rs"]
-        self.specs = check_specs(self.kernel, self.given, json.loads(files["analysis.json"]))
-        if not self.specs:
-            return False, "no specs", "no specialisation to verify against (add specs.json or --spec)"
         fks = render_host.ffi_kernels(mod)
+        here = {fk.python_name for fk in fks}  # a spec of a kernel the file does not define proves nothing here
+        self.specs = [s for s in check_specs(self.kernel, self.given, json.loads(files["analysis.json"]))
+                      if s.kernel in here]
+        if not self.specs:
+            return False, "no specs", "no specialisation of this file's kernels to verify against"
         jobs = []
         for s in self.specs:
             fk = check.entry_for(s, fks)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from ctrs import cli, errors, translate
 pytest.importorskip("openai")
 from ctrs.llm_fallback import answer  # noqa: E402
 from ctrs.llm_fallback.config import Config  # noqa: E402
+from ctrs.llm_fallback.scripted import Server  # noqa: E402 - the scripted local server (127.0.0.1 only)
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
@@ -32,66 +31,6 @@ WRONG = "```rust\nlet a: Tile<E, { [TILE] }> = negf(t);\n```"  # compiles, but n
 NOCOMPILE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t, t);\n```"
 GARBAGE = "I am not sure what ct.abs does, sorry."
 OUTSIDE = "```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\nlet _x: i32 = pid + 1;\n```"  # last let is not `a`
-
-
-class Server:
-    """Scripted OpenAI-compatible chat server; each request pops one action: str (answer), int (HTTP status),
-    ("sleep", seconds) (stall past the client timeout). Exhausted script -> HTTP 500."""
-
-    def __init__(self, script):
-        self.script = list(script)
-        self.requests: list[dict] = []
-        outer = self
-
-        class H(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("authorization")})
-                act = outer.script.pop(0) if outer.script else 500
-                if isinstance(act, tuple) and act[0] == "raw":
-                    self.send_response(200)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(act[1])))
-                    self.end_headers()
-                    self.wfile.write(act[1])
-                    return
-                if isinstance(act, tuple):
-                    time.sleep(act[1])
-                    act = GOOD
-                if isinstance(act, int):
-                    data = json.dumps({"error": {"message": "scripted", "type": "x"}}).encode()
-                    self.send_response(act)
-                else:
-                    data = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                                       "choices": [{"index": 0, "finish_reason": "stop",
-                                                    "message": {"role": "assistant", "content": act}}],
-                                       "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                                      ).encode()
-                    self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except OSError:
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
 
 
 def _cfg(server: Server, cache: Path, **kw) -> Config:
