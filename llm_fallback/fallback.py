@@ -108,8 +108,8 @@ def _construct_of(e, kernel: Path, typed: bool) -> context.Construct | None:
     if e.code == errors.LLM_CONSTRUCT and getattr(e, "construct", None) is not None:
         return e.construct
     if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None \
-            and isinstance(e.node, cst.Call):
-        return text_model_construct(e, kernel)
+            and isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message):
+        return text_model_construct(e, kernel)  # a call with no rule at all (not one whose operands a rule lacks)
     return None
 
 
@@ -167,11 +167,16 @@ def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, v
             client.forget(cfg, key)
             replay = None
             continue
-        _log(cfg, f"{where}: llm: attempt {attempt} not accepted: {stage}")
+        _log(cfg, f"{where}: llm: attempt {attempt} not accepted: {stage}: {_first_line(detail)}")
         messages = messages + [{"role": "assistant", "content": text},
                                {"role": "user", "content": _ENV.get_template("retry.j2").render(
                                    stage=stage, detail=detail[:4000], target=target)}]
-    raise _fail(e, f"no verified answer after {cfg.attempts} attempts (last: {stage})") from None
+    raise _fail(e, f"no verified answer after {cfg.attempts} attempts (last: {stage}: {_first_line(detail)})") \
+        from None
+
+
+def _first_line(detail: str) -> str:
+    return " ".join((detail.strip().splitlines() or [""])[0].split())[:300]
 
 
 def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
@@ -215,7 +220,8 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                     raise _fail(e, "no specialisations to verify an answer against (add specs.json or --spec)") \
                         from None
                 verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
-            rec, verified = _solve(kernel, cfg, e, c, accepted, verifier, typed)
+            same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
+            rec, verified = _solve(kernel, cfg, first if same else e, c, accepted, verifier, typed)
             accepted[c.key] = rec
     raise errors.CtrsError(errors.NO_RULE, "too many constructs without a rule for the LLM fallback",
                            f"at most {MAX_CONSTRUCTS} per file", errors.Loc(str(kernel)))

@@ -2006,6 +2006,7 @@ def check_subset(path: Path, lower=None) -> list[errors.CtrsError]:
 def mine_sites(path: Path) -> dict:
     """analysis.json sites of a Triton file: @triton.autotune configs (constants + num_warps/num_stages)."""
     tf = _load(path)
+    tf.llm = True  # only the kept parameters matter here: an expression without a rule (--llm) is no obstacle
     configs, specs, kernels = [], [], {}
     for fn in tf.kernels:
         kname = fn.name.value
