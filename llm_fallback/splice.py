@@ -183,8 +183,11 @@ def lower(front, node, hint: str, splices: dict):
         if rename:
             expr = re.sub(r"\b(" + "|".join(map(re.escape, rename)) + r")\b", lambda m: rename[m.group(1)], expr)
         typ = _to_type(st.type)
-        tmpl = f"/* {MARK} {got['model']} {got['hash'][:16]} */ {expr}".replace("{", "{{").replace("}", "}}")
-        name = front.let(st.name if st is not got["stmts"][-1] else hint, typ, front.op("llm", tmpl, node), node)
+        # the expression is the op's operand, so the passes see the names it reads (a let reading a loop value
+        # is not hoisted out of the loop)
+        tmpl = f"/* {MARK} {got['model']} {got['hash'][:16]} */ " + "{x}"
+        name = front.let(st.name if st is not got["stmts"][-1] else hint, typ, front.op("llm", tmpl, node, x=expr),
+                         node)
         rename[st.name] = name
         last = (name, typ)
     name, typ = last
