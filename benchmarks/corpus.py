@@ -7,13 +7,16 @@ The corpus is the PyPI package ``tilegym==1.5.1``: ``pip download --no-deps`` in
 into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``@triton.jit`` of
 ``tilegym/ops/triton`` is one row:
 
-* translate tier: ``ctrs translate`` is all-or-nothing per file, so each kernel is translated *alone*: a
-  copy of its file, next to it in the cache, where the decorators of the file's other kernels are turned
-  into comment lines (line numbers unchanged; Triton ``@triton.jit`` functions the kernel calls keep theirs).
+* translate tier: a cuTile file is translated once (``ctrs translate`` keeps going after a blocker: the port
+  holds the kernels that translated, errors.Refused names every blocker of the others), and each kernel's
+  outcome is read from that one run; its translate time is the file's divided by its kernels. Triton files
+  (and ``--llm``) stop at the first blocker, so there each kernel is translated *alone*: a copy of its file,
+  next to it in the cache, where the decorators of the file's other kernels are turned into comment lines
+  (line numbers unchanged; Triton ``@triton.jit`` functions the kernel calls keep theirs).
   Tier ``rules`` (rules only), ``llm`` (``--llm``: translated with the verified LLM fallback) or ``refused``
-  with its blockers: for cuTile the diagnostic the translator stops at (it stops at the first), then every
-  ``ct.*`` call without a rule in rules/cutile.toml (a static scan of the kernel; on rules-only kernels it must
-  find nothing, tests/test_corpus.py checks that), for Triton every construct outside the subset
+  with its blockers: for cuTile every blocker the translator reports for the kernel, then every ``ct.*``
+  call without a rule in rules/cutile.toml it did not name (a static scan of the kernel; on rules-only kernels
+  it must find nothing, tests/test_corpus.py checks that), for Triton every construct outside the subset
   (``ctrs translate --dry-run``).
 * check tier: ``ctrs check`` of each translated kernel against the committed specialisations
   ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec names its
@@ -141,11 +144,10 @@ def kernels_of(path: Path, front: str) -> tuple[ast.Module, list[ast.FunctionDef
 def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
     """Every ``ct.X(...)`` call of a cuTile kernel whose ``ct.X`` has no entry in rules/cutile.toml, in source
     order: the translator stops at the first blocker, this lists the missing functions behind it too."""
-    import tomllib  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.cutile_base import load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
 
-    from ctrs import errors, paths  # noqa: PLC0415
-
-    table = tomllib.loads(paths.data("rules", "cutile.toml").read_text())
+    table = load_rules()
     rules = set(table["functions"]) | set(table.get("dtypes", {}))
     tree = ast.parse(path.read_text())
     heads = {d.removesuffix(".kernel") for d in _kernel_decos(tree, "cutile")}
@@ -201,12 +203,62 @@ def _blocker(e, variant: Path, rel: str) -> dict:
             "message": e.message, "text": line}
 
 
-def translate_kernel(k: Kernel, src: Path, llm) -> None:
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
-
+def _variant(k: Kernel, src: Path) -> Path:
+    """The copy of the kernel's file with only this kernel decorated (written next to it in the cache)."""
     path = src / k.file
     variant = path.with_name(f"_ctrs_{path.stem}__{k.name}.py")
     variant.write_text(isolate(path, k.front, k.name))
+    return variant
+
+
+def translate_file(ks: list[Kernel], src: Path) -> None:
+    """The cuTile kernels of one file, rules only: one ``ctrs translate`` of the file; a kernel in the port
+    (analysis.json) is ``rules``, one the translator refused has its blockers, and one the run says nothing
+    about (not seen as a kernel of the file) is translated alone."""
+    from ctrs import errors, translate  # noqa: PLC0415
+
+    path = src / ks[0].file
+    refused: dict[str, list] = {}
+    whole: dict | None = None
+    with tempfile.TemporaryDirectory(prefix="ctrs-corpus-") as d:
+        port = Path(d) / "port"
+        t = time.perf_counter()
+        try:
+            translate.translate(path, port)
+        except errors.Refused as e:
+            refused = e.kernels
+        except errors.CtrsError as e:  # nothing translated: a file-level error, or a one-kernel file's blocker
+            whole = _blocker(e, path, ks[0].file)
+        except Exception as e:  # noqa: BLE001 - a translator bug is a finding, not the end of the run
+            whole = _internal(e, ks[0].file)
+        secs = round((time.perf_counter() - t) / len(ks), 3)
+        ana = port / "analysis.json"
+        done = {p["name"] for p in json.loads(ana.read_text())["python_kernels"]} if ana.exists() else set()
+    for k in ks:
+        k.translate_s = secs
+        if k.name in done:
+            k.tier = "rules"
+        elif k.name in refused:
+            k.tier = "refused"
+            k.blockers = [_blocker(b, path, k.file) for b in refused[k.name]]
+        elif whole is not None:
+            k.tier, k.blockers = "refused", [dict(whole)]
+        else:
+            translate_kernel(k, src, None)
+
+
+def _internal(e: Exception, rel: str) -> dict:
+    from ctrs import errors  # noqa: PLC0415
+
+    first = (str(e).strip().splitlines() or [""])[0]
+    return {"code": errors.INTERNAL, "line": 0, "col": 0, "message": f"{type(e).__name__}: {first}",
+            "text": f"{rel}: error[{errors.INTERNAL}]: internal error: {type(e).__name__}: {first}"}
+
+
+def translate_kernel(k: Kernel, src: Path, llm) -> None:
+    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+
+    variant = _variant(k, src)
     if llm is not None:  # answers are verified against the kernel's committed specs (ctrs check's set)
         llm.specs = [str(spec_file(k))] if spec_file(k).exists() else []
     with tempfile.TemporaryDirectory(prefix="ctrs-corpus-") as d:
@@ -220,9 +272,7 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
             k.blockers = [_blocker(p, variant, k.file) for p in problems] or [_blocker(e, variant, k.file)]
         except Exception as e:  # noqa: BLE001 - a translator bug is a finding, not the end of the run
             k.tier = "refused"
-            first = (str(e).strip().splitlines() or [""])[0]
-            k.blockers = [{"code": errors.INTERNAL, "line": 0, "col": 0, "message": f"{type(e).__name__}: {first}",
-                           "text": f"{k.file}: error[{errors.INTERNAL}]: internal error: {type(e).__name__}: {first}"}]
+            k.blockers = [_internal(e, k.file)]
         k.translate_s = round(time.perf_counter() - t, 3)
 
 
@@ -247,7 +297,7 @@ def check_kernel(k: Kernel, src: Path) -> None:
     if not mine:
         return
     k.specs = len(mine)
-    variant = (src / k.file).with_name(f"_ctrs_{Path(k.file).stem}__{k.name}.py")
+    variant = _variant(k, src)  # checked alone, like the Triton kernels are translated
     t = time.perf_counter()
     try:
         rows = [r for r in check.check(variant, [str(sf)]) if r.kernel == k.name]
@@ -312,10 +362,12 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
             f"* wheel sha256 `{WHEEL_SHA256}`; ctrs {meta['ctrs']}; "
             f"translate {meta['translate_s']:.1f} s, check {meta['check_s']:.1f} s in all",
             "",
-            "Each kernel is translated alone (the file's other kernel decorators commented out, lines kept): "
-            "`ctrs translate` is all-or-nothing per file. cuTile blockers are the diagnostic the translator stops "
-            "at (the first per kernel), then every `ct.*` call without a rule in rules/cutile.toml (a static scan); Triton "
-            "blockers are every construct outside the subset (`--dry-run`).",
+            "A cuTile file is translated once (`ctrs translate` keeps going after a blocker; a kernel's translate time "
+            "is the file's divided by its kernels); each Triton kernel alone (the file's other kernel decorators "
+            "commented out, lines kept: the Triton front end stops at the first blocker). cuTile blockers are every "
+            "blocker the translator reports for the kernel, then every `ct.*` call without a rule in "
+            "rules/cutile.toml they do not name (a static scan); Triton blockers are every construct outside the "
+            "subset (`--dry-run`).",
             "", f"![kernels per tier per operator family]({png})", "",
             "## Blockers, most common first", "", "| kernels | code | message | e.g. |", "|---:|---|---|---|"]
     for n, code, msg, eg in blocker_table(ks):
@@ -398,11 +450,19 @@ def run(tier: str, out: Path | None, llm_on: bool, llm=None) -> list[Kernel]:
 
         llm = Config.from_env(None, log=lambda m: print(m, file=sys.stderr, flush=True))
     prog = Progress(len(ks), "translate")
+    by_file: dict[str, list[Kernel]] = collections.defaultdict(list)
     for k in ks:
+        by_file[k.file].append(k)
+    for k in ks:
+        if k.front == "cutile" and llm is None:  # one translate per file: it keeps going after a blocker
+            prog.step(f"{k.file.split('/ops/', 1)[-1]}:{k.name}")
+            if k is by_file[k.file][0]:
+                translate_file(by_file[k.file], src)
+            continue
         prog.step(f"{k.file.split('/ops/', 1)[-1]}:{k.name}")
         translate_kernel(k, src, llm)
     prog.done()
-    for k in ks:  # a refused cuTile kernel also lists the ct.* functions without a rule after its first blocker
+    for k in ks:  # a refused cuTile kernel also lists the ct.* functions without a rule its blockers do not name
         if k.tier == "refused":
             k.blockers += [b for b in k.scan if b["message"] not in {x["message"] for x in k.blockers}]
     if tier == "check":

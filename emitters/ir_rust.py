@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 
 from ctrs import errors, model
-from ctrs.cutile_base import float_literal  # one spelling of float literals for both pipelines
+from ctrs.cutile_base import const_spelling, float_literal  # one spelling of literals / const names, both pipelines
+from ctrs.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
-from ctrs.ops_cutile import constant_text  # the one spelling of tile constants (half types, infinities)
+from ctrs.ops_cutile import constant_spelling  # the one spelling of tile constants (half types, infinities)
 
 from .render_host import RUST_KEYWORDS
 
@@ -50,8 +51,8 @@ def literal(value, dt) -> str:
 
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
     loc = errors.Loc(op.loc.file, op.loc.line, op.loc.col) if op is not None else None
-    return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "the file goes through the text-model "
-                            "pipeline", loc)
+    return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "no cutile spelling for it in the typed IR "
+                            "emitter yet (docs/ir.md)", loc)
 
 
 def dtype_rust(dt) -> str:
@@ -63,7 +64,7 @@ def dtype_rust(dt) -> str:
 
 
 def shape_rust(shape) -> str:
-    return ", ".join(d.name if isinstance(d, Sym) else str(d) for d in shape)
+    return ", ".join(const_spelling(d.name) if isinstance(d, Sym) else str(d) for d in shape)
 
 
 def type_rust(t) -> str:
@@ -165,12 +166,12 @@ class KernelEmitter:
         return model.Span(op.loc.line, op.loc.col)
 
     def let(self, out: list, name: str, rtype: str, text: str, op: Op, mutable: bool = False, unsafe: bool = False,
-            kind: str | None = None) -> None:
-        mop = model.Op(kind or self._kind(op), "{t}", (("t", text),), self.span(op), unsafe)
+            kind: str | None = None, decl: str = "") -> None:
+        mop = model.Op(kind or self._kind(op), "{t}", (("t", text),), self.span(op), unsafe, decl)
         out.append(model.Let(name, model.OpaqueT(rtype), mop, self.span(op), mutable))
 
-    def assign(self, out: list, name: str, text: str, op: Op, unsafe: bool = False) -> None:
-        out.append(model.Assign(name, model.Op(self._kind(op), "{t}", (("t", text),), self.span(op), unsafe),
+    def assign(self, out: list, name: str, text: str, op: Op, unsafe: bool = False, decl: str = "") -> None:
+        out.append(model.Assign(name, model.Op(self._kind(op), "{t}", (("t", text),), self.span(op), unsafe, decl),
                                 self.span(op)))
 
     def _kind(self, op: Op) -> str:
@@ -182,17 +183,19 @@ class KernelEmitter:
             return "binary" if len(op.operands) == 2 else "unary"
         return op.kind.mnemonic
 
-    def define(self, out: list, op: Op, v, rtype: str, text: str, unsafe: bool = False, target: str | None = None):
+    def define(self, out: list, op: Op, v, rtype: str, text: str, unsafe: bool = False, target: str | None = None,
+               decl: str = ""):
         """``let name: T = text;`` (or ``target = text;`` when the value is assigned into a mut slot), then
-        the other Rust form of an i32/bool value where some use needs it."""
+        the other Rust form of an i32/bool value where some use needs it. ``decl``: the module-local op
+        declaration ``text`` calls (model.Op.decl)."""
         form = self.form.get(v.id, _SCALAR) if isinstance(v.type, ScalarType) else _SCALAR
         if target is not None:
-            self.assign(out, target, text, op, unsafe)
+            self.assign(out, target, text, op, unsafe, decl)
             self.text[(v.id, form)] = target
             return
         mutable = v.id in self.slot
         name = self.slot.get(v.id) or self.fresh(v.hint)
-        self.let(out, name, rtype, text, op, mutable, unsafe)
+        self.let(out, name, rtype, text, op, mutable, unsafe, decl=decl)
         self.text[(v.id, form)] = name
         self.convert_forms(out, op, v, name, form)
 
@@ -258,14 +261,15 @@ class KernelEmitter:
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
-            value = constant_text(op.attrs["value"], dtype_rust(r.type.dtype))
-            if value is None:
+            spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+            if spelled is None:
                 raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
-            text = self.rules["rust"]["constant"].format(value=value, shape=shape_rust(r.type.shape))
-            return self.define(out, op, r, type_rust(r.type), text, target=target)
+            text = self.rules["rust"][spelled[0]].format(value=spelled[1], shape=shape_rust(r.type.shape))
+            return self.define(out, op, r, type_rust(r.type), text, target=target,
+                               decl=spelled[0] if spelled[0] == CONST_DECL else "")
         if k == OpKind.CONST_SYM:
-            self.text[(r.id, _SCALAR)] = op.attrs["sym"]
-            return self.convert_forms(out, op, r, op.attrs["sym"], _SCALAR)
+            self.text[(r.id, _SCALAR)] = const_spelling(op.attrs["sym"])
+            return self.convert_forms(out, op, r, const_spelling(op.attrs["sym"]), _SCALAR)
         if k in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS):
             fn = "get_tile_block_id()" if k == OpKind.BLOCK_ID else "get_num_tile_blocks()"
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
@@ -420,7 +424,12 @@ class KernelEmitter:
             else:
                 params.append(model.Param(p.name, "scalar", type_rust(p.value.type), 0,
                                           model.Span(p.loc.line, p.loc.col)))
-        gens = [model.Generic(g.name, g.kind, g.origin, g.note) for g in self.k.generics]
+        gens = [model.Generic(g.name, g.kind, g.origin, g.note,
+                              const_spelling(g.name) if g.kind == "const" and const_spelling(g.name) != g.name else "",
+                              g.test)
+                for g in self.k.generics]
+        if any(g.rust_name in self.taken for g in gens if g.rust_name):
+            raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),
                             python_name=self.k.python_name, variant=tuple(self.k.variant))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from ctrs import cutile_defects, model
+from ctrs import model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -29,8 +29,8 @@ def _param(p: model.Param) -> str:
 
 
 def _kernel_ctx(k: model.Kernel) -> dict:
-    consts = [g.name for g in k.generics if g.kind == "const"]
-    note = "generics " + ", ".join(f"{g.name} ({g.note})" for g in k.generics) if k.generics else "no generics"
+    consts = [g.spelled for g in k.generics if g.kind == "const"]
+    note = "generics " + ", ".join(f"{g.spelled} ({g.note})" for g in k.generics) if k.generics else "no generics"
     if k.variant:
         fixed = ", ".join(f"{f}={v}" for f, v in k.variant)
         note = f"structural variant of {k.python_name} with {fixed}; {note}"
@@ -58,19 +58,17 @@ def entry_args(hints: tuple[tuple[str, int], ...], target: str | None = None) ->
 
 
 def _declarations(mod: model.Module) -> list[str]:
-    """Module-local op declarations (rules [declarations]) that some op text of the module calls, in rule order."""
-    import re  # noqa: PLC0415
-
+    """Module-local op declarations (templates/port/declarations/, named by rules [declarations]) that some op of
+    the module calls (``Op.decl``, set where the op was spelled), in rules order."""
     from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
 
-    decls = load_rules().get("declarations", {})
-    texts: list[str] = []
+    called: set[str] = set()
 
     def walk(stmts) -> None:
         for s in stmts:
             op = getattr(s, "op", None)
-            if isinstance(op, model.Op):
-                texts.append(op.text())
+            if isinstance(op, model.Op) and op.decl:
+                called.add(op.decl)
             for attr in ("body", "then", "otherwise"):
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list):
@@ -78,32 +76,13 @@ def _declarations(mod: model.Module) -> list[str]:
 
     for k in mod.kernels:
         walk(k.body)
-    blob = cutile_defects.respell_constants("\n".join(texts))
-    return [d.rstrip("\n") for name, d in decls.items() if re.search(rf"\b{re.escape(name)}\(", blob)]
-
-
-def _renamed_consts(mod: model.Module) -> dict[str, str]:
-    """Const generics cutile's JIT cannot take by name (rules/cutile.toml [reserved_consts]) -> kernel.rs names."""
-    from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
-
-    taken = {g.name for k in mod.kernels for g in k.generics}
-    out = {}
-    for name in load_rules().get("reserved_consts", {}).get("names", []):
-        if any(g.name == name and g.kind == "const" for k in mod.kernels for g in k.generics):
-            new = name + "_"
-            while new in taken:
-                new += "_"
-            out[name] = new
-    return out
+    env = _env()
+    return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n")
+            for name in load_rules()["declarations"]["names"] if name in called]
 
 
 def render_kernel_rs(mod: model.Module) -> str:
-    import re  # noqa: PLC0415
-
     text = _env().get_template("kernel.rs.j2").render(
         stem=mod.stem, source=mod.source,
         rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
-    for old, new in _renamed_consts(mod).items():
-        text = re.sub(rf"(?<![\w.:']){old}\b(?!::)", new, text)
-    text = cutile_defects.respell_constants(text)
     return text if text.endswith("\n") else text + "\n"

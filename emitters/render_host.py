@@ -44,7 +44,6 @@ RUST_KEYWORDS = {"as", "break", "const", "continue", "crate", "else", "enum", "e
                  "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async",
                  "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
                  "unsized", "virtual", "yield", "try", "gen"}
-_FLAG_NOTE = re.compile(r"1 when (\w+)\.dtype == (\w+)")
 
 
 def _env() -> jinja2.Environment:
@@ -120,12 +119,6 @@ class FfiKernel:
         return ", ".join(f"{a.ctype} {a.ident}" for a in self.args)
 
 
-def dtype_flag(g: model.Generic) -> tuple[str, str] | None:
-    """(array, rust dtype) of a host-computed dtype-flag generic (``1 when A.dtype == f32``)."""
-    m = _FLAG_NOTE.search(g.note or "")
-    return (m.group(1), m.group(2)) if m else None
-
-
 def ffi_kernel(k: model.Kernel) -> FfiKernel:
     args: list[FfiArg] = []
     arrays: list[FfiArg] = []
@@ -158,7 +151,7 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
                              "expr": f"dtype_name(d_{by_name[owner].ident}.dtype)" if owner else
                              f"dtype_name({_ident('dtype_' + g.name)})"})
             continue
-        flag = dtype_flag(g) if g.origin == "dtype_flag" else None
+        flag = g.test if g.origin == "dtype_flag" else ()
         if flag and flag[0] in by_name and flag[1] in DTYPE_CODES:
             arr, dt = flag
             expr = f"((d_{by_name[arr].ident}.dtype == {DTYPE_CODES[dt]}) as i32)"

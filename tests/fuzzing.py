@@ -273,13 +273,18 @@ def classify_diag(rc: int, stderr: str) -> tuple[str, str]:
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     if rc == 4 or "CTRS-E999" in stderr or "Traceback" in stderr:
         return "crash", stderr.strip()[-600:]
-    if rc == 3:
-        if len(lines) != 1:
+    if rc == 3 or (rc == 1 and "error[CTRS-E240]" in stderr):  # 1: translate kept going, the others written
+        # one line, or keep-going's list: every blocker, then the CTRS-E240 summary; each coded and located
+        if len(lines) > 1 and not (_DIAG.match(lines[-1]) and "error[CTRS-E240]" in lines[-1]):
             return "crash", f"not one line: {stderr[-600:]!r}"
-        m = _DIAG.match(lines[0])
-        if not m or not m.group("loc"):
-            return "crash", f"diagnostic without code or location: {lines[0][:300]}"
-        return "error", m.group("code")
+        for line in lines:
+            m = _DIAG.match(line)
+            if not m or not m.group("loc"):
+                return "crash", f"diagnostic without code or location: {line[:300]}"
+    if rc == 3:
+        if not lines:
+            return "crash", "exit 3 without a diagnostic"
+        return "error", _DIAG.match(lines[0]).group("code")
     return "ok", ""
 
 

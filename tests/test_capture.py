@@ -321,3 +321,19 @@ def test_check_proves_captured_specs_end_to_end(tmp_path):
     assert mined.returncode == 5, mined.stdout + mined.stderr
     assert "INCOMPLETE" in mined.stdout and "get specs: ctrs specs tests/data/capture/host_patterns.py --call 'scale(" \
         in mined.stdout
+
+
+def test_long_spec_names_are_cut_to_the_schema_limit_and_stay_unique():
+    """A launch with many constants (attention decode kernels have a dozen) gets a name the spec schema accepts:
+    at most 200 characters, the cut kept unique by a hash of the whole name."""
+    consts = {f"CONSTANT_NUMBER_{i}": 1000 + i for i in range(12)}
+    base = {"kernel": "k", "args": {"x": {"dtype": "float16", "shape": [64, 64]}, **consts}}
+    (a,) = specmod.load_specs(json.dumps({**base, "name": "a"}))
+    (b,) = specmod.load_specs(json.dumps({**base, "name": "b", "args": {**base["args"], "CONSTANT_NUMBER_11": 7}}))
+    na, nb = capture._spec_name(a), capture._spec_name(b)
+    assert len(na) == len(nb) == capture.NAME_MAX and na != nb
+    assert na.startswith("k__f16_64x64_CONSTANT_NUMBER_01000_CONSTANT_NUMBER_11001_")
+    specmod.load_specs(json.dumps([{**base, "name": na}]))  # the schema accepts it
+    short = specmod.load_specs(json.dumps({"kernel": "k", "name": "s", "args": {"x": {"dtype": "float32", "shape": [8]},
+                                                                                 "N": 8}}))[0]
+    assert capture._spec_name(short) == "k__f32_8_N8"  # short names are unchanged

@@ -72,3 +72,48 @@ def test_corpus_wheel_with_another_hash_is_refused(tmp_path):
     assert line.startswith(f"{cache / 'tilegym-1.5.1-py3-none-any.whl'}: error[CTRS-E151]: tilegym-1.5.1-py3-none-any.whl "
                            "has sha256 ")
     assert not (cache / "src").exists() and not (tmp_path / "out").exists()
+
+
+def _corpus_module():
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("ctrs_corpus_bench", ROOT / "benchmarks" / "corpus.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_check_tier_counts_committed_specs_and_classifies_critical_rows(tmp_path, monkeypatch):
+    """The check tier's bookkeeping on made-up rows: specs count only for translated kernels that were checked,
+    a refused kernel's specs read 'not translated', a row added by ``ctrs check`` beyond the committed specs is
+    not counted, and each critical row gets the first matching classification of triage.json."""
+    corpus = _corpus_module()
+    (tmp_path / "triage.json").write_text(json.dumps([
+        {"kernel": "k_a", "code": "IRD-HINT-ENTRY", "class": "port defect", "note": "hints dropped"},
+        {"code": "IRD-HINT-ENTRY", "class": "diff false alarm", "note": "other kernels"}]))
+    monkeypatch.setattr(corpus, "COMMITTED", tmp_path)
+    row = lambda spec, verdict, *f, extra=False: {"spec": spec, "verdict": verdict, "findings": list(f), "extra": extra}  # noqa: E731
+    a = corpus.Kernel("cutile", "tilegym/ops/cutile/a.py", "k_a", 1, "other", tier="rules", specs=3,
+                      check=[row("s1", "EQUIVALENT"), row("s2", "WARNINGS", "warning: IRD-ASSUME-WEAKER x"),
+                             row("s3", "CRITICAL", "warning: IRD-ASSUME-WEAKER y", "critical: IRD-HINT-ENTRY entry: z"),
+                             row("mined", "INCOMPLETE", "constants not static", extra=True)])
+    b = corpus.Kernel("cutile", "tilegym/ops/cutile/b.py", "k_b", 1, "other", tier="rules", specs=2,
+                      check=[row("t1", "CRITICAL", "critical: IRD-HINT-ENTRY entry: w", "critical: IRD-MISSING mini: v"),
+                             row("t2", "EQUIVALENT")])
+    c = corpus.Kernel("cutile", "tilegym/ops/cutile/c.py", "k_c", 1, "other", tier="refused", specs=4)
+    for k, (eq, warn, crit) in zip((a, b), ((1, 1, 1), (1, 0, 1))):
+        k.equivalent, k.warnings, k.critical = eq, warn, crit
+    ks = [a, b, c]
+    assert corpus.summary(ks) == "kernels 3, rules-only 2, llm 0, refused 1; specs 5, equivalent 2"
+    tri = corpus.triage(ks)
+    assert [(t["kernel"], t["spec"], t["code"], t["class"]) for t in tri] == [
+        ("k_a", "s3", "IRD-HINT-ENTRY", "port defect"), ("k_b", "t1", "IRD-MISSING", "unclassified")]
+    assert tri[1]["also"] == ["IRD-HINT-ENTRY"]  # a dropped hint names the row only when the body has no finding
+    assert corpus._first_bad(a) == "s3: CRITICAL warning: IRD-ASSUME-WEAKER y"  # the critical row, not the warning row
+    assert tri[0]["also"] == [] and tri[0]["finding"] == "critical: IRD-HINT-ENTRY entry: z"
+    md = corpus.render_md(ks, {"tier": "check", "llm": False, "ctrs": "x", "translate_s": 0, "check_s": 0}, "p.png")
+    assert "| 4 (not translated) | - | - | - | - | not translated |" in md
+    assert "5 specs of 2 translated kernels checked: 2 EQUIVALENT, 1 warnings-only, 2 CRITICAL" in md
+    assert "| 1 | port defect | IRD-HINT-ENTRY | `k_a` | hints dropped |" in md
+    assert "| 1 | unclassified | IRD-MISSING | `k_b` |  |" in md

@@ -1,32 +1,64 @@
 """Hints and cutile 0.3.1 defects: @ct.kernel hints reach the port's entry, the bf16 constants the crate
-mis-encodes are respelled (docs/cutile-defects.md); each proven by the Tile IR diff on real compiles."""
+mis-encodes are spelled through constant_f32 where they are spelled (docs/cutile-defects.md); each proven by
+the Tile IR diff on real compiles."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
-from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, translate
+from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, ops_cutile, pipeline, translate
 from ctrs.emitters import render
 from ctrs.spec import load_specs
 
-from .conftest import FIXTURES, ref_ir
+from .conftest import DATA, FIXTURES, assert_port_equivalent, ref_ir
 
 # ---------------------------------------------------------------------------------------------- bf16 constants
 
 
-@pytest.mark.parametrize(("text", "want"), [
-    ("constant(bf16::NEG_INFINITY, const_shape![])", "constant_f32(f32::NEG_INFINITY, const_shape![])"),
-    ("constant(bf16::INFINITY, const_shape![T])", "constant_f32(f32::INFINITY, const_shape![T])"),
-    ("constant(bf16::ONE, const_shape![T])", "constant_f32(1.0f32, const_shape![T])"),
-    ("constant(E::NEG_INFINITY, const_shape![])", "constant_f32(f32::NEG_INFINITY, const_shape![])"),
-    ("constant(DtX::INFINITY, const_shape![])", "constant_f32(f32::INFINITY, const_shape![])"),
-    # encoded correctly by the crate: kept
-    ("constant(f16::NEG_INFINITY, const_shape![])", None), ("constant(f32::INFINITY, const_shape![])", None),
-    ("constant(f16::ONE, const_shape![])", None), ("constant(bf16::ZERO, const_shape![])", None),
-    ("constant(E::ONE, const_shape![])", None), ("constant(i32::NEG_INFINITY, const_shape![])", None),
+INF = float("inf")
+
+
+@pytest.mark.parametrize(("value", "dtype", "want"), [
+    (-INF, "bf16", ("constant_f32", "f32::NEG_INFINITY")),
+    (INF, "bf16", ("constant_f32", "f32::INFINITY")),
+    (1.0, "bf16", ("constant_f32", "1.0f32")), (1, "bf16", ("constant_f32", "1.0f32")),
+    # encoded correctly by the crate: its own spelling
+    (-INF, "f16", ("constant", "f16::NEG_INFINITY")), (INF, "f32", ("constant", "f32::INFINITY")),
+    (1.0, "f16", ("constant", "f16::ONE")), (0.0, "bf16", ("constant", "bf16::ZERO")),
+    (0, "E", ("constant", "E::ZERO")), (2.0, "f32", ("constant", "2.0f32")), (7, "i32", ("constant", "7i32")),
+    (1.0, "E", None), (0.5, "bf16", None),  # cutile 0.3.1 cannot spell these at all
 ])
-def test_respell_constants(text, want):
-    assert cutile_defects.respell_constants(text) == (want or text)
+def test_constant_spelling(value, dtype, want):
+    """The decision is taken where the constant is spelled (ops_cutile.constant_spelling): nothing rewrites
+    kernel.rs afterwards."""
+    assert ops_cutile.constant_spelling(value, dtype) == want
+
+
+@pytest.mark.parametrize(("value", "dtype", "generic", "want"), [
+    (-INF, "E", True, "f32::NEG_INFINITY"), (INF, "DtX", True, "f32::INFINITY"),  # may be bf16 at launch
+    (-INF, "f32", False, None), (1.0, "E", True, None), (0, "bf16", False, None), (True, "bf16", False, None),
+])
+def test_f32_constant(value, dtype, generic, want):
+    assert cutile_defects.f32_constant(value, dtype, generic) == want
+
+
+def test_generic_padding_spelled_per_entry(tmp_path):
+    """A gather padded with -inf in a generic-E kernel: each element-type entry (mono.expand) spells the
+    padding for its own type; only the bf16 entry needs constant_f32."""
+    text = translate.translate(DATA / "ops_gather_pad.py", tmp_path / "port")[0].read_text()
+    lines = [ln.strip() for ln in text.splitlines() if "let x_pad_t" in ln or "pub fn g1_" in ln]
+    assert lines == [
+        "pub fn g1_f32<const TILE: i32>(",
+        "let x_pad_t: Tile<f32, { [] }> = constant(f32::NEG_INFINITY, const_shape![]);",
+        "pub fn g1_f16<const TILE: i32>(",
+        "let x_pad_t: Tile<f16, { [] }> = constant(f16::NEG_INFINITY, const_shape![]);",
+        "pub fn g1_bf16<const TILE: i32>(",
+        "let x_pad_t: Tile<bf16, { [] }> = constant_f32(f32::NEG_INFINITY, const_shape![]);",
+    ], lines
+    assert text.count("pub fn constant_f32<") == 1
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +85,7 @@ def test_bf16_constants_port_ir_equivalent(bf16_port):
 
 def test_bf16_crate_spelling_still_misencoded(bf16_port, tmp_path):
     """cutile 0.3.1's own spelling writes a NaN for bf16 -inf and the diff flags it: the work-around is needed
-    (this fails once a cutile release fixes the encoding; then drop cutile_defects.respell_constants)."""
+    (this fails once a cutile release fixes the encoding; then drop cutile_defects.f32_constant)."""
     kernel_rs, specs = bf16_port
     raw = tmp_path / "kernel.rs"
     raw.write_text(kernel_rs.read_text().replace("constant_f32(f32::NEG_INFINITY,", "constant(bf16::NEG_INFINITY,")
@@ -115,3 +147,32 @@ def test_kernel_hint_errors(tmp_path, deco, msg):
     assert info.value.code == errors.KERNEL_HINT and msg in info.value.message
     assert info.value.loc.line == 4
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------------------------------------- reserved const names
+
+
+@pytest.mark.parametrize("typed", [True, False])
+def test_reserved_const_spelled_at_emission(tmp_path, monkeypatch, typed):
+    """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it, by
+    both pipelines (cutile_base.const_generic_names / const_spelling, no rewrite of the rendered text); the
+    host side keeps D, and the port is IR-equivalent to the reference."""
+    if not typed:  # as for a file outside the typed front end's subset: the text-model pipeline takes it
+        def refuse(*_):
+            raise errors.CtrsError(errors.IR_UNSUPPORTED, "outside the typed subset")
+        monkeypatch.setattr(pipeline, "translate_module", refuse)
+    src = (FIXTURES / "vector_add" / "kernel.py").read_text().replace("TILE", "D")
+    kernel = tmp_path / "kernel.py"
+    kernel.write_text(src)
+    kernel_rs = translate.translate(kernel, tmp_path / "port")[0]
+    text = kernel_rs.read_text()
+    assert ("rules: rules/ir.toml" in text) == typed, text.splitlines()[1]
+    assert "pub fn vector_add<E: ElementType, const D_: i32>(" in text
+    assert "const_shape![D_]" in text and "D_ (ct.Constant)" in text
+    assert not re.search(r"(?<![\w.:'])D\b(?!::)", text)  # no bare D left for the JIT
+    ffi = (kernel_rs.parent / "ffi.rs").read_text()
+    assert "D: i32," in ffi and "D.to_string()" in ffi
+    spec = load_specs(json.dumps({"kernel": "vector_add", "args": {
+        "x": {"dtype": "float32", "shape": [1024]}, "y": {"dtype": "float32", "shape": [1024]},
+        "z": {"dtype": "float32", "shape": [1024]}, "D": 256}}))[0]
+    assert_port_equivalent(kernel, kernel_rs, spec)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import inspect
 import sys
 import types
@@ -243,6 +244,9 @@ def jit_key(kernel, spec: specmod.Spec) -> str:
                  sig.parameters, sig.calling_convention))
 
 
+NAME_MAX = 200  # spec_schema's maxLength for a spec name
+
+
 def _spec_name(spec: specmod.Spec) -> str:
     arr = next((a for a in spec.args.values() if isinstance(a, specmod.ArrayArg)), None)
     parts = [spec.kernel]
@@ -255,7 +259,10 @@ def _spec_name(spec: specmod.Spec) -> str:
             parts.append(f"{n}{str(v).replace('-', 'm').replace('.', 'p')}")
     for k, v in sorted(spec.hints.items()):
         parts.append(f"{k}{v}")
-    return "__".join(parts[:2]) + "".join(f"_{p}" for p in parts[2:])
+    name = "__".join(parts[:2]) + "".join(f"_{p}" for p in parts[2:])
+    if len(name) > NAME_MAX:  # many constants: the schema's limit, kept unique by a hash of the whole name
+        name = f"{name[:NAME_MAX - 17]}_{hashlib.sha1(name.encode()).hexdigest()[:16]}"
+    return name
 
 
 # ------------------------------------------------------------------------------------------- interception

@@ -12,6 +12,9 @@ its generics are computed like ffi.rs computes them (element types from the arra
 the constants, dtype flags from the array dtype), then ir-ref vs ir-rs and diff-ir. One row per
 kernel x specialisation.
 
+A kernel ``ctrs translate`` refuses (keep-going: the port holds the others) gets a REFUSED row per spec
+naming it (one row ``*`` when none does), its findings every blocker of that kernel; the others are checked.
+
 Exit code (``exit_code``): 0 only when at least one row was proven and every row is EQUIVALENT; 1 when any
 row is CRITICAL (or a compile error on either side); 5 when a row could not be verified (INCOMPLETE,
 NO-SHAPES) or no row was proven at all; 2 when the only divergences are warnings. ``--allow-incomplete``
@@ -30,7 +33,7 @@ from pathlib import Path
 
 from . import errors, spec as specmod, toolchain
 
-CRITICAL_VERDICTS = {"CRITICAL", "REF-ERROR", "PORT-ERROR", "NO-ENTRY"}
+CRITICAL_VERDICTS = {"CRITICAL", "REF-ERROR", "PORT-ERROR", "NO-ENTRY", "REFUSED"}
 UNPROVEN_VERDICTS = {"INCOMPLETE", "NO-SHAPES"}
 EXIT_OK, EXIT_CRITICAL, EXIT_WARNINGS, EXIT_UNPROVEN = 0, 1, 2, 5
 
@@ -268,6 +271,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
 
     kernel = Path(kernel)
     tmp = None
+    refused: errors.Refused | None = None
     try:
         if port is None:
             if keep is not None:
@@ -275,7 +279,12 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             else:
                 tmp = Path(tempfile.mkdtemp(prefix="ctrs-check-"))
                 port = tmp / "port"
-            translate.translate(kernel, port)
+            try:
+                translate.translate(kernel, port)
+            except errors.Refused as e:  # the port of the other kernels is written: check those
+                if not e.written:
+                    raise
+                refused = e
         port = Path(port)
         if not (port / "analysis.json").exists():
             raise errors.CtrsError(errors.TRANSLATE_INPUT, f"{port} is not a port directory (no analysis.json)",
@@ -283,6 +292,9 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
         analysis = json.loads((port / "analysis.json").read_text())
         reference = reference_source(kernel)
         specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
+        if refused is not None:
+            skipped += refused_rows(refused, specs)
+            specs = [(s, o) for s, o in specs if s.kernel not in refused.kernels]
         if not specs:  # nothing to prove: no build (the exit code says so)
             return skipped
         build_crate(port)
@@ -339,6 +351,17 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def refused_rows(refused: errors.Refused, specs: list[tuple[specmod.Spec, str]]) -> list[Row]:
+    """REFUSED rows: one per spec of a refused kernel (``*`` when no spec names it), every blocker its findings."""
+    rows = []
+    for name, blockers in sorted(refused.kernels.items()):
+        lines = [b.one_line() for b in blockers]
+        mine = [(s, o) for s, o in specs if s.kernel == name]
+        rows += [Row(name, s.name, o, "REFUSED", findings=list(lines)) for s, o in mine] or \
+            [Row(name, "*", "translate", "REFUSED", findings=lines)]
+    return rows
 
 
 def render_table(rows: list[Row]) -> str:

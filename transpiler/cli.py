@@ -158,8 +158,10 @@ def cmd_translate(args) -> int:
 
     if Path(args.kernel).is_dir():
         return _translate_dir(args)
-    if getattr(args, "dry_run", False):  # Triton subset checker: every construct outside it, one per line
+    if getattr(args, "dry_run", False):  # every construct outside the subset, one per line; writes nothing
         from . import frontend_triton  # noqa: PLC0415
+        if not frontend_triton.is_triton_file(Path(args.kernel)):
+            return _dry_run_cutile(Path(args.kernel))
         problems = frontend_triton.check_subset(Path(args.kernel), translate.translate_module)
         for e in problems:
             print(e.one_line())
@@ -169,7 +171,13 @@ def cmd_translate(args) -> int:
     if getattr(args, "emit", None):
         return _emit_model(args)
     llm = _llm_config(args)
-    written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force)
+    refused = None
+    try:
+        written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force)
+    except errors.Refused as e:  # the port of the kernels that translated is written: report it, then the rest
+        if not e.written:
+            raise
+        written, refused = e.written, e
     if llm is not None and getattr(args, "stats", False):  # the rules-only stats would stop at the construct
         from ctrs.llm_fallback import fallback  # noqa: PLC0415
 
@@ -189,7 +197,24 @@ def cmd_translate(args) -> int:
         print(w)
     if getattr(args, "stats", False):
         _print_stats(translate.stats(Path(args.kernel)))
+    if refused is not None:
+        raise refused
     return 0
+
+
+def _dry_run_cutile(kernel: Path) -> int:
+    """``ctrs translate --dry-run`` of a cuTile file: the blockers translate would report, one per line, and the
+    summary; writes nothing; exit 1 if any kernel would be refused."""
+    from . import translate  # noqa: PLC0415
+
+    refused = translate.translate_module(kernel).refused
+    if refused is None:
+        print("ctrs translate --dry-run: 0 blockers; every kernel translates", file=sys.stderr)
+        return 0
+    for b in refused.blockers:
+        print(b.one_line())
+    print(f"ctrs translate --dry-run: {len(refused.blockers)} blocker(s); {refused.message}", file=sys.stderr)
+    return 1
 
 
 def cmd_check(args) -> int:
@@ -365,8 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("kernel", help="cuTile Python kernel file, or a directory (every *.py with @ct.kernel under it)")
     tr.add_argument("-o", "--output", help="output directory (default: <kernel stem>_rs/ next to the file)")
     tr.add_argument("--dry-run", action="store_true",
-                    help="Triton files: list every construct outside the supported subset (coded, file:line:col, "
-                         "with a suggested rewrite); write nothing; exit 1 if any")
+                    help="list every blocker translate would report (cuTile: every construct of every refused "
+                         "kernel; Triton: every construct outside the supported subset, with a suggested rewrite), "
+                         "coded, file:line:col; write nothing; exit 1 if any")
     tr.add_argument("--explain", action="store_true",
                     help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")
@@ -458,8 +484,9 @@ def main(argv: list[str] | None = None) -> int:
     except errors.CtrsError as e:
         if args.debug:
             traceback.print_exc()
-        print(e.one_line(), file=sys.stderr)
-        return 3
+        for line in e.lines():  # one line; a refusal: every blocker, then "N of M kernels translated; K refused"
+            print(line, file=sys.stderr)
+        return 1 if isinstance(e, errors.Refused) and e.written else 3  # 1: the port of the others is written
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into head & co.

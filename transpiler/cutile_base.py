@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import decimal
 import struct
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import libcst as cst
 
-from . import model, paths
+from . import model, paths, rules_loader
 
 MAX_INLINE_DEPTH = 16
 
@@ -41,7 +39,35 @@ RULES_PATH = paths.data("rules", "cutile.toml")
 
 @cache
 def load_rules(path: str = str(RULES_PATH)) -> dict:
-    return tomllib.loads(Path(path).read_text())
+    """rules/cutile.toml (or another file of its schema, rules_loader.CUTILE), checked and loaded once."""
+    return rules_loader.load("cutile", path)
+
+
+def declaration(template: str) -> str:
+    """The module-local op declaration (rules [declarations] names) a rule template calls, e.g. ``exp_approx`` for
+    ``exp_approx({x}, rounding::Approx)``: the called function at the template's head; "" for a crate op."""
+    head = template.partition("(")[0]
+    return head if head in load_rules()["declarations"]["names"] else ""
+
+
+def const_generic_names(params) -> dict[str, str]:
+    """Python name -> kernel.rs name of every const generic (a ``ct.Constant`` parameter, ``kind == "constant"``).
+    cutile 0.3.1's JIT substitutes the shape generic of its variadic types (``Tile<E, D>``, ``Partition<E, D>``)
+    by name, so a kernel constant named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of
+    rules/cutile.toml ``[reserved_consts]`` is spelled with a trailing ``_`` (more while that is taken) wherever
+    kernel.rs names it. The host side (FFI, wrapper, specs) keeps the Python name; generics pass by position."""
+    taken = {p.name for p in params}
+    return {p.name: const_spelling(p.name, taken) for p in params if p.kind == "constant"}
+
+
+def const_spelling(name: str, taken=frozenset()) -> str:
+    """kernel.rs name of the const generic ``name`` (see const_generic_names); ``taken``: names it must avoid."""
+    if name not in load_rules().get("reserved_consts", {}).get("names", []):
+        return name
+    name += "_"
+    while name in taken:
+        name += "_"
+    return name
 
 
 # ---------------------------------------------------------------------------------------------- values

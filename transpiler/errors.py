@@ -40,6 +40,40 @@ class CtrsError(Exception):
         hint = f" (hint: {self.hint})" if self.hint else ""
         return f"{where}error[{self.code}]: {self.message}{hint}"
 
+    def lines(self) -> list[str]:
+        """Every line the CLI prints for this error (one, except for :class:`Refused`)."""
+        return [self.one_line()]
+
+
+def _position(e: CtrsError) -> tuple:
+    loc = e.loc or Loc("")
+    return (loc.file, loc.line, loc.col, e.code, e.message)
+
+
+class Refused(CtrsError):
+    """``ctrs translate`` kept going after blockers: ``kernels`` maps each refused kernel of the file to its
+    blockers (by position); ``blockers`` is all of them once each (a helper's blocker shared by two kernels is one line),
+    sorted by position; ``total`` counts the file's kernels; ``written`` is the port of the others, when any
+    was written. One line of its own (the summary), and :meth:`lines`: every blocker, then the summary."""
+
+    def __init__(self, path, kernels: dict[str, list[CtrsError]], total: int):
+        self.kernels = {k: sorted(bs, key=_position) for k, bs in kernels.items()}
+        self.total = total
+        self.written: list = []
+        uniq: dict[tuple, CtrsError] = {}
+        for bs in kernels.values():
+            for b in bs:
+                uniq.setdefault(_position(b), b)
+        self.blockers = sorted(uniq.values(), key=_position)
+        n = total - len(kernels)
+        super().__init__(KERNELS_REFUSED, f"{n} of {total} kernels translated; {len(kernels)} refused "
+                         f"({', '.join(sorted(kernels))})",
+                         "each blocker has its own line; ctrs translate --dry-run lists them without writing",
+                         Loc(str(path)))
+
+    def lines(self) -> list[str]:
+        return [b.one_line() for b in self.blockers] + [self.one_line()]
+
 
 # Stable codes. Never renumber: tests and users grep for them.
 TOOLCHAIN_MISSING = "CTRS-E001"
@@ -89,6 +123,12 @@ TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
 TARGET_UNKNOWN = "CTRS-E170"  # --cutile names a crate version with no profile in rules/targets/
 TARGET_PROFILE = "CTRS-E171"  # a target profile (rules/targets/cutile-*.toml) is malformed or names a missing template
+# Rules tables (rules/*.toml, rules/targets/*.toml; transpiler/rules_loader.py, docs/rules.md), at the offending key.
+RULES_TOML = "CTRS-E190"  # the file cannot be read or is not valid TOML
+RULES_MISSING = "CTRS-E191"  # a table lacks a key (or the file a table) the schema requires
+RULES_UNKNOWN = "CTRS-E192"  # a key the schema does not know (a typo: it would be silently ignored)
+RULES_TYPE = "CTRS-E193"  # a value of the wrong kind (a number for a string, a template with an unbalanced brace)
+RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist ([operators] -> [functions], a template)
 # Typed tile IR (transpiler/ir, transpiler/passes): the verifier's findings (an internal bug when a pass
 # produced them, located at the op), the emitter, and `--emit model:STAGE`.
 IR_VERIFY_TYPE = "CTRS-E120"  # operand/result types disagree
@@ -106,6 +146,9 @@ REPORT_OUTPUT = "CTRS-E152"
 # Kernel-level hints (@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=.., opt_level=..)) the port
 # cannot carry: not a translate-time integer, or a keyword cuTile Python does not have.
 KERNEL_HINT = "CTRS-E160"
+# Keep-going translation (translate.py): some kernels of a file were refused. Each blocker keeps its own code;
+# this one is the summary ("N of M kernels translated; K refused"); the port of the others is written.
+KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import decimal
 import struct
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -20,8 +19,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from . import controlflow, errors, mem_cutile, model, ops_cutile, signatures, source, specialise
-from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, float_literal, literal_text,  # noqa: F401
-                          _is_docstring, literal_value, load_rules)
+from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, const_generic_names, declaration,  # noqa: F401
+                          float_literal, literal_text, _is_docstring, literal_value, load_rules)
 
 # ---------------------------------------------------------------------------------------------- module scan
 
@@ -173,6 +172,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                     p.kind, p.dtype = "scalar", "i32"  # unannotated, used only in integer arithmetic (`Batch`)
                     self.note("demotion", self._param_nodes[p.name], f"unannotated '{p.name}' is used only as an "
                               "integer -> runtime i32 parameter (launch it with an int)")
+        self.const_rust = const_generic_names(self._params)  # how kernel.rs names each const generic
         self.raw_arrays = self._find_raw_arrays()  # N-d ct.gather/ct.scatter arrays: raw pointers (mem_cutile.py)
         self._tests = self._find_dtype_tests()
         self.hints = self._read_hints()
@@ -402,7 +402,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _lower_body(self, flags: dict[str, bool]) -> list:
         self.flags = flags
-        self.used: set[str] = {p.name for p in self._params} | {specialise.ELEMENT_GENERIC} | set(flags)
+        self.used: set[str] = ({p.name for p in self._params} | set(self.const_rust.values())
+                               | {specialise.ELEMENT_GENERIC} | set(flags))
         self._fresh_next: dict[str, int] = {}
         self.env: dict[str, Val] = {}
         for p in self._params:
@@ -410,7 +411,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 t = model.OpaqueT(f"&Tensor<{p.dtype}, {{ [{', '.join(['-1'] * p.ndim)}] }}>")
                 self.env[p.name] = Val("array", p.name, t, p.dtype, ndim=p.ndim)
             else:
-                self.env[p.name] = Val("scalar", p.name, model.ScalarT(p.dtype), p.dtype)
+                self.env[p.name] = Val("scalar", self.const_rust.get(p.name, p.name), model.ScalarT(p.dtype), p.dtype)
             if p.name in getattr(self, "fixed", {}):  # structural variant: the flag is a literal here
                 self.env[p.name] = Val("literal", value=self.fixed[p.name])
         self.block = _Block()
@@ -451,7 +452,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         self.block.stmts.append(stmt)
 
     def op(self, kind: str, template: str, node, unsafe: bool = False, **operands: str) -> model.Op:
-        return model.Op(kind, template, tuple(sorted(operands.items())), self.info.span(node), unsafe)
+        return model.Op(kind, template, tuple(sorted(operands.items())), self.info.span(node), unsafe,
+                        declaration(template))
 
     def let(self, hint: str, typ: model.Type, op: model.Op, node, *, hoist: bool = False, mutable: bool = False) -> str:
         name = self.fresh(hint)
@@ -839,14 +841,14 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             if isinstance(v, cst.Name) and v.value in self.env and (
                     v.value not in self._param_nodes or v.value in getattr(self, "fixed", {})):
                 bound = self.env[v.value]  # a helper parameter bound to a const generic or a literal
-                if bound.kind == "scalar" and any(p.name == bound.name and p.kind == "constant" for p in self._params):
+                if bound.kind == "scalar" and bound.name in self.const_rust.values():
                     dims.append(bound.name)
                     continue
                 if bound.kind == "literal" and isinstance(bound.value, int) and not isinstance(bound.value, bool):
                     dims.append(str(bound.value))
                     continue
-            if isinstance(v, cst.Name) and any(p.name == v.value and p.kind == "constant" for p in self._params):
-                dims.append(v.value)
+            if isinstance(v, cst.Name) and v.value in self.const_rust:
+                dims.append(self.const_rust[v.value])
                 continue
             lit = literal_value(v)
             if lit is None and isinstance(v, cst.Name):
@@ -987,9 +989,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         if dt is None or dt.kind != "dtype" or dt.dtype == specialise.ELEMENT_GENERIC and not (
                 fill.kind == "literal" and ops_cutile.constant_text(fill.value, dt.dtype) is not None):  # E::ZERO ok
             raise self._err(node, f"{fname} needs a concrete dtype=ct.<type>", "e.g. dtype=ct.float32", errors.TRANSLATE_TYPE)
-        if fill.kind == "literal" and ops_cutile.constant_text(fill.value, dt.dtype) is not None:
-            op = self.op("constant", self.ops("constant"), node, value=ops_cutile.constant_text(fill.value, dt.dtype),
-                         shape=", ".join(dims))
+        spelled = ops_cutile.constant_spelling(fill.value, dt.dtype) if fill.kind == "literal" else None
+        if spelled is not None:
+            op = self.op("constant", self.ops(spelled[0]), node, value=spelled[1], shape=", ".join(dims))
         elif fill.kind == "scalar" and fill.dtype == dt.dtype:
             op = self.op("broadcast_scalar", self.ops("broadcast_scalar"), node, value=fill.name, shape=", ".join(dims))
         else:
@@ -1091,7 +1093,7 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _unary_approx(self, node, rule, fname, hint, x: Val, args) -> Val:
         """ct.exp / ct.tanh(x, rounding_mode=APPROX): cutile 0.3.1 has no rounding operand on these ops, so the
-        port declares module-local ops with one (rules [declarations], emitted by emitters/render.py)."""
+        port declares module-local ops with one (emitters/templates/port/declarations/, named by rules [declarations])."""
         rm = self.info.dotted(args["rounding_mode"]) or ""
         if rm.rsplit(".", 1)[-1] != "APPROX" or "template_approx" not in rule or not ops_cutile.is_float(x.dtype):
             raise self._err(args["rounding_mode"], f"no rule for {fname}(rounding_mode={rm})",
@@ -1140,8 +1142,8 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
         """Make ``v`` a Tile<dtype, shape>: scalar -> 0-d tile, then rank-extend (reshape) and broadcast."""
         if v.kind == "literal":
             # like cuTile Python: a 0-d constant, then reshape + broadcast to the operand shape
-            text = ops_cutile.constant_text(v.value, dtype)  # E::ZERO, f32::NEG_INFINITY, 2.0f32
-            if text is None:
+            spelled = ops_cutile.constant_spelling(v.value, dtype)  # E::ZERO, f32::NEG_INFINITY, 2.0f32
+            if spelled is None:
                 raise self._err(node, f"no rule for this literal operand of element type {dtype}",
                                 "cast the tile to a concrete dtype (f32) first", errors.TRANSLATE_TYPE)
             if dtype in ("u32", "u64") and int(v.value) >= 2 ** (int(dtype[1:]) - 1):
@@ -1154,9 +1156,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
                 return self.let(hint, model.TileT(dtype, shape), self.op("bitcast", self.ops("bitcast"), node, x=k), node)
             if not ops_cutile.is_float(dtype) and dtype != specialise.ELEMENT_GENERIC:
                 # integer constants are materialised at the operand shape (cuTile's dataflow folds the splat)
-                return self.let(hint, model.TileT(dtype, shape), self.op("constant", self.ops("constant"), node,
-                                                                         value=text, shape=", ".join(shape)), node)
-            cur = self.tile(f"{hint}_k", dtype, (), self.op("constant", self.ops("constant"), node, value=text,
+                return self.let(hint, model.TileT(dtype, shape), self.op("constant", self.ops(spelled[0]), node,
+                                                                         value=spelled[1], shape=", ".join(shape)), node)
+            cur = self.tile(f"{hint}_k", dtype, (), self.op("constant", self.ops(spelled[0]), node, value=spelled[1],
                                                           shape=""), node)
         elif v.kind == "scalar":
             name = v.name
@@ -1251,6 +1253,12 @@ def read_kernel_source(path: Path) -> str:
 
 def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]]:
     """``llm_hook(front, node, hint)``: a Val for a call without a rule, or None (``ctrs translate --llm``)."""
+    info = parse_module(path, llm_hook)
+    return info, [KernelFront(info, fn) for fn in info.kernels]
+
+
+def parse_module(path: Path, llm_hook=None) -> ModuleInfo:
+    """The parsed file, before any kernel is lowered (translate.py lowers them one by one to keep going)."""
     info = ModuleInfo(path, read_kernel_source(path))
     info.llm_hook = llm_hook
     if not info.ct_names:
@@ -1259,4 +1267,4 @@ def parse_file(path: Path, llm_hook=None) -> tuple[ModuleInfo, list[KernelFront]
     if not info.kernels:
         raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @ct.kernel function in the file",
                                "decorate the kernel with @ct.kernel", errors.Loc(str(path)))
-    return info, [KernelFront(info, fn) for fn in info.kernels]
+    return info

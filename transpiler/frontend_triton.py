@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import ast
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import libcst as cst
 
-from . import errors, frontend_cutile, paths, signatures
+from . import errors, frontend_cutile, paths, rules_loader, signatures
 from .sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
@@ -44,7 +43,8 @@ RULES_PATH = paths.data("rules", "triton.toml")
 
 @cache
 def load_rules(path: str = str(RULES_PATH)) -> dict:
-    return tomllib.loads(Path(path).read_text())
+    """rules/triton.toml (or another file of its schema, rules_loader.TRITON), checked and loaded once."""
+    return rules_loader.load("triton", path)
 
 
 def is_triton_file(path: Path) -> bool:

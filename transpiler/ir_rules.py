@@ -3,12 +3,9 @@ emitter: how each IR op is spelled in Rust). See docs/ir.md, "Adding a rule as d
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-
-from . import paths
+from . import rules_loader
 
 
-@cache
 def ir_rules() -> dict:
-    return tomllib.loads(paths.data("rules", "ir.toml").read_text())
+    """rules/ir.toml, checked against its schema (rules_loader.IR) and loaded once."""
+    return rules_loader.shipped("ir")

@@ -9,6 +9,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     compared separately (they come from the specialisation, not from the kernel body);
   * ``bitcast`` / ``broadcast`` / ``reshape`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the
     source languages; a same-shape broadcast) is the identity, so its result is its operand;
+  * an ``if`` result that every arm yields unchanged from outside the ``if`` is that value (a port that
+    threads loop-carried values through an inner ``if`` yields them untouched in both arms);
   * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
     between the ops of one region is kept by comparing stores in textual order); tokens threaded through
     a loop or an ``if`` (token iter values, token results, the tokens its terminators yield) are that
@@ -17,6 +19,10 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
     ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
     scalar constant used only by such folds is no op of its own); commutative ops sort their operands;
+  * integer ops on two integer constants are the constant they evaluate to: ``cmpi PRED c1, c2`` (cuTile
+    Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
+    ``constant false``; cutile emits the ``cmpi`` on the two constants), ``addi subi muli divi remi maxi mini``
+    (cuTile Python folds ``(N + T - 1) // T`` of constants to one constant; cutile keeps the ``divi``);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
@@ -42,6 +48,10 @@ IDENTITY_WHEN_SAME_TYPE = {"bitcast", "broadcast", "reshape"}
 SPLAT_FOLDS = {"broadcast", "reshape"}
 _SPLAT = re.compile(r"^constant < (\w+) : ([^<>\[\],]+) > : (tile < [^<>]* >)$")
 _RESULT_TYPE = re.compile(r"-> (tile < [^<>]* >)$")
+_CMPI = re.compile(r"^cmpi (\w+) % , % , (signed|unsigned) : tile < [^<>]* > -> (tile < [^<>]* >)$")
+_CMP_PRED = {"equal": lambda a, b: a == b, "not_equal": lambda a, b: a != b, "less_than": lambda a, b: a < b,
+             "less_than_or_equal": lambda a, b: a <= b, "greater_than": lambda a, b: a > b,
+             "greater_than_or_equal": lambda a, b: a >= b}
 TERMINATORS = {"yield", "continue", "break"}
 ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print"}
 
@@ -216,6 +226,9 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat)
+        if folded is not None:
+            return splat_const(op, *folded)
         if op.name == "assume":
             src = op.uses[0] if op.uses else ""
             for r in op.results:
@@ -244,12 +257,15 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         drop = set(op.token_uses)
         sig = _strip_tokens(op.sig, len(op.token_uses))
         tok_results = _token_positions(sig) if op.regions else set()
+        through = _if_passthrough(op, env) if op.name == "if" else {}  # result position -> the outer value
+        gone = tok_results | set(through)
         token_defs: set[int] = set()
         if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
             n = sig.count("%def = %")
             drop |= {len(op.uses) - n + k for k in tok_results if n}
             token_defs = {len(op.defs) - n + k for k in tok_results if n}
-            sig = _drop_token_results(sig, tok_results)
+        if gone:
+            sig = _drop_token_results(sig, gone)
         if op.name in TERMINATORS and term_drop and term_drop[-1]:
             drop |= term_drop[-1]
             sig = _drop_yielded(sig, term_drop[-1])
@@ -265,7 +281,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         all_ops.append(c)
         region_keys = []
         for r in op.regions:
-            term_drop.append(tok_results)
+            term_drop.append(gone)
             rk, _ = block(r)
             term_drop.pop()
             region_keys.append(rk)
@@ -274,6 +290,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         for i, r in enumerate(op.results):
             if i in tok_results:
                 env[r] = _h("make_token")
+            elif i in through:
+                env[r] = through[i]
             else:
                 env[r] = _h(c.key, "result", kept)
                 kept += 1
@@ -306,6 +324,66 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
 
 
+def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
+    """The value of an integer splat literal of element type ``iN`` as the comparison sees it."""
+    bits = re.fullmatch(r"i(\d+)", elem)
+    if bits is None or re.fullmatch(r"-?\d+|true|false", lit) is None:
+        return None
+    n, v = int(bits.group(1)), {"true": 1, "false": 0}.get(lit)
+    v = int(lit) if v is None else v
+    v &= (1 << n) - 1  # the bit pattern, then read signed or unsigned
+    return v - (1 << n) if signed and n > 1 and v >> (n - 1) else v
+
+
+def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(i1, literal, result type)`` of a ``cmpi`` whose operands are both integer splat constants, else None."""
+    m = _CMPI.match(op.sig) if op.name == "cmpi" and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or m.group(1) not in _CMP_PRED or not all(u in splat for u in op.uses):
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    a, b = (_int_literal(ea, la, m.group(2) == "signed"), _int_literal(eb, lb, m.group(2) == "signed"))
+    if a is None or b is None or ea != eb:
+        return None
+    return "i1", ("true" if _CMP_PRED[m.group(1)](a, b) else "false"), m.group(3)
+
+
+def _div(a: int, b: int, rounding: str) -> int:
+    q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # toward zero
+    if q * b != a and rounding in ("negative_inf", "positive_inf"):
+        exact_neg = (a < 0) != (b < 0)
+        q += -1 if rounding == "negative_inf" and exact_neg else 1 if rounding == "positive_inf" and not exact_neg else 0
+    return q
+
+
+_INT_OPS = {"addi": lambda a, b, r: a + b, "subi": lambda a, b, r: a - b, "muli": lambda a, b, r: a * b,
+            "maxi": lambda a, b, r: max(a, b), "mini": lambda a, b, r: min(a, b),
+            "divi": lambda a, b, r: _div(a, b, r) if b else None,
+            "remi": lambda a, b, r: a - _div(a, b, "zero") * b if b else None}  # remainder takes the dividend's sign
+_INT_OP = re.compile(r"^(\w+) % , % ((?:\w+ )*?)(?:rounding < (\w+) > )?: (tile < [^<>]* >)$")
+
+
+def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of an integer ``addi subi muli divi remi maxi mini`` of two splat
+    constants of one element type, else None (a division by zero is never folded)."""
+    m = _INT_OP.match(op.sig) if op.name in _INT_OPS and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or not all(u in splat for u in op.uses):
+        return None
+    flags = m.group(2).split()
+    if any(f not in ("signed", "unsigned") for f in flags):  # overflow flags and the like: not folded
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    signed = "unsigned" not in flags
+    a, b = _int_literal(ea, la, signed), _int_literal(eb, lb, signed)
+    if a is None or b is None or ea != eb or ea == "i1":
+        return None
+    v = _INT_OPS[op.name](a, b, m.group(3) or "zero")
+    if v is None:
+        return None
+    bits = int(ea[1:])
+    v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
+    return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
+
+
 def _has_effects(c: CanonOp) -> bool:
     return any(o.name in SIDE_EFFECTS - {"yield", "continue", "return"} for o in c.op.walk() if o is not c.op)
 
@@ -328,6 +406,23 @@ def _region_free_uses(op: Op) -> list[str]:
 _RESULTS = re.compile(r"-> \( (.*) \) \{R\}")
 
 
+def _if_passthrough(op: Op, env: dict[str, str]) -> dict[int, str]:
+    """Result positions of an ``if`` whose every arm yields the same value defined outside the ``if``, mapped to
+    that value's key: such a result is that value (a port that threads loop-carried values through an ``if``
+    unchanged, and one that does not, have the same graph)."""
+    yields = [r[-1] for r in op.regions if r and r[-1].name == "yield"]
+    if len(yields) != len(op.regions) or len(op.regions) < 2:
+        return {}
+    inner = {d for r in op.regions for o in r for x in o.walk() for d in x.results + x.defs}
+    out = {}
+    for i in range(len(op.results)):
+        names = {y.uses[i] if i < len(y.uses) else None for y in yields}
+        name = names.pop() if len(names) == 1 else None
+        if name is not None and name in env and name not in inner:
+            out[i] = env[name]
+    return out
+
+
 def _token_positions(sig: str) -> set[int]:
     """Positions of ``token`` among an op's region results ``-> ( T0 , token ) {R}``."""
     m = _RESULTS.search(sig)
@@ -344,7 +439,7 @@ def _drop_token_results(sig: str, pos: set[int]) -> str:
         pairs = [x for i, x in enumerate(_split_top(iv.group(1))) if i not in pos]
         head = head[:iv.start()] + (f"iter_values ( {' , '.join(pairs)} ) " if pairs else "")
     tail = f"-> ( {' , '.join(types)} ) {{R}}" if types else "{R}"
-    return (head + tail).replace("  ", " ")
+    return (head + tail + sig[m.end():]).replace("  ", " ")  # an if keeps its `else {R}`
 
 
 def _drop_yielded(sig: str, pos: set[int]) -> str:

@@ -184,7 +184,7 @@ def _compare_loops(rc: ircanon.CanonOp, gc: ircanon.CanonOp, rl: str, gl: str) -
     if nr != ng:
         return Finding(WARNING, "IRD-LOOP-CARRIED", "for", f"loop-carried values differ: ref {nr} vs port {ng} "
                        "with the same bounds and step (extra plumbing; harmless unless the body uses them)", rl, gl)
-    if rc.op.sig == gc.op.sig and rc.operand_keys == gc.operand_keys:  # the difference is inside: reported there
+    if rc.operand_keys == gc.operand_keys:  # same header once tokens are dropped: the difference is inside
         return Finding(INFO, "IRD-LOOP-BODY", "for", "same bounds, step and loop-carried values; the body differs "
                        "(see the findings inside the loop)", rl, gl)
     return None

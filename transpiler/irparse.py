@@ -317,6 +317,8 @@ def _check_well_formed(entry: Op, origin: str) -> None:
                                            f"{_short(types[u])}, the op is {_short(want)}",
                                            "the IR is ill-formed: regenerate it with ir-ref / ir-rs",
                                            errors.Loc(origin, op.line, 1))
+        for r in op.results:  # a name reused in a sibling region (the printer numbers per region) is a new value
+            types.pop(r, None)
         if len(outs) == len(op.results):
             for r, t in zip(op.results, outs):
                 types[r] = t

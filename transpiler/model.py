@@ -65,23 +65,34 @@ class Param:
 
 @dataclass
 class Generic:
-    name: str
+    name: str  # the host side's name (FFI, wrapper, specs)
     kind: str  # "type" | "const"
     origin: str  # "array_dtype" | "constant" | "dtype_flag"
     note: str = ""
+    rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
+    test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype, computed by the host
+
+    @property
+    def spelled(self) -> str:
+        return self.rust_name or self.name
 
     def rust(self) -> str:
-        return f"{self.name}: ElementType" if self.kind == "type" else f"const {self.name}: i32"
+        return f"{self.spelled}: ElementType" if self.kind == "type" else f"const {self.spelled}: i32"
 
 
 @dataclass
 class Op:
-    """One typed operation; ``template`` is a rule string formatted with ``operands``."""
+    """One typed operation; ``template`` is a rule string formatted with ``operands``. ``decl`` names the
+    module-local op declaration its text calls (emitters/templates/port/declarations/), "" for a crate op;
+    ``literal`` is the Python value of a constant of the generic element type that mono.expand spells again
+    for each concrete element type."""
     kind: str
     template: str
     operands: tuple[tuple[str, str], ...]
     span: Span
     unsafe: bool = False
+    decl: str = ""
+    literal: float | None = None
 
     def text(self) -> str:
         return self.template.format(**dict(self.operands))
@@ -164,6 +175,7 @@ class Module:
     kernels: list[Kernel]
     decisions: list[Decision] = field(default_factory=list)
     pipeline: str = "text-model"  # or "typed-ir" (transpiler/pipeline.py): which pipeline produced it
+    refused: object = None  # errors.Refused: the file's kernels that did not translate (translate.py keeps going)
 
 
 def walk(stmts: list):

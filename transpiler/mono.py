@@ -14,7 +14,8 @@ import dataclasses
 import re
 
 from . import model, specialise
-from .ops_cutile import ELEM_SCALAR_KIND
+from .cutile_base import declaration
+from .ops_cutile import ELEM_SCALAR_KIND, constant_spelling
 
 _E = re.compile(rf"\b{specialise.ELEMENT_GENERIC}\b")
 
@@ -55,12 +56,30 @@ def expand(kernels: list[model.Kernel], rules: dict) -> list[model.Kernel]:
             continue
         for dt in rules["element_entries"]["dtypes"]:
             body = _subst(k.body, dt)
+            _respell_constants(body, dt, rules)
             params = [_subst(p, dt) for p in k.params]
             generics = [g for g in k.generics if g.name != specialise.ELEMENT_GENERIC]
             extra = {"python_name": k.python_name or k.name} if hasattr(k, "python_name") else {}
             out.append(dataclasses.replace(k, name=f"{k.name}_{dt}", params=params, generics=generics, body=body,
                                            **extra))
     return out
+
+
+def _respell_constants(stmts: list, dt: str, rules: dict) -> None:
+    """A constant of the generic element type (``Op.literal``: +-inf, spelled through constant_f32 because E may
+    be bf16) spelled for the concrete ``dt`` (ops_cutile.constant_spelling): the crate's own spelling where it
+    is exact (``f32::NEG_INFINITY``), constant_f32 where it is not (bf16)."""
+    for s in stmts:
+        op = getattr(s, "op", None)
+        if isinstance(op, model.Op) and op.literal is not None:
+            key, text = constant_spelling(op.literal, dt)
+            template = rules["ops"][key]
+            s.op = dataclasses.replace(op, template=template, decl=declaration(template), literal=None,
+                                       operands=tuple(sorted({**dict(op.operands), "value": text}.items())))
+        for attr in ("body", "then", "otherwise"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                _respell_constants(sub, dt, rules)
 
 
 # ---------------------------------------------------------------------------------------------- dtype split

@@ -27,7 +27,7 @@ import re
 
 import libcst as cst
 
-from . import errors, mem_cutile, model, specialise
+from . import cutile_defects, errors, mem_cutile, model, specialise
 from .cutile_base import Val, literal_text, literal_value
 
 _CMP = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
@@ -231,10 +231,10 @@ class Ops:
 
     def const_names(self) -> set[str]:
         """Names a constant ``if`` may test: const generics and dtype flags (for fuse_fma)."""
-        return {p.name for p in self._params if p.kind == "constant"} | set(getattr(self, "flags", {}))
+        return set(self.const_rust.values()) | set(getattr(self, "flags", {}))
 
     def _is_const_generic(self, v) -> bool:
-        return v.kind == "scalar" and any(p.name == v.name and p.kind == "constant" for p in self._params)
+        return v.kind == "scalar" and v.name in self.const_rust.values()
 
     def _scalar_binary_fn(self, node, rule, fname, hint, a, b, modes):
         """``ct.maximum`` / ``ct.minimum`` / ``max`` / ``min`` on scalars: the tile op on 0-d tiles (maxi for
@@ -496,16 +496,18 @@ class Ops:
         if "padding_value" in args:
             pv = self._expr(args["padding_value"], "pad")
             pad = pv.value if pv.kind == "literal" else None
-        # a generic E becomes concrete per entry (mono.expand), so E::NEG_INFINITY reads f16::NEG_INFINITY etc.
-        text = _pad_text(pad, e)
-        if text is None:
+        # a generic E becomes concrete per entry (mono.expand); its +-inf is spelled through constant_f32
+        spelled = _pad_spelling(pad, e)
+        if spelled is None:
             raise self._err(args["padding_value"], "no rule for this gather padding value",
                             "pad with 0 or +-inf (the literals cutile 0.3.1 can spell for every element type), "
                             "then ct.where")
         ptrs, mask, shape = self._ptr_index(arr, args["indices"], node, hint, check)
         mask = self._custom_mask(args, mask, shape, arr, node, hint)
-        zt = self.let(f"{arr.name}_zero_t" if pad == 0 else f"{arr.name}_pad_t", model.TileT(e, ()),
-                      self.op("constant", self.ops("elem_zero"), node, zero=text), node)
+        pad_op = self.op("constant", self.ops(spelled[0]), node, value=spelled[1], shape="")
+        if spelled[0] == cutile_defects.CONST_DECL and e == specialise.ELEMENT_GENERIC:
+            pad_op = dataclasses.replace(pad_op, literal=pad)  # mono.expand spells it for each concrete E
+        zt = self.let(f"{arr.name}_zero_t" if pad == 0 else f"{arr.name}_pad_t", model.TileT(e, ()), pad_op, node)
         zero = self.let(f"{arr.name}_zero" if pad == 0 else f"{arr.name}_pad", model.ScalarT(e),
                         self.op(ELEM_SCALAR_KIND, self.ops("tile_to_scalar"), node, x=zt), node)
         v = self.fresh(hint)
@@ -544,15 +546,16 @@ def Val_i32():
     return Val("tile", "_i32", model.TileT("i32", ()), "i32")
 
 
-def _pad_text(value, dtype: str) -> str | None:
-    """The constant() argument for a gather padding value (0 / +-inf work for a generic E made concrete)."""
+def _pad_spelling(value, dtype: str) -> tuple[str, str] | None:
+    """(``[ops]`` template, value) of the 0-d constant for a gather padding value (0 / +-inf work for a generic
+    E made concrete)."""
     if dtype == specialise.ELEMENT_GENERIC and isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return f"{dtype}::{'INFINITY' if value > 0 else 'NEG_INFINITY'}"
+        return cutile_defects.CONST_DECL, cutile_defects.f32_constant(value, dtype, generic=True)
     if dtype == specialise.ELEMENT_GENERIC:
-        return f"{dtype}::ZERO" if value == 0 and not isinstance(value, bool) else None
+        return ("constant", f"{dtype}::ZERO") if value == 0 and not isinstance(value, bool) else None
     if value == 0 and not isinstance(value, bool) and dtype in ("f16", "bf16", "f32", "f64", "tf32"):
-        return f"{dtype}::ZERO" if dtype in ("f16", "bf16", "tf32") else f"0.0{dtype}"
-    return constant_text(value, dtype) if value is not None else None
+        return "constant", f"{dtype}::ZERO" if dtype in ("f16", "bf16", "tf32") else f"0.0{dtype}"
+    return constant_spelling(value, dtype) if value is not None else None
 
 
 # ---------------------------------------------------------------------------------------------- fma
@@ -826,3 +829,15 @@ def constant_text(value, dtype: str) -> str | None:
         return literal_text(value, dtype)
     except ValueError:
         return None
+
+
+def constant_spelling(value, dtype: str, generic: bool | None = None) -> tuple[str, str] | None:
+    """How a ``constant(value, shape)`` of element type ``dtype`` is spelled: the template key (rules ``[ops]`` /
+    ir.toml ``[rust]``) and its value, ``("constant", "2.0f32")``; ``("constant_f32", "f32::NEG_INFINITY")``
+    where cutile 0.3.1 would mis-encode the crate's own spelling (cutile_defects.f32_constant). ``generic``:
+    ``dtype`` names a generic element type (default: the text model's ``E``). None if it cannot be spelled."""
+    text = constant_text(value, dtype)
+    if text is None:
+        return None
+    f32 = cutile_defects.f32_constant(value, dtype, dtype == specialise.ELEMENT_GENERIC if generic is None else generic)
+    return (cutile_defects.CONST_DECL, f32) if f32 is not None else ("constant", text)

@@ -4,6 +4,10 @@ It is the default for every cuTile Python file whose kernels it fully handles; a
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
 pipeline instead (frontend_cutile -> specialise -> mono), and tests/test_ir_pipeline.py lists which
 fixtures take which path (a ratchet: the list only grows until the text model can go).
+
+Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel whose
+front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
+translate.translate_module decides between that partial module and the text-model pipeline (README).
 """
 
 from __future__ import annotations
@@ -26,14 +30,20 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None, on_unsupported=None) -> list[Kernel]:
-    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage
-    (``on_unsupported``: the front end's hook for constructs without a rule, ``ctrs translate --llm``)."""
+def lower(path: Path, stages=None, refused: dict | None = None, on_unsupported=None) -> list[Kernel]:
+    """Every entry of a cuTile Python file, specialised; ``stages(name, kernels)`` sees each stage.
+    With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go on;
+    ``on_unsupported``: the front end's hook for constructs without a rule (``ctrs translate --llm``)."""
     info = _info(Path(path))
-    mod = fe_cutile.lower_file(info, on_unsupported)
+    mod = fe_cutile.lower_file(info, refused, on_unsupported)
     out: list[Kernel] = []
     for k in mod.kernels:
-        out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+        try:
+            out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+        except errors.CtrsError as e:
+            if refused is None:
+                raise
+            refused[k.name] = [e]
     return out
 
 
@@ -68,15 +78,24 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
     return out
 
 
-def translate_module(path: Path, stem: str, on_unsupported=None) -> model.Module:
+def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsupported=None) -> model.Module:
     """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
-    the file should take the text-model pipeline)."""
+    the file should take the text-model pipeline). With ``refused``: the kernels that lower, specialise and
+    emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 
-    entries = lower(path, on_unsupported=on_unsupported)
-    kernels = [ir_rust.emit_kernel(k, str(path)) for k in entries]
-    mod = model.Module(stem, Path(path).name, kernels, _decisions(Path(path), entries), PIPELINE_NAME)
-    return mod
+    entries = lower(path, refused=refused, on_unsupported=on_unsupported)
+    emitted = []
+    for k in entries:
+        try:
+            emitted.append((k, ir_rust.emit_kernel(k, str(path))))
+        except errors.CtrsError as e:
+            if refused is None:
+                raise
+            refused.setdefault(k.python_name or k.name, []).append(e)
+    keep = [(k, mk) for k, mk in emitted if (k.python_name or k.name) not in (refused or {})]
+    ok = [k for k, _ in keep]
+    return model.Module(stem, Path(path).name, [mk for _, mk in keep], _decisions(Path(path), ok), PIPELINE_NAME)
 
 
 def emit_model(path: Path, stage: str = "final") -> str:

@@ -23,10 +23,10 @@ Every decision is recorded for ``ctrs translate --explain`` (model.Decision, loc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import errors, model
-from .cutile_base import Split, Structural, load_rules
+from .cutile_base import Split, Structural, const_generic_names, load_rules
 
 ELEMENT_GENERIC = "E"
 
@@ -51,13 +51,15 @@ def param_generics(params: list[model.Param], tests: list[DtypeTest]) -> list[mo
     gens: list[model.Generic] = []
     if any(p.kind == "array" and p.dtype == ELEMENT_GENERIC for p in params):  # (an array may be concrete)
         gens.append(model.Generic(ELEMENT_GENERIC, "type", "array_dtype", "element type of every array"))
+    spelled = const_generic_names(params)
     for p in params:
         if p.kind == "constant":
-            gens.append(model.Generic(p.name, "const", "constant", "ct.Constant"))
+            gens.append(model.Generic(p.name, "const", "constant", "ct.Constant",
+                                      spelled[p.name] if spelled[p.name] != p.name else ""))
     for t in tests:
         if all(g.name != t.flag for g in gens):
             gens.append(model.Generic(t.flag, "const", "dtype_flag",
-                                      f"1 when {t.array}.dtype == {t.dtype} (host-computed)"))
+                                      f"1 when {t.array}.dtype == {t.dtype} (host-computed)", test=(t.array, t.dtype)))
     return gens
 
 
@@ -523,7 +525,7 @@ def _bind_literals(loop: model.For, root: list, made: set[str]) -> None:
                 return names[lit]
             if key in ops:
                 ops[key] = _LITERAL.sub(sub, ops[key])
-        b.op = model.Op(b.op.kind, b.op.template, tuple(sorted(ops.items())), b.op.span, b.op.unsafe)
+        b.op = replace(b.op, operands=tuple(sorted(ops.items())))
     loop.body[:0] = new
 
 

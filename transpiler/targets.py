@@ -9,19 +9,14 @@ between versions (``[api.*]``). The review behind the data: docs/cutile-0.5.0.md
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import errors, paths, toolchain
+from . import errors, paths, rules_loader, toolchain
 
 # The version ir-rs / the harness use when no --cutile is given. Stays 0.3.1 until kernel.rs emission
 # follows the 0.5.0 profile (see docs/cutile-0.5.0.md).
 DEFAULT = toolchain.CUTILE_VERSION
-
-_REQUIRED = {"crate": ("version", "crates"), "harness": ("cargo_toml", "cargo_lock", "main_rs"),
-             "bytecode": ("write", "writer_supports")}
-
 
 @dataclass(frozen=True)
 class Profile:
@@ -70,17 +65,7 @@ def _profile_dir() -> Path:
 
 def _load(path: Path) -> Profile:
     loc = errors.Loc(str(path))
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise errors.CtrsError(errors.TARGET_PROFILE, f"target profile is not valid TOML: {e}",
-                               "fix the file (see docs/cutile-0.5.0.md, Target profiles)", loc) from e
-    for table, keys in _REQUIRED.items():
-        for key in keys:
-            if key not in data.get(table, {}):
-                raise errors.CtrsError(errors.TARGET_PROFILE, f"target profile lacks [{table}] {key}",
-                                       "every profile needs [crate] version/crates, [harness] cargo_toml/"
-                                       "cargo_lock/main_rs and [bytecode] write/writer_supports", loc)
+    data = rules_loader.load("target", path)  # TOML and the schema (rules_loader.TARGET): CTRS-E190..E193
     crate, harness, bc = data["crate"], data["harness"], data["bytecode"]
     if path.stem != f"cutile-{crate['version']}":
         raise errors.CtrsError(errors.TARGET_PROFILE, f"profile file {path.name} declares version {crate['version']}",

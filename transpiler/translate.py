@@ -5,6 +5,10 @@ lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines 
 ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
 carry a ``@generated`` checksum and are written all or nothing (transpiler/outputs.py); on any error
 nothing is written, and files ctrs did not generate are never replaced without ``--force``.
+
+Keep-going: a kernel with a blocker does not stop the others. The port holds the kernels that translated and
+errors.Refused (CTRS-E240) lists every blocker of the others, raised after the port is written (nothing is
+written when no kernel translated). Which pipeline: see :func:`translate_module`.
 """
 
 from __future__ import annotations
@@ -27,15 +31,33 @@ def _stem(kernel: Path) -> str:
 
 
 def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
-    """All output files (relative name -> text) for one kernel file; raises CtrsError, writes nothing.
+    """All output files (relative name -> text) for one kernel file; raises CtrsError (errors.Refused when
+    any kernel was refused), writes nothing.
 
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
+    files, refused = port_files(kernel, llm, llm_hook)
+    if refused is not None:
+        raise refused
+    return files
+
+
+def _raisable(refused: errors.Refused) -> errors.CtrsError:
+    """What to raise when no kernel translated: a one-kernel file's lone blocker as itself (one line, as
+    before keep-going), else the refusal (every blocker, then the summary)."""
+    return refused.blockers[0] if refused.total == 1 and len(refused.blockers) == 1 else refused
+
+
+def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], errors.Refused | None]:
+    """The port files of the kernels that translated, and the refusal of the others (None: none refused).
+    Raises when no kernel translated."""
     kernel = Path(kernel)
     if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback.Config)
-        return llm.translate_source(kernel)
+        return llm.translate_source(kernel), None
     mod = translate_module(kernel, llm_hook)
+    if mod.refused is not None and not mod.kernels:
+        raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
     from . import launch_sites, toolchain  # noqa: PLC0415
@@ -45,41 +67,118 @@ def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
     from . import frontend_triton  # noqa: PLC0415
     sites = (frontend_triton.mine_sites(Path(kernel)) if frontend_triton.is_triton_file(Path(kernel))
              else launch_sites.mine_file(Path(kernel)))
+    if mod.refused is not None:
+        sites = _without(sites, set(mod.refused.kernels))
     files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,
                                          toolchain.CUTILE_VERSION))
-    return files
+    return files, mod.refused
+
+
+def _without(sites: dict, refused: set[str]) -> dict:
+    """The file's launch sites and config lists less those of refused kernels (the port has no entry for them)."""
+    return {key: ({k: v for k, v in val.items() if k not in refused} if isinstance(val, dict) else
+                  [x for x in val if not (isinstance(x, dict) and x.get("kernel") in refused)])
+            for key, val in sites.items()}
 
 
 def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
-    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``)."""
+    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``).
+
+    A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
+    one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried too, kernel by kernel:
+    if it takes every kernel, its module; else the pipeline that translates more kernels (the typed IR on a
+    tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
+    refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
+    a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
+    (docs/ir.md). Triton and ``--llm``: the text model on the whole file, stopping at the first blocker."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
     if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
-        return pipeline.translate_module(kernel, _stem(kernel), llm_hook.typed)
-    if not triton and llm_hook is None:
-        try:
-            return pipeline.translate_module(kernel, _stem(kernel))
-        except errors.CtrsError as e:  # outside the typed-IR subset: the text-model pipeline takes the file
-            if e.code not in pipeline.FALLBACK_CODES or os.environ.get("CTRS_PIPELINE") == "typed":
-                raise  # CTRS_PIPELINE=typed: no fallback (measures the typed path alone; docs/ir.md)
+        return pipeline.translate_module(kernel, _stem(kernel), on_unsupported=llm_hook.typed)
+    if triton or llm_hook is not None:
+        return _text_model(kernel, llm_hook, triton)
+    typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
+    refused: dict[str, list[errors.CtrsError]] = {}
     try:
-        info, fronts = (frontend_triton.parse_file(kernel, llm_hook) if triton
-                        else frontend_cutile.parse_file(kernel, llm_hook))
-        kernels: list[model.Kernel] = []
-        decisions: list[model.Decision] = []
+        mod = pipeline.translate_module(kernel, _stem(kernel), refused)
+    except errors.CtrsError as e:  # the whole file is outside the typed path: the text model takes it
+        if e.code not in pipeline.FALLBACK_CODES or typed_only:
+            raise
+        return _text_model(kernel, None, False)
+    if not refused:
+        return mod
+    total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
+    if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
+        text_refused: dict[str, list[errors.CtrsError]] = {}
+        try:
+            text = _text_model(kernel, None, False, text_refused)
+        except errors.CtrsError as e:  # the text model cannot read the file at all
+            text, text_refused = None, {"": [e]}
+        if text is not None and not text_refused:
+            return text  # the text model takes the whole file: as before keep-going
+        refused = {k: _merged(bs, text_refused[k][0]) if k in text_refused else bs for k, bs in refused.items()}
+        if text is not None and len(text_refused) < len(refused):  # it translates more kernels: its port
+            text.refused = errors.Refused(kernel, {k: refused.get(k, es) for k, es in text_refused.items()}, total)
+            return text
+    mod.refused = errors.Refused(kernel, refused, total)
+    return mod
+
+
+def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.CtrsError]:
+    """The blockers of a kernel both pipelines refused: where the text model stopped (its diagnostic: a
+    rules-table code and hint), then every typed blocker past that point (constructs neither pipeline got
+    through); the typed ones before it, or on its line, are constructs the text model translated or the same."""
+    at = (e.loc.line, e.loc.col) if e.loc else (0, 0)
+    return [e] + [b for b in typed if b.loc and (b.loc.line, b.loc.col) > at and b.loc.line != at[0]]
+
+
+def _text_model(kernel: Path, llm_hook, triton: bool, refused: dict | None = None) -> model.Module:
+    """The text-model pipeline (frontend_cutile / frontend_triton -> specialise -> mono), whole file; with
+    ``refused`` (cuTile): kernel by kernel, a kernel that fails recorded there with its (first) blocker."""
+    from . import frontend_triton  # noqa: PLC0415
+    kernels: list[model.Kernel] = []
+    decisions: list[model.Decision] = []
+    try:
+        if triton:
+            info, fronts = frontend_triton.parse_file(kernel, llm_hook)
+        elif refused is None:
+            info, fronts = frontend_cutile.parse_file(kernel, llm_hook)
+        else:
+            info = frontend_cutile.parse_module(kernel, llm_hook)
+            fronts = [f for fn in info.kernels
+                      if (f := _kept(refused, fn.name.value, kernel, lambda fn=fn: frontend_cutile.KernelFront(info, fn)))]
         for f in fronts:
-            ks, ds = specialise.specialise_variants(f)
-            kernels += mono.expand(mono.split_dtypes(ks, f), f.rules)  # own dtype generics; per-dtype entries
-            decisions += ds
+            def one(f=f):
+                ks, ds = specialise.specialise_variants(f)
+                return mono.expand(mono.split_dtypes(ks, f), f.rules), ds  # own dtype generics; per-dtype entries
+            got = one() if refused is None else _kept(refused, f.fn.name.value, kernel, one)
+            if got:
+                kernels += got[0]
+                decisions += got[1]
     except errors.CtrsError as e:
         if triton:
             frontend_triton.to_source_columns(e, kernel)
         raise
     except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
-        raise errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
-                               f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel))) from None
+        raise _too_deep(kernel) from None
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)
+
+
+def _too_deep(kernel: Path) -> errors.CtrsError:
+    return errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
+                            f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel)))
+
+
+def _kept(refused: dict, name: str, kernel: Path, step):
+    """``step()``, or None with the kernel's blocker recorded in ``refused`` (the text model keeps going)."""
+    try:
+        return step()
+    except errors.CtrsError as e:
+        refused[name] = [e]
+    except RecursionError:
+        refused[name] = [_too_deep(kernel)]
+    return None
 
 
 def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
@@ -90,15 +189,20 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False) -> list[Path]:
     """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
-    only files ctrs generated are replaced unless ``force``; all or nothing)."""
+    only files ctrs generated are replaced unless ``force``; all or nothing). When some kernels were refused,
+    the port of the others is written and then errors.Refused raised (its ``written``: the paths)."""
     from . import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
-    files = translate_source(kernel, llm)
+    files, refused = port_files(kernel, llm)
     data = {name: generated.add_header(name, text, by="ctrs translate") for name, text in files.items()}
-    return outputs.write_set(out, data, force)
+    written = outputs.write_set(out, data, force)
+    if refused is not None:  # the port of the others is written: now every blocker of the refused ones
+        refused.written = written
+        raise refused
+    return written
 
 
 def _check_name(kernel: Path) -> None:
@@ -146,7 +250,8 @@ def kernel_files(root: Path) -> list[Path]:
 
 
 def translate_dir(root: Path, output: Path | None = None, progress=None, llm=None, force: bool = False) -> list[dict]:
-    """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message).
+    """Translate every kernel file under ``root``: one row per file (file, kernels, status, code, message);
+    status ok, partial (some kernels refused: the port of the others written), error or crash.
 
     With ``output`` each port goes to ``output/<relative dir>/<stem>_rs``, else next to its file. A failing
     file does not stop the others. ``progress(i, n, path)`` is called before each file and once at the end.
@@ -166,6 +271,9 @@ def translate_dir(root: Path, output: Path | None = None, progress=None, llm=Non
         try:
             written = translate(f, out, llm, force)
             row["output"] = str(written[0].parent)
+        except errors.Refused as e:  # keep-going: the port of the others may be written; every blocker listed
+            row.update(status="partial" if e.written else "error", code=e.code, message="\n".join(e.lines()),
+                       output=str(e.written[0].parent) if e.written else "")
         except errors.CtrsError as e:
             row.update(status="error", code=e.code, message=e.one_line())
         except Exception as e:  # noqa: BLE001 - one broken file must not stop a directory run

@@ -138,6 +138,7 @@ class Generic:
     kind: str  # type | const
     origin: str  # array_dtype | constant | dtype_flag
     note: str = ""
+    test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype
 
 
 @dataclass(eq=False)

@@ -5,8 +5,10 @@ parameter ``E``, ``ct.Constant[int]`` parameters are const-generic symbols (usab
 values), Python numbers stay compile-time constants until they meet a tile (ir/typing.py), ``for .. in
 range(start, stop, step)`` is a structured ``for`` whose loop-carried values are the names it re-binds,
 and ``X if A.dtype == ct.float32 else A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise
-pass. A construct outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the caller then takes the
-file through the older text-model front end (transpiler/frontend_cutile.py).
+pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
+lowered under recovery.guard: a blocker is recorded and lowering goes on (recovery.py), so every blocker of
+a kernel is found in one run; the caller refuses a kernel with any, and may take the whole file through the
+older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import recovery
+from .recovery import live
 from .registry import CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
@@ -28,7 +32,7 @@ _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", 
 
 def unsupported(info, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {what}",
-                            "the file goes through the text-model front end", info.loc(node))
+                            "not in the typed IR front end's subset yet (docs/ir.md)", info.loc(node))
 
 
 class Lowering(Builder):
@@ -47,6 +51,8 @@ class Lowering(Builder):
         self.flags: dict[str, str] = {}
         self.returns: list | None = None  # inside an inlined helper: the value of its `return`
         self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
+        self.blockers: list[errors.CtrsError] = []  # every construct that failed to lower (recovery.py)
+        self.pending: list[errors.CtrsError] = []  # blockers of parameters, counted on use (recovery.parameter)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -67,20 +73,8 @@ class Lowering(Builder):
         fn = self.fn
         ranks = self._array_ranks()
         for p in fn.params.params:
-            name = p.name.value
-            ann = p.annotation
-            if ann is not None:
-                kind = self._const_kind(ann.annotation)
-                if kind != "int":
-                    raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
-                self.env[name] = Sym(name)
-                self.params.append(Param(name, "constant", None, self.loc(p)))
-                continue
-            if name not in ranks:
-                raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
-            v = Value(ArrayType(ELEMENT, ranks[name]), name)
-            self.env[name] = ArrayRef(name, v)
-            self.params.append(Param(name, "array", v, self.loc(p)))
+            with recovery.parameter(self, p):
+                self.param(p, ranks)
         if fn.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or fn.params.kwonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
         self.body(fn.body.body)
@@ -92,6 +86,22 @@ class Lowering(Builder):
         gens += self.generics
         hints = self._hints()
         return Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
+
+    def param(self, p: cst.Param, ranks: dict[str, int]) -> None:
+        name = p.name.value
+        ann = p.annotation
+        if ann is not None:
+            kind = self._const_kind(ann.annotation)
+            if kind != "int":
+                raise self.err(p, f"parameter '{name}': only ct.Constant[int] annotations")
+            self.env[name] = Sym(name)
+            self.params.append(Param(name, "constant", None, self.loc(p)))
+            return
+        if name not in ranks:
+            raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
+        v = Value(ArrayType(ELEMENT, ranks[name]), name)
+        self.env[name] = ArrayRef(name, v)
+        self.params.append(Param(name, "array", v, self.loc(p)))
 
     def _hints(self) -> dict:
         for d in self.fn.decorators:
@@ -163,7 +173,8 @@ class Lowering(Builder):
         for i, s in enumerate(stmts):
             if i == 0 and _is_docstring(s):
                 continue
-            self.stmt(s)
+            with recovery.guard(self, s):  # a blocker is recorded; the names s binds become poison
+                self.stmt(s)
 
     def stmt(self, s) -> None:
         self.info.fallback = self.info.span(s)
@@ -186,7 +197,7 @@ class Lowering(Builder):
             name = s.target.value
             if name not in self.env:
                 raise self.err(s, f"'{name}' is not defined")
-            self.bind(name, self.binary(op, self.env[name], self.expr(s.value), s, name))
+            self.bind(name, self.binary(op, live(self.env[name]), self.expr(s.value), s, name))
         elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
@@ -235,7 +246,7 @@ class Lowering(Builder):
         self.body(s.body.body)
         ys = []
         for n, a in zip(carried, args_v):
-            y = self.env[n]
+            y = live(self.env[n])
             if not isinstance(y, Value) or y.type != a.type:
                 raise self.err(s, f"'{n}' changes type in the loop body")
             ys.append(y)
@@ -250,7 +261,7 @@ class Lowering(Builder):
     def expr(self, node, hint: str = ""):
         if isinstance(node, cst.Name):
             if node.value in self.env:
-                return self.env[node.value]
+                return live(self.env[node.value])
             if node.value in self.info.consts:
                 return self.info.consts[node.value]
             if node.value in ("True", "False"):
@@ -286,7 +297,7 @@ class Lowering(Builder):
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
-            a = self.env.get(node.value.value)
+            a = live(self.env.get(node.value.value))
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
@@ -310,7 +321,8 @@ class Lowering(Builder):
         flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
         if all(g.name != flag for g in self.generics):
             self.generics.append(Generic(flag, "const", "dtype_flag",
-                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)"))
+                                         f"1 when {array}.dtype == {rhs.dtype.name} (host-computed)",
+                                         (array, rhs.dtype.name)))
         return DT(DTypeChoice(flag, lhs.dtype, rhs.dtype, then.dtype, other.dtype))
 
     # -- calls -------------------------------------------------------------------------------------
@@ -345,7 +357,7 @@ class Lowering(Builder):
             key = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
             if key not in names or key in bound:
                 raise self.err(a, f"argument {i} of helper '{name}'")
-            bound[key] = self.expr(a.value)
+            bound[key] = recovery.arg(self, a.value)
         for p in ps.params:
             if p.name.value not in bound:
                 if p.default is None:
@@ -361,8 +373,9 @@ class Lowering(Builder):
                     continue
                 if self.returns:
                     raise self.err(st, f"helper '{name}': code after its return")
-                self.stmt(st)
-            value = self.returns[0] if self.returns else None
+                with recovery.guard(self, st):  # reported once, at the helper's line, however often it is called
+                    self.stmt(st)
+            value = live(self.returns[0]) if self.returns else None
         finally:
             self.inlining.pop()
             self.env, self.returns = saved
