@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             Server([answer_for] * 1000) as srv:
         cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=1, cache_dir=Path(cache),
                      log=lambda m: print(m, file=sys.stderr, flush=True))
-        ks = corpus.run("translate", None, True, cfg)
+        ks = corpus.run("translate", None, True, llm=cfg)
         asked: dict[str, list[str]] = {}
         for r in srv.requests:
             user = r["body"]["messages"][1]["content"]
