@@ -35,6 +35,7 @@ _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.
 # stores unordered (each grid-stride iteration writes its own tile) and --explain says so.
 _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
+_POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
 _SCALAR = "scalar"
 _CONST = "const"
 
@@ -79,6 +80,46 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _raw_arrays(k: Kernel) -> set[int]:
+    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one too
+    would need cutile's &Tensor prologue spelled out (make_tensor_view): the text-model pipeline does that."""
+    from ctrs.ir.ops import walk  # noqa: PLC0415
+
+    ops = list(walk(k.body))
+    raw = {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
+           or op.kind == OpKind.ARRAY_STRIDE}
+    for op in ops:
+        if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in raw:
+            raise _err(op, f"a view of '{op.operands[0].hint}', which an N-d gather/scatter reads as a raw pointer")
+    return raw
+
+
+def _called_functions(rules: dict) -> set[str]:
+    """The cutile functions the emitter's templates call (``iota(``, ``exti(``, ...): a let of that name would
+    shadow the function for the rest of the kernel (``let iota = iota(..)``), so values never take them."""
+    out: set[str] = set()
+
+    def scan(x) -> None:
+        if isinstance(x, dict):
+            for v in x.values():
+                scan(v)
+        elif isinstance(x, str):
+            out.update(_CALL.findall(x))
+
+    scan(rules)
+    return out
+
+
+_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
+
+
+def _view_hints(op: Op) -> str:
+    """The latency and TMA arguments of a view load/store (ct.load/ct.store latency=, allow_tma=)."""
+    lat = op.attrs.get("latency")
+    tma = "tma::Disabled" if op.attrs.get("allow_tma") is False else "tma::Enabled"
+    return f"{f'Some({lat}i32)' if lat is not None else 'None'}, {tma}"
+
+
 def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
 
@@ -88,7 +129,7 @@ class KernelEmitter:
         self.k = k
         self.file = file
         self.rules = ir_rules()
-        self.taken = {g.name for g in k.generics} | {p.name for p in k.params}
+        self.taken = {g.name for g in k.generics} | {p.name for p in k.params} | _called_functions(self.rules)
         self.text: dict[tuple[int, str], str] = {}  # (value id, form) -> Rust expression
         self.form: dict[int, str] = {}
         self.needs: dict[int, set[str]] = {}
@@ -99,6 +140,7 @@ class KernelEmitter:
             if p.value is not None:
                 self.text[(p.value.id, _SCALAR)] = p.name
         self._analyse(k.body)
+        self.raw = _raw_arrays(k)
 
     # -- names -------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -136,14 +178,16 @@ class KernelEmitter:
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
             return _CONST
-        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM) or self._scalar_op(op):
+        if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM,
+                       OpKind.ARRAY_STRIDE) \
+                or self._scalar_op(op):
             return _SCALAR
         if op.kind in (OpKind.IF, OpKind.FOR, OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF,
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE,
                        OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
@@ -289,8 +333,10 @@ class KernelEmitter:
             else:
                 name = self.fresh(r.hint)
                 pad = self.rules["padding"][op.attrs["padding"]]
+                perm = op.attrs.get("order")
+                dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
                 self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
-                         f"dim_map::Identity, get_tensor_token({arr}))", op)
+                         f"{dim_map}, get_tensor_token({arr}))", op)
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:
@@ -301,7 +347,7 @@ class KernelEmitter:
         if k == OpKind.LOAD_VIEW:
             idx = ", ".join(self.val(v, _SCALAR) for v in op.operands[1:])
             return self.define(out, op, r, type_rust(r.type), f"load_view_tko(&{self.val(op.operands[0])}, [{idx}], "
-                               "ordering::Weak, scope::TileBlock, None, tma::Enabled)", target=target)
+                               f"ordering::Weak, scope::TileBlock, {_view_hints(op)})", target=target)
         if k == OpKind.STORE_VIEW:
             view, tile, *index = op.operands
             if op.attrs.get("ordered"):
@@ -310,9 +356,20 @@ class KernelEmitter:
             vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
             text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, "
-                    "scope::TileBlock, None, tma::Enabled)")
+                    f"scope::TileBlock, {_view_hints(op)})")
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
+        if k == OpKind.TO_TILE:
+            return self.to_tile(op, out, target)
+        if k == OpKind.ARRAY_DIM:
+            return self.array_dim(op, out)
+        if k == OpKind.ARRAY_STRIDE:
+            return self.array_stride(op, out)
+        if k == OpKind.IOTA:
+            return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["iota"].format(
+                shape=shape_rust(op.attrs["shape"])), target=target)
+        if k in _POINTER_OPS:
+            return self.pointer_op(op, out, target)
         if k == OpKind.RUST_FRAGMENT:
             return self.fragment(op, out, target)
         return self.compute(op, out, target)
@@ -333,6 +390,161 @@ class KernelEmitter:
             names[name] = fresh
         r = op.result
         self.define(out, op, r, type_rust(r.type), f"{mark}{spell(last)}", target=target)
+
+    def to_tile(self, op: Op, out: list, target: str | None) -> None:
+        """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"scalar_to_tile({self.val(op.operands[0], _SCALAR)})",
+                    target=target)
+
+    def array_dim(self, op: Op, out: list) -> None:
+        """An array's extent on one axis (a dropped Triton extent parameter read from the tensor)."""
+        arr, r = op.operands[0], op.result
+        if arr.id in self.raw:  # a raw entry's extents are its parameters
+            name = f"{self.val(arr)}_shape_{op.attrs['axis']}"
+            self.text[(r.id, _SCALAR)] = name
+            return self.convert_forms(out, op, r, name, _SCALAR)
+        shape = self.fresh(f"{arr.hint}_shape")
+        self.let(out, shape, f"Shape<{{ [{', '.join(['-1'] * arr.type.rank)}] }}>", f"{self.val(arr)}.shape()", op)
+        self.define(out, op, r, "i32", f"{shape}[{op.attrs['axis']}]")
+
+    def array_stride(self, op: Op, out: list) -> None:
+        """``A.strides[i]`` of a raw entry: its ``x_stride_<i>`` parameter; the last axis's is the constant 1 the
+        reference specialises a unit stride to (the port assumes row-contiguous arrays, as for pointer ops)."""
+        arr, r, axis = op.operands[0], op.result, op.attrs["axis"]
+        if axis == arr.type.rank - 1:
+            self.text[(r.id, _SCALAR)] = literal(1, r.type.dtype)
+            if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
+                name = self.fresh(r.hint or "c")
+                self.let(out, name, _tile0(r.type), f"constant({self.text[(r.id, _SCALAR)]}, const_shape![])", op)
+                self.text[(r.id, _TILE_ONLY_SCALAR)] = name
+            return None
+        name = f"{self.val(arr)}_stride_{axis}"
+        self.text[(r.id, _SCALAR)] = name
+        return self.convert_forms(out, op, r, name, _SCALAR)
+
+    # -- ct.gather / ct.scatter / atomics: cuTile Python's pointer chain ------------------------------
+    def _ptr_let(self, out: list, op: Op, hint: str, rtype: str, key: str, **names) -> str:
+        name = self.fresh(hint)
+        self.let(out, name, rtype, self.rules["pointer"][key].format(**names), op, kind=key)
+        return name
+
+    def pointer_chain(self, op: Op, out: list) -> tuple[str, str | None, list]:
+        """The pointer tile and bounds mask of a gather/scatter/atomic, as cuTile Python's
+        ``_gather_scatter_pointer_and_mask`` builds them: per axis the index widened to u64 (``exti``) and
+        broadcast to the index shape (an int literal is a u64 constant of it), ``index < extent`` compared
+        unsigned (check_bounds, and'ed over the axes), times the axis stride (the unit last-axis stride a constant,
+        as the reference specialises it), summed; then the base pointer broadcast and offset. A 1-D array reads
+        its extent and base from the ``&Tensor``; an N-d array is a raw entry (``x: *mut E``, ``x_shape_<i>``,
+        ``x_stride_<i>``: cutile 0.3.1's ``&Tensor`` has no strides). Returns (pointers, mask or None, the
+        remaining operands)."""
+        arr, *rest = op.operands
+        a, shape, raw = self.val(arr), op.attrs["shape"], arr.id in self.raw
+        rank = arr.type.rank
+        n, ones = shape_rust(shape), ", ".join("1" for _ in shape)
+        u64, u64_0 = f"Tile<u64, {{ [{n}] }}>", "Tile<u64, { [] }>"
+        pl = self._ptr_let
+
+        def widen(text: str, hint: str) -> str:  # a 0-d u64 tile at the index shape: reshape + broadcast
+            if not shape:
+                return text
+            r1 = pl(out, op, hint + "1", f"Tile<u64, {{ [{ones}] }}>", "reshape", x=text, shape=ones)
+            return pl(out, op, hint + "b", u64, "broadcast", x=r1, shape=n)
+
+        def scalar64(text: str, hint: str) -> str:  # an i32 Rust scalar as a u64 tile of the index shape
+            t = pl(out, op, hint + "_t", "Tile<i32, { [] }>", "scalar_to_tile", x=text)
+            return widen(pl(out, op, hint + "_64", u64_0, "exti", x=t), hint)
+
+        off = mask = None
+        for k, lit in enumerate(op.attrs["index"]):
+            h = f"{a}_i{k}" if raw else f"{a}_idx"
+            if lit is not None:  # an int literal index: cuTile Python folds it to a u64 constant of the index shape
+                ix = pl(out, op, h, u64, "constant", value=f"{int(lit)}u64", shape=n)
+            else:
+                v, rest = rest[0], rest[1:]
+                src = self.val(v, _TILE_ONLY_SCALAR) if isinstance(v.type, ScalarType) else self.val(v)
+                vshape = tuple(v.type.shape) if isinstance(v.type, TileType) else ()
+                ix = pl(out, op, h, f"Tile<u64, {{ [{shape_rust(vshape)}] }}>", "exti", x=src)
+                if vshape != tuple(shape):
+                    if len(vshape) < len(shape):
+                        lifted = (1,) * (len(shape) - len(vshape)) + vshape
+                        ix = pl(out, op, h + "r", f"Tile<u64, {{ [{shape_rust(lifted)}] }}>", "reshape", x=ix,
+                                shape=shape_rust(lifted))
+                    ix = pl(out, op, h + "b", u64, "broadcast", x=ix, shape=n)
+            if op.attrs["check_bounds"]:
+                if raw:
+                    ext = scalar64(f"{a}_shape_{k}", f"{a}_n{k}")
+                else:
+                    sh = pl(out, op, f"{a}_shape", "Shape<{ [-1] }>", "shape_of", array=a)
+                    ln = pl(out, op, f"{a}_len", "Tile<i32, { [] }>", "scalar_to_tile", x=f"{sh}[0]")
+                    ext = widen(pl(out, op, f"{a}_len64", u64_0, "exti", x=ln), f"{a}_len")
+                m = pl(out, op, f"{a}_m{k}" if raw else f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "cmp_unsigned",
+                       a=ix, b=ext)
+                mask = m if mask is None else pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "andi", a=mask,
+                                                 b=m)
+            if k == rank - 1:
+                o = pl(out, op, f"{a}_o{k}" if raw else f"{a}_off", u64, "unit_stride", x=ix, shape=n)
+            else:
+                st = scalar64(f"{a}_stride_{k}", f"{a}_s{k}")
+                o = pl(out, op, f"{a}_o{k}", u64, "mul", a=ix, b=st)
+            off = o if off is None else pl(out, op, f"{a}_off", u64, "add", a=off, b=o)
+        e = dtype_rust(arr.type.dtype)
+        base = pl(out, op, f"{a}_base", f"PointerTile<*mut {e}, {{ [] }}>", "raw_base" if raw else "tensor_base",
+                  array=a)
+        if shape:
+            b1 = pl(out, op, f"{a}_base1", f"PointerTile<*mut {e}, {{ [{ones}] }}>", "reshape", x=base, shape=ones)
+            base = pl(out, op, f"{a}_baseb", f"PointerTile<*mut {e}, {{ [{n}] }}>", "broadcast", x=b1, shape=n)
+        ptrs = pl(out, op, f"{a}_ptrs", f"PointerTile<*mut {e}, {{ [{n}] }}>", "offset", ptr=base, off=off)
+        if op.attrs.get("has_mask"):
+            *rest, user = rest
+            u = self.val(user)
+            mask = u if mask is None else pl(out, op, f"{a}_mask", f"Tile<bool, {{ [{n}] }}>", "andi", a=mask, b=u)
+        return ptrs, mask, rest
+
+    def pointer_op(self, op: Op, out: list, target: str | None) -> None:
+        arr = op.operands[0]
+        ptrs, mask, rest = self.pointer_chain(op, out)
+        a, rules = self.val(arr), self.rules["pointer"]
+        token = self.rules["pointer"]["tensor_token"].format(array=a)
+        if arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
+            token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
+        names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "token": token,
+                 "latency": op.attrs.get("latency") or 0}
+        if op.kind == OpKind.SCATTER:
+            (value,) = rest
+            self.let(out, self.fresh("_done"), "Token", rules["store_ptr"].format(tile=self.val(value), **names), op,
+                     unsafe=True)
+            return None
+        r = op.result
+        v = self.slot.get(r.id) or self.fresh(r.hint or "v")
+        tok = self.fresh(f"_{v}_tok")
+        typ = f"({type_rust(r.type)}, Token)"
+        if op.kind == OpKind.GATHER:
+            (pad,) = rest
+            p = self.fresh(pad.hint[:-2] if pad.hint.endswith("_t") else f"{a}_pad")  # x_zero_t -> x_zero
+            self.let(out, p, dtype_rust(r.type.dtype), f"tile_to_scalar({self.val(pad)})", op, kind="tile_to_scalar")
+            text = rules["load_ptr"].format(pad=p, **names)
+        else:
+            dt = r.type.dtype
+            order, scope = (rules[k][op.attrs[k]] for k in ("memory_order", "memory_scope"))
+            names |= {"order": order, "scope": scope}
+            if op.kind == OpKind.ATOMIC_CAS:
+                exp, des = rest
+                text = rules["atomic_cas"].format(cmp=self.val(exp), val=self.val(des), **names)
+            else:
+                (upd,) = rest
+                kind = "float" if dt.is_float else ("uint" if dt.kind == "uint" else "int")
+                mode = rules["atomic_mode"].get(f"{op.attrs['mode']}_{kind}") or rules["atomic_mode"].get(
+                    op.attrs["mode"])
+                if mode is None:
+                    raise _err(op, f"atomic {op.attrs['mode']} on {dt}")
+                text = rules["atomic_rmw"].format(arg=self.val(upd), mode=mode, **names)
+        mop = model.Op(op.kind.mnemonic, "{t}", (("t", text),), self.span(op), True)
+        out.append(model.Let(f"({v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
+        self.text[(r.id, _SCALAR)] = v
+        if target is not None and target != v:
+            self.assign(out, target, v, op)
+            self.text[(r.id, _SCALAR)] = target
 
     def compute(self, op: Op, out: list, target: str | None) -> None:
         r = op.result
@@ -361,6 +573,14 @@ class KernelEmitter:
                  "axis": f"{op.attrs.get('axis', 0)}i32"}
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
+        if k.family.value == "reduce" and any(isinstance(d, Sym) for d in r.type.shape) \
+                and any(u.kind != OpKind.RESHAPE for u in self.uses.get(r.id, [])):
+            # cutile 0.3.1 types a reduce result with the instantiated shape ([8]) and other tiles with the
+            # declared one ([BM]), then rejects mixing them in one op (`t / x.shape[1]`): a same-shape broadcast
+            # (no Tile IR op) re-types it; a reshape (keepdims) re-types it already
+            raw = self.fresh((r.hint or "t") + "_raw")
+            self.let(out, raw, rtype, text, op)
+            text = self.rules["rust"]["broadcast"].format(x=raw, shape=shape_rust(r.type.shape))
         self.define(out, op, r, rtype, text, target=target)
 
     # -- control flow ------------------------------------------------------------------------------
@@ -418,7 +638,7 @@ class KernelEmitter:
         for p in self.k.params:
             if p.kind == "array":
                 params.append(model.Param(p.name, "array", dtype_rust(p.value.type.dtype), p.value.type.rank,
-                                          model.Span(p.loc.line, p.loc.col)))
+                                          model.Span(p.loc.line, p.loc.col), raw=p.value.id in self.raw))
             elif p.kind == "constant":
                 params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
             else:

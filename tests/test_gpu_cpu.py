@@ -294,6 +294,8 @@ def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
                        "ref/pkg/ops/k.py", "ref/pkg/ops/util.py"]
     mod = ir_ref.reference_module(tmp_path / "port" / rel)
     assert sorted(ir_ref.kernels_in(mod)) == ["double"]
-    # a self-contained kernel file needs no copy: the host imports kernel.py as before
-    assert bundle.carry_reference(Path(__file__).resolve().parent.parent / "fixtures" / "vector_add" / "kernel.py",
-                                  tmp_path / "p2" / "ref") is None
+    # a self-contained file travels alone; a Triton file is imported whole by the host (its @triton.jit kernels)
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    assert bundle.carry_reference(fixtures / "vector_add" / "kernel.py", tmp_path / "p2" / "ref") == "ref/kernel.py"
+    assert [p.name for p in (tmp_path / "p2" / "ref").iterdir()] == ["kernel.py"]
+    assert bundle.carry_reference(fixtures / "triton_vector_add" / "kernel.py", tmp_path / "p3" / "ref") is None

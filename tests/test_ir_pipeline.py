@@ -14,6 +14,8 @@ from ctrs import errors, frontend_triton, pipeline, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
+    "fixtures/bf16_consts/kernel.py",
+    "fixtures/masked_gather/kernel.py",
     "fixtures/matmul/kernel.py",
     "fixtures/persistent_matmul/kernel.py",
     "fixtures/rope/kernel.py",
@@ -21,7 +23,15 @@ TYPED_IR = {
     "fixtures/row_softmax/kernel.py",
     "fixtures/splat_const/kernel.py",
     "fixtures/vector_add/kernel.py",
+    "tests/data/ir_atomics.py",
+    "tests/data/ir_gather_forms.py",
+    "tests/data/ir_load_options.py",
     "tests/data/ir_sinh.py",
+    "tests/data/ir_strides.py",
+    "tests/data/mem_gather0d.py",
+    "tests/data/mem_order.py",
+    "tests/data/mem_scalar1d.py",
+    "tests/data/ops_reduce_generic.py",
     "tests/data/spelling_vector_add.py",
 }
 

@@ -108,7 +108,7 @@ def test_ir_missing_table(tmp_path):
     line = int(where.split(":")[0])
     # [scalars] is not a table of ir.toml: an unknown key at its header
     assert got == (f"FILE:{line}:1: error[CTRS-E192]: unknown key scalars (hint: did you mean 'scalar'? the keys of "
-                   "the top level are dtypes, math, padding, predicate, rounding, rust, scalar (docs/rules.md))")
+                   "the top level are dtypes, math, padding, pointer, predicate, rounding, rust, scalar (docs/rules.md))")
 
 
 def test_ir_math_entry_needs_rust(tmp_path):

@@ -161,19 +161,22 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
 
 
 def carry_reference(kernel_py: Path, dest: Path) -> str | None:
-    """A kernel file that imports from its own package (``from .utils import f``, ``from pkg.x import y``):
-    copy the files its reference module reads (refmodule.files) and the ``__init__.py`` of every package on the
-    way, laid out as in the source tree, so the host builds the same reference without the package installed.
-    Returns the kernel file's path under ``dest``'s parent (for bundle.json), or None for a self-contained file."""
-    from . import refmodule  # noqa: PLC0415
+    """The reference of a cuTile kernel file as the host builds it: the files its reference module reads
+    (refmodule.files: the file, and what it imports from its own package, ``from .utils import f``), the
+    ``__init__.py`` of every package on the way, laid out as in the source tree. The host then builds the
+    reference from the kernels and what they use (refmodule), never running the file's host code, which may
+    import packages the host does not have (``from tilegym.backend import register_impl``). Returns the kernel
+    file's path under ``dest``'s parent (for bundle.json), or None when the host imports the whole file (a
+    Triton file, or one whose kernels cannot be extracted here)."""
+    from . import frontend_triton, refmodule  # noqa: PLC0415
 
     kernel_py = Path(kernel_py).resolve()
+    if frontend_triton.is_triton_file(kernel_py):
+        return None
     try:
         files = refmodule.files(kernel_py)
     except errors.CtrsError:
-        return None  # the host imports the whole file, as for any self-contained kernel file
-    if files == [kernel_py]:
-        return None
+        return None  # the host imports the whole file
     root = kernel_py.parent
     while (root / "__init__.py").exists():
         root = root.parent

@@ -138,6 +138,9 @@ IR_VERIFY_STRUCTURE = "CTRS-E123"  # region/yield arity, terminator placement
 IR_UNSUPPORTED = "CTRS-E124"  # a construct outside the IR front end's subset (the old pipeline takes the file)
 IR_EMIT = "CTRS-E125"  # the Rust emitter has no spelling for an op/type
 IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
+# Typed cuTile front end, memory constructs cutile 0.3.1 cannot spell (the text-model pipeline cannot either):
+IR_GATHER_RANK = "CTRS-E230"  # ct.gather with a rank >= 2 index shape (load_ptr_tko's rank-1 padding reshape)
+IR_ARRAY_LIST = "CTRS-E231"  # a list / tuple of arrays as a kernel parameter (no cutile entry parameter type)
 # Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;
 # a report file cannot be written where asked (ctrs check --html/--markdown).
 CORPUS_FETCH = "CTRS-E150"

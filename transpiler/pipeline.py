@@ -35,7 +35,7 @@ def lower(path: Path, stages=None, refused: dict | None = None, on_unsupported=N
     With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go on;
     ``on_unsupported``: the front end's hook for constructs without a rule (``ctrs translate --llm``)."""
     info = _info(Path(path))
-    mod = fe_cutile.lower_file(info, refused, on_unsupported)
+    mod = fe_cutile.lower_file(info, refused, on_unsupported=on_unsupported)
     out: list[Kernel] = []
     for k in mod.kernels:
         try:

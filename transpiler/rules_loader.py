@@ -109,6 +109,9 @@ IR = Table({
     "predicate": Map(STR),
     "padding": Map(STR),
     "dtypes": Map(STR),
+    # ct.gather / ct.scatter / atomics (emitters/ir_rust.py pointer_chain): templates, and the atomic mode /
+    # memory order / memory scope spellings
+    "pointer": Table({"atomic_mode": Map(STR), "memory_order": Map(STR), "memory_scope": Map(STR)}, rest=TEMPLATE),
 }, required=("math", "rust", "scalar", "rounding", "predicate", "padding", "dtypes"))
 
 _API = Table({"rust": TEMPLATE, "unsafe": BOOL, "note": STR, "type": STR, "atomic": Map(STR),

@@ -22,6 +22,10 @@ _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI}
 class Builder:
     """Appends typed ops to ``self.block``; subclasses provide :meth:`loc` and :meth:`err`."""
 
+    # a runtime scalar (an i32 extent, an f32 parameter) meeting a tile becomes a 0-d tile (``to_tile``) and then
+    # promotes and broadcasts like a tile; a front end whose language allows it turns this on (Triton does)
+    scalars_meet_tiles = False
+
     def __init__(self):
         self.block = Block()
 
@@ -113,7 +117,11 @@ class Builder:
     def unify(self, a: Value, b: Value, node) -> tuple[Value, Value]:
         ta, tb = a.type, b.type
         if isinstance(ta, ScalarType) != isinstance(tb, ScalarType):
-            raise self.err(node, "a runtime scalar meeting a tile")
+            if not self.scalars_meet_tiles:
+                raise self.err(node, "a runtime scalar meeting a tile")
+            a = self.to_tile(a, node) if isinstance(ta, ScalarType) else a
+            b = self.to_tile(b, node) if isinstance(tb, ScalarType) else b
+            ta, tb = a.type, b.type
         try:
             dt = irtyping.promote(ta.dtype, tb.dtype)
         except irtyping.PromotionError as e:
@@ -136,6 +144,10 @@ class Builder:
                           shape=new).result
         return self.emit(OpKind.BROADCAST, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_b",
                          shape=shape).result
+
+    def to_tile(self, v: Value, node) -> Value:
+        """A runtime scalar as a 0-d tile of its dtype."""
+        return self.emit(OpKind.TO_TILE, [v], [TileType(v.type.dtype, ())], node, (v.hint or "s") + "_tile").result
 
     def convert(self, v: Value, dt: DTypeLike, node, hint: str = "") -> Value:
         if v.type.dtype == dt:

@@ -67,6 +67,14 @@ class OpKind(enum.Enum):
     ARRAY_TOKEN = ("array_token", Family.MEMORY)  # (array) -> token: the array's ordering token at entry
     GATHER = ("gather", Family.MEMORY)
     SCATTER = ("scatter", Family.MEMORY)
+    ARRAY_DIM = ("array_dim", Family.MEMORY)  # (array) -> i32: the array's extent on one axis; attrs: axis
+    ARRAY_STRIDE = ("array_stride", Family.MEMORY)  # (array) -> i32: A.strides[axis] (a raw entry's parameter)
+    # ct.gather / ct.scatter / atomics on pointer tiles (frontends/cutile/memory.py): operands (array, *index
+    # [, value...][, mask]); attrs: index (per axis an int literal or None for the next operand), shape (the
+    # index shape), check_bounds, has_mask, latency (gather/scatter), padding (gather), mode / memory_order /
+    # memory_scope (atomics). The emitter spells cuTile Python's pointer chain (u64 offsets, bounds mask).
+    ATOMIC_RMW = ("atomic_rmw", Family.MEMORY)  # (array, *index, update[, mask]) -> old values
+    ATOMIC_CAS = ("atomic_cas", Family.MEMORY)  # (array, *index, expected, desired[, mask]) -> old values
     # mma
     MMA = ("mma", Family.MMA)  # (a, b, acc) -> acc
     # shape ops
@@ -74,6 +82,8 @@ class OpKind(enum.Enum):
     BROADCAST = ("broadcast", Family.SHAPE)
     PERMUTE = ("permute", Family.SHAPE)
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
+    TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
+    IOTA = ("iota", Family.SHAPE)  # () -> tile<N x i32> of 0..N-1 (ct.arange); attrs: shape
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
     NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis
@@ -92,9 +102,10 @@ class OpKind(enum.Enum):
 
 
 # ops with effects or that depend on where they run (never hoisted, never removed when unused)
-EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF}
+EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF, OpKind.ATOMIC_RMW,
+           OpKind.ATOMIC_CAS}
 # ops whose result depends on memory: not hoisted out of a loop (a store in the loop may change it)
-READS_MEMORY = {OpKind.LOAD_VIEW, OpKind.GATHER}
+READS_MEMORY = {OpKind.LOAD_VIEW, OpKind.GATHER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS}
 
 
 @dataclass(eq=False)

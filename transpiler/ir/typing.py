@@ -24,6 +24,11 @@ class PromotionError(ValueError):
     pass
 
 
+class GenericMeetsConcrete(PromotionError):
+    """A dtype parameter (``E``) meets a concrete dtype: the result type depends on what ``E`` is, so the kernel
+    is lowered once per concrete element type instead (frontends/cutile/__init__.py)."""
+
+
 def default_dtype(v: object) -> DType:
     if isinstance(v, bool):
         return BOOL
@@ -35,7 +40,7 @@ def promote(a: DTypeLike, b: DTypeLike) -> DTypeLike:
     if a == b:
         return a
     if not (isinstance(a, DType) and isinstance(b, DType)):
-        raise PromotionError(f"{a} meets {b}: a dtype parameter meets only itself")
+        raise GenericMeetsConcrete(f"{a} meets {b}: a dtype parameter meets only itself")
     ra, rb = _RANK[a.kind], _RANK[b.kind]
     if ra != rb:
         return a if ra > rb else b

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import errors
 from .ops import Block, Family, Kernel, Op, OpKind
-from .types import BOOL, I32, ScalarType, TileType, TokenType, ViewType
+from .types import BOOL, I32, ArrayType, ScalarType, TileType, TokenType, ViewType
 from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
@@ -84,9 +84,46 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.FOR:
         if not all(_is_i32(v) for v in ins[:3]):
             _fail(T, op, "start/stop/step must be i32")
-    elif op.kind.family in (Family.GRID,) or k == OpKind.NUM_TILES:
+    elif k in (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS):
+        _check_pointer_op(op)
+    elif k == OpKind.IOTA:
+        t = outs[0].type
+        if not (isinstance(t, TileType) and len(t.shape) == 1 and t.shape == tuple(op.attrs.get("shape", ()))):
+            _fail(T, op, f"result {t} is not a 1-d tile of shape {op.attrs.get('shape')}")
+    elif k == OpKind.TO_TILE:
+        if not isinstance(ins[0].type, ScalarType) or outs[0].type != TileType(ins[0].type.dtype, ()):
+            _fail(T, op, f"lifts {ins[0].type} to {outs[0].type}, not a 0-d tile of its dtype")
+    elif op.kind.family in (Family.GRID,) or k in (OpKind.NUM_TILES, OpKind.ARRAY_DIM, OpKind.ARRAY_STRIDE):
         if outs[0].type != ScalarType(I32):
             _fail(T, op, f"result {outs[0].type} is not i32")
+
+
+def _check_pointer_op(op: Op) -> None:
+    """gather / scatter / atomics: (array, one i32 index per ``None`` of attrs index, values[, mask]); every
+    value and the result are tiles of the index shape (the result of the array's element type)."""
+    T = errors.IR_VERIFY_TYPE
+    arr, *rest = op.operands
+    shape = tuple(op.attrs.get("shape", ()))
+    lits = op.attrs.get("index", ())
+    if not isinstance(arr.type, ArrayType) or len(lits) != arr.type.rank:
+        _fail(T, op, f"indexes {arr.type} with {len(lits)} indices")
+    n = sum(1 for x in lits if x is None)
+    idx, rest = rest[:n], rest[n:]
+    if not all(_is_i32(v) or (isinstance(v.type, TileType) and v.type.dtype == I32) for v in idx):
+        _fail(T, op, "indices must be i32 scalars or tiles")
+    if op.attrs.get("has_mask"):
+        *rest, mask = rest
+        if mask.type != TileType(BOOL, shape):
+            _fail(T, op, f"mask {mask.type} is not a bool tile of the index shape {shape}")
+    want = {OpKind.GATHER: 1, OpKind.SCATTER: 1, OpKind.ATOMIC_RMW: 1, OpKind.ATOMIC_CAS: 2}[op.kind]
+    if len(rest) != want:
+        _fail(errors.IR_VERIFY_STRUCTURE, op, f"{len(rest)} value operands, expected {want}")
+    for v in rest:
+        vshape = () if op.kind == OpKind.GATHER else shape  # a gather's operand is its 0-d padding constant
+        if v.type != TileType(arr.type.dtype, vshape):
+            _fail(T, op, f"value {v.type} is not a {vshape} tile of {arr.type.dtype}")
+    if op.kind != OpKind.SCATTER and [r.type for r in op.results] != [TileType(arr.type.dtype, shape)]:
+        _fail(T, op, f"result is not a {shape} tile of {arr.type.dtype}")
 
 
 def _check_regions(op: Op) -> None:

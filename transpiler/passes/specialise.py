@@ -78,6 +78,10 @@ def needs_concrete_element(kernel: Kernel) -> bool:
                 uses.setdefault(v.id, []).append(op)
     for b in walk_blocks(kernel.body):
         for op in b.ops:
+            # a gather's padding is a scalar of the element type: cutile 0.3.1 cannot tile_to_scalar a Tile<E, {[]}>
+            # ... and an atomic's mode depends on it (addf / addi)
+            if op.kind in (OpKind.GATHER, OpKind.ATOMIC_RMW) and isinstance(element(op.result.type), DTypeParam):
+                return True
             if op.kind == OpKind.MULF and isinstance(element(op.result.type), DTypeParam):
                 u = uses.get(op.result.id, [])
                 if len(u) == 1 and u[0].kind in (OpKind.ADDF, OpKind.SUBF):

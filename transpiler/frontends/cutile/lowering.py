@@ -13,19 +13,22 @@ older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
-from ... import errors
+from ... import errors, frontend_cutile
 from ...cutile_base import _is_docstring, assigned_names
 from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import DTYPES, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import recovery
+from . import compare, memory, recovery
 from .recovery import live
-from .registry import CALLS, Call
+from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT
 
+_MATH_CONSTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%"}
 
@@ -38,11 +41,14 @@ def unsupported(info, node, what: str) -> errors.CtrsError:
 class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
 
-    def __init__(self, info, fn: cst.FunctionDef, on_unsupported=None):
+    scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
+
+    def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None):
         super().__init__()
         # (lowering, node, hint) -> a value for a statement / expression without a rule, or None (E124 stands):
         # ctrs translate --llm passes llm_fallback.splice's typed hook; nothing else does
         self.on_unsupported = on_unsupported
+        self.element = element  # the arrays' element type: the parameter E, or one concrete dtype per entry
         self.info = info
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -80,7 +86,7 @@ class Lowering(Builder):
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
-        if any(p.kind == "array" for p in self.params):
+        if any(p.kind == "array" for p in self.params) and self.element == ELEMENT:
             gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
         gens += [Generic(p.name, "const", "constant", "ct.Constant") for p in self.params if p.kind == "constant"]
         gens += self.generics
@@ -98,8 +104,10 @@ class Lowering(Builder):
             self.params.append(Param(name, "constant", None, self.loc(p)))
             return
         if name not in ranks:
-            raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles")
-        v = Value(ArrayType(ELEMENT, ranks[name]), name)
+            memory.refuse_array_list(self, name)
+            raise self.err(p, f"parameter '{name}': only arrays read by ct.load/ct.store/ct.num_tiles/ct.gather/"
+                                "ct.scatter/ct.atomic_*")
+        v = Value(ArrayType(self.element, ranks[name]), name)
         self.env[name] = ArrayRef(name, v)
         self.params.append(Param(name, "array", v, self.loc(p)))
 
@@ -134,11 +142,17 @@ class Lowering(Builder):
                                       {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
                         return
                     fn = info.dotted(node.func)
-                    if fn not in ("ct.load", "ct.store", "ct.num_tiles") or not node.args:
+                    if fn not in ("ct.load", "ct.store", "ct.num_tiles", *POINTER_CALLS) or not node.args:
                         return
                     a = node.args[0].value
                     kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
-                    tup = kw.get("index") if fn != "ct.num_tiles" else kw.get("shape")
+                    pos = [x.value for x in node.args if x.keyword is None]
+                    if fn in POINTER_CALLS:  # ct.gather(x, idx): a tuple per axis, else one index of a 1-D array
+                        idx = pos[1] if len(pos) > 1 else kw.get("indices")
+                        if isinstance(a, cst.Name) and idx is not None:
+                            ranks.setdefault(a.value, len(idx.elements) if isinstance(idx, cst.Tuple) else 1)
+                        return
+                    tup = kw.get("index", pos[1] if len(pos) > 1 else None) if fn != "ct.num_tiles" else kw.get("shape")
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
                         ranks.setdefault(a.value, len(tup.elements))
 
@@ -288,6 +302,10 @@ class Lowering(Builder):
             return self.dtype_choice(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if isinstance(node, cst.Subscript):
+            return memory.subscript(self, node)
+        if isinstance(node, cst.Comparison):
+            return compare.comparison(self, node, hint)
         if (got := self.hooked(node, hint)) is not None:
             return got
         raise self.err(node, f"expression {type(node).__name__}")
@@ -296,10 +314,19 @@ class Lowering(Builder):
         d = self.info.dotted(node)
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
+        if d and d.startswith(memory.PAD_PREFIX):
+            return memory.pad_mode(self, node)
+        if d in _MATH_CONSTS:
+            return _MATH_CONSTS[d]
+        host = frontend_cutile.load_rules().get("host_dtypes", {})
+        if d in host:  # torch.int32 / numpy.float16 as a dtype inside a kernel (cuTile Python accepts them)
+            return DT(DTYPES[host[d]])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
             a = live(self.env.get(node.value.value))
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
+        if isinstance(node.value, cst.Name) and isinstance(self.env.get(node.value.value), ArrayRef):
+            return memory.array_attribute(self, self.env[node.value.value], node)
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
         raise self.err(node, f"attribute '{d or node.attr.value}'")
@@ -312,6 +339,8 @@ class Lowering(Builder):
             raise self.err(node, "conditional expressions other than a dtype test")
         lhs, rhs = self.expr(t.left), self.expr(t.comparisons[0].comparator)
         then, other = self.expr(node.body), self.expr(node.orelse)
+        if all(isinstance(x, DT) and isinstance(x.dtype, DType) for x in (lhs, rhs)):  # a concrete entry: folded
+            return then if lhs.dtype == rhs.dtype else other
         if not all(isinstance(x, DT) for x in (lhs, rhs, then, other)) or not isinstance(lhs.dtype, DTypeParam) \
                 or not isinstance(rhs.dtype, DType) or not isinstance(t.left, cst.Attribute):
             raise self.err(node, "conditional expressions other than `X if A.dtype == ct.<dtype> else Y`")

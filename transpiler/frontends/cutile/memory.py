@@ -1,14 +1,25 @@
-"""Memory family: ``ct.load``, ``ct.store``, ``ct.num_tiles`` (partition views of array parameters)."""
+"""Memory family: ``ct.load``, ``ct.store``, ``ct.num_tiles`` (partition views of array parameters); ``ct.arange``;
+``ct.gather`` / ``ct.scatter`` / ``ct.atomic_*`` (element-wise access through pointer tiles, as cuTile Python
+lowers them: u64 offsets, an unsigned bounds mask, the user mask and'ed in, a padding constant of the array
+dtype; emitters/ir_rust.py spells the chain)."""
 
 from __future__ import annotations
 
-from ...ir.ops import OpKind
-from ...ir.types import I32, ScalarType, TileType, ViewType
-from ...ir.values import Value
-from .registry import Call, lowers
-from .values import ArrayRef
+import math
 
-_PADDING = {"ZERO": "zero", "NEG_INF": "neg_inf", "NAN": "nan", "UNDETERMINED": "none"}
+import libcst as cst
+
+from ... import errors
+from ...ir import typing as irtyping
+from ...ir.ops import OpKind
+from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
+from ...ir.values import Value
+from . import recovery
+from .registry import Call, lowers
+from .values import DT, ArrayRef
+
+_PADDING = {"ZERO": "zero", "NEG_ZERO": "neg_zero", "NEG_INF": "neg_inf", "POS_INF": "pos_inf", "NAN": "nan",
+            "UNDETERMINED": "none"}
 
 
 def array(lw, node) -> ArrayRef:
@@ -18,10 +29,11 @@ def array(lw, node) -> ArrayRef:
     return a
 
 
-def view(lw, a: ArrayRef, tile: tuple, padding: str, mutable: bool, node) -> Value:
+def view(lw, a: ArrayRef, tile: tuple, padding: str, mutable: bool, node, order: tuple | None = None) -> Value:
     t = ViewType(a.value.type.dtype, tile, padding, mutable)
+    extra = {"order": order} if order is not None else {}
     return lw.emit(OpKind.MAKE_VIEW, [a.value], [t], node, "p" + a.name, tile=tile, padding=padding,
-                   mutable=mutable).result
+                   mutable=mutable, **extra).result
 
 
 def index(lw, node, rank: int) -> list[Value]:
@@ -32,41 +44,106 @@ def index(lw, node, rank: int) -> list[Value]:
     return [lw.i32(v, node) for v in idx]
 
 
-def padding_mode(lw, node) -> str:
+PAD_PREFIX = "ct.PaddingMode."
+
+
+class PadMode(str):
+    """A ``ct.PaddingMode.X`` value known at translate time (it can be bound to a name, a module constant or a
+    helper parameter, as TileGym's ``zero_pad = ct.PaddingMode.ZERO`` is); the IR's padding name."""
+
+
+def pad_mode(lw, node) -> PadMode:
     d = lw.info.dotted(node) or ""
-    if not d.startswith("ct.PaddingMode.") or d.rsplit(".", 1)[1] not in _PADDING:
-        raise lw.err(node, "padding_mode")
-    return _PADDING[d.rsplit(".", 1)[1]]
+    if not d.startswith(PAD_PREFIX) or d[len(PAD_PREFIX):] not in _PADDING:
+        raise lw.err(node, f"padding mode '{d}'")
+    return PadMode(_PADDING[d[len(PAD_PREFIX):]])
+
+
+def padding_mode(lw, node) -> str:
+    v = lw.expr(node)
+    if isinstance(v, str) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING:
+        v = PadMode(_PADDING[v[len(PAD_PREFIX):]])  # a module constant (its dotted spelling, cutile_base)
+    if not isinstance(v, PadMode):
+        raise lw.err(node, "padding_mode= must be a ct.PaddingMode member (directly, by a name or a module constant)")
+    return str(v)
+
+
+def order(lw, node, rank: int) -> tuple | None:
+    """``order=``: a permutation of the array axes (None: absent or the identity, which the reference drops)."""
+    if node is None:
+        return None
+    perm = lw.expr(node)
+    perm = perm if isinstance(perm, tuple) else (perm,)
+    if sorted(p for p in perm if isinstance(p, int)) != list(range(rank)) or len(perm) != rank:
+        raise lw.err(node, f"order= must be a permutation of the {rank} axes")
+    return None if perm == tuple(range(rank)) else perm
+
+
+def hints(lw, kw) -> dict:
+    """``latency=`` (a translate-time int, 1..10) and ``allow_tma=`` (a translate-time bool) of a view load/store."""
+    out = {}
+    lat = _latency(lw, kw)
+    if lat is not None:
+        out["latency"] = lat
+    if "allow_tma" in kw and not (isinstance(kw["allow_tma"], cst.Name) and kw["allow_tma"].value == "None"):
+        out["allow_tma"] = const_flag(lw, kw["allow_tma"], "allow_tma")
+    return out
 
 
 @lowers("ct.load")
 def load(lw, c: Call):
-    kw = c.kw
-    if len(c.pos) != 1 or set(kw) - {"index", "shape", "padding_mode"} or "index" not in kw or "shape" not in kw:
-        raise lw.err(c.node, "ct.load(array, index=, shape=[, padding_mode=])")
+    """``ct.load(array, index, shape[, order=, padding_mode=, latency=, allow_tma=])`` (index and shape by
+    position or keyword); ``shape=()`` loads a 1x..x1 tile and reshapes it to 0-d, as cuTile Python does."""
+    kw = dict(c.kw)
+    for name, node in zip(("index", "shape"), c.pos[1:]):
+        if name in kw:
+            raise lw.err(c.node, f"ct.load: {name} given twice")
+        kw[name] = node
+    allowed = {"index", "shape", "padding_mode", "order", "latency", "allow_tma"}
+    if not 1 <= len(c.pos) <= 3 or set(kw) - allowed or "index" not in kw or "shape" not in kw:
+        raise lw.err(c.node, "ct.load(array, index, shape[, order=, padding_mode=, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
-    shape = lw.shape(kw["shape"])
+    rank = a.value.type.rank
+    shape = lw.shape(kw["shape"]) if not _empty_tuple(kw["shape"]) else ()
     pad = padding_mode(lw, kw["padding_mode"]) if "padding_mode" in kw else "none"
-    if len(shape) != a.value.type.rank:
+    tile = shape if shape else (1,) * rank
+    if len(tile) != rank:
         raise lw.err(c.node, "tile rank differs from the array rank")
-    idx = index(lw, kw["index"], a.value.type.rank)
-    v = view(lw, a, shape, pad, False, c.node)
-    return lw.emit(OpKind.LOAD_VIEW, [v, *idx], [TileType(a.value.type.dtype, shape)], c.node, c.hint).result
+    idx = index(lw, kw["index"], rank)
+    v = view(lw, a, tile, pad, False, c.node, order(lw, kw.get("order"), rank))
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *idx], [TileType(a.value.type.dtype, tile)], c.node,
+                c.hint if shape else (c.hint or "t") + "_1", **hints(lw, kw)).result
+    if shape:
+        return t
+    return lw.emit(OpKind.RESHAPE, [t], [TileType(a.value.type.dtype, ())], c.node, c.hint, shape=()).result
+
+
+def _empty_tuple(node) -> bool:
+    return isinstance(node, cst.Tuple) and not node.elements
 
 
 @lowers("ct.store")
 def store(lw, c: Call):
-    if len(c.pos) != 1 or set(c.kw) != {"index", "tile"}:
-        raise lw.err(c.node, "ct.store(array, index=, tile=)")
+    kw = dict(c.kw)
+    for name, node in zip(("index", "tile"), c.pos[1:]):
+        if name in kw:
+            raise lw.err(c.node, f"ct.store: {name} given twice")
+        kw[name] = node
+    if not 1 <= len(c.pos) <= 3 or set(kw) - {"index", "tile", "order", "latency", "allow_tma"} \
+            or not {"index", "tile"} <= set(kw):
+        raise lw.err(c.node, "ct.store(array, index, tile[, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
-    t = lw.expr(c.kw["tile"])
+    t = lw.expr(kw["tile"])
     if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
         raise lw.err(c.node, "ct.store of a tile of the array's rank")
     if t.type.dtype != a.value.type.dtype:  # cuTile Python does not cast a stored tile implicitly
         raise lw.err(c.node, f"ct.store of a {t.type.dtype} tile into an array of {a.value.type.dtype}")
-    idx = index(lw, c.kw["index"], a.value.type.rank)
+    if order(lw, kw.get("order"), a.value.type.rank) is not None:
+        raise lw.err(kw["order"], "ct.store(order=..) with a non-identity order: cutile 0.3.1's mutable partition "
+                     "view has no dim_map")
+    idx = index(lw, kw["index"], a.value.type.rank)
     v = view(lw, a, t.type.shape, "none", True, c.node)
-    lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node)
+    lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node, **hints(lw, kw))
     return None
 
 
@@ -81,3 +158,287 @@ def num_tiles(lw, c: Call):
         raise lw.err(c.node, "ct.num_tiles axis / shape")
     v = view(lw, a, shape, "none", False, c.node)
     return lw.emit(OpKind.NUM_TILES, [v], [ScalarType(I32)], c.node, c.hint, axis=axis).result
+
+
+# -- array metadata ----------------------------------------------------------------------------------------------
+
+def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
+    """``A.shape`` (a tuple of the runtime extents, one ``array_dim`` each; unused ones are dead code), ``A.ndim``,
+    ``A.strides`` (one ``array_stride`` each). cutile 0.3.1's ``&Tensor`` exposes its shape (``shape()``) and base
+    pointer but no strides (cutile-0.3.1 src/_core.rs: ``get_tensor_shape_meta``, ``get_tensor_base``, no stride
+    meta), so an array whose strides are read is a raw entry (``x_stride_<i>`` parameters)."""
+    attr = node.attr.value
+    rank = a.value.type.rank
+    if attr == "ndim":
+        return rank
+    if attr == "shape":
+        return tuple(lw.emit(OpKind.ARRAY_DIM, [a.value], [ScalarType(I32)], node, f"{a.name}_dim{i}", axis=i).result
+                     for i in range(rank))
+    if attr == "strides":  # the array becomes a raw entry (emitters/ir_rust.py): its strides are parameters
+        return tuple(lw.emit(OpKind.ARRAY_STRIDE, [a.value], [ScalarType(I32)], node, f"{a.name}_st{i}", axis=i).result
+                     for i in range(rank))
+    raise lw.err(node, f"attribute '{a.name}.{attr}'")
+
+
+def refuse_array_list(lw, name: str) -> None:
+    """A parameter used as a list of arrays (``len(As)``, ``As[g]`` passed to ct.load/ct.num_tiles, as TileGym's
+    group GEMM does): CTRS-E231. A cutile 0.3.1 entry takes ``&Tensor`` / ``&mut Tensor``, pointer tiles,
+    primitive scalars and tiles only (cutile-compiler-0.3.1 src/compiler/_type.rs ``compile_entry_param_type``):
+    no parameter type holds a runtime number of tensors."""
+    uses: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name:
+                uses.append(node)
+
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                uses.append(node)
+
+    lw.fn.body.visit(V())
+    if uses:
+        e = errors.CtrsError(
+            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cutile 0.3.1 has no kernel parameter "
+            "type for a list of tensors",
+            "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
+            "(cutile-compiler-0.3.1 src/compiler/_type.rs compile_entry_param_type); launch one kernel per group "
+            "or pass the groups as one stacked array", lw.info.loc(uses[0]))
+        recovery.record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
+        raise e
+
+
+def subscript(lw, node: cst.Subscript):
+    """``t[k]`` of a translate-time tuple (``A.shape[0]``, ``A.shape[-1]``) by a constant int."""
+    base = lw.expr(node.value)
+    sl = node.slice[0].slice if len(node.slice) == 1 else None
+    if not isinstance(base, tuple) or not isinstance(sl, cst.Index):
+        raise lw.err(node, "subscripts other than a constant index of a tuple (A.shape[i])")
+    k = lw.expr(sl.value)
+    if not isinstance(k, int) or isinstance(k, bool) or not -len(base) <= k < len(base):
+        raise lw.err(node, f"index {k!r} of a {len(base)}-tuple")
+    return base[k]
+
+
+# -- ct.arange -------------------------------------------------------------------------------------------------
+
+@lowers("ct.arange")
+def arange(lw, c: Call):
+    """``ct.arange(N, dtype=ct.int32)``: the index tile 0..N-1 (Tile IR ``iota``)."""
+    if len(c.pos) != 1 or set(c.kw) - {"dtype"}:
+        raise lw.err(c.node, "ct.arange(size, dtype=)")
+    n = lw.dim(lw.expr(c.pos[0]), c.node)
+    dt = lw.expr(c.kw["dtype"]) if "dtype" in c.kw else DT(I32)
+    if not isinstance(dt, DT) or not isinstance(dt.dtype, DType) or dt.dtype.kind not in ("int", "uint"):
+        raise lw.err(c.node, "ct.arange of a non-integer dtype")
+    return lw.emit(OpKind.IOTA, [], [TileType(dt.dtype, (n,))], c.node, c.hint or "lanes", shape=(n,)).result
+
+
+# -- element-wise pointer access: ct.gather / ct.scatter / atomics -----------------------------------------------
+
+def number(lw, node):
+    """A compile-time Python number: a literal / module constant / folded expression, ``math.inf``,
+    ``float("inf")`` (and their negations)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        v = number(lw, node.expression)
+        return -v if v is not None else None
+    d = lw.info.dotted(node)
+    if d in ("math.inf", "float.inf"):
+        return math.inf
+    if d == "math.nan":
+        return math.nan
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "float" \
+            and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
+        try:
+            return float(node.args[0].value.evaluated_value)
+        except ValueError:
+            return None
+    v = lw.expr(node)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def const_flag(lw, node, what: str) -> bool:
+    """A keyword flag known at translate time (literal, module constant, folded constants)."""
+    v = lw.expr(node)
+    if not isinstance(v, (bool, int)):
+        raise lw.err(node, f"{what}= must be a translate-time constant (True/False, a module constant)")
+    return bool(v)
+
+
+def _index(lw, node, arr: ArrayRef, fn: str):
+    """The operands and attrs of an element-wise access of ``arr`` at ``node`` (one index per axis)."""
+    rank = arr.value.type.rank
+    idx = lw.expr(node)
+    idx = idx if isinstance(idx, tuple) else (idx,)
+    if len(idx) != rank:
+        raise lw.err(node, f"{fn}: {len(idx)} indices for a rank-{rank} array")
+    operands, lits, shape = [], [], ()
+    for v in idx:
+        if isinstance(v, int) and not isinstance(v, bool):
+            lits.append(v)
+            continue
+        if not isinstance(v, Value) or not isinstance(v.type, (ScalarType, TileType)) or v.type.dtype != I32:
+            raise lw.err(node, f"{fn} index must be an int32 scalar or tile")
+        if isinstance(v.type, TileType):
+            try:
+                shape = irtyping.broadcast_shapes(shape, v.type.shape)
+            except irtyping.PromotionError as e:
+                raise lw.err(node, f"{fn} indices: {e}") from e
+        lits.append(None)
+        operands.append(v)
+    return operands, tuple(lits), shape
+
+
+def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
+    """``v`` (a tile / scalar / Python number) as a tile of ``shape`` and ``dtype``: numbers become constants of
+    the array dtype, tiles broadcast; a tile of another dtype is refused (cuTile Python's implicit_cast)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return lw.const(v, dtype, node, shape, what)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, node)
+    if not isinstance(v, Value) or not isinstance(v.type, TileType):
+        raise lw.err(node, f"{what} must be a tile or a number")
+    if v.type.dtype != dtype:
+        raise lw.err(node, f"{what} of {v.type.dtype} for an array of {dtype}: cast it (ct.astype)")
+    try:
+        irtyping.broadcast_shapes(shape, v.type.shape)
+    except irtyping.PromotionError as e:
+        raise lw.err(node, f"{what}: {e}") from e
+    if len(v.type.shape) > len(shape) or irtyping.broadcast_shapes(shape, v.type.shape) != tuple(shape):
+        raise lw.err(node, f"{what} of shape {v.type.shape} does not broadcast to the index shape {shape}")
+    return lw.broadcast(v, tuple(shape), node)
+
+
+def _mask(lw, node, shape: tuple, fn: str) -> Value | None:
+    """``mask=``: a bool tile / scalar broadcast to the index shape (cuTile Python's _process_custom_mask)."""
+    if node is None or (isinstance(node, cst.Name) and node.value == "None"):
+        return None
+    m = lw.expr(node)
+    if not isinstance(m, Value) or m.type.dtype != BOOL:
+        raise lw.err(node, f"{fn} mask must be a bool tile or scalar")
+    return _fit(lw, m, shape, BOOL, node, "mask")
+
+
+def _access(lw, c: Call, fn: str, names: list[str], extra: set[str]):
+    pos, kw = c.pos, c.kw
+    if len(pos) > len(names) or set(kw) - set(names) - extra:
+        raise lw.err(c.node, f"{fn}({', '.join(names)}, {', '.join(sorted(extra))})")
+    args = dict(zip(names, pos)) | {k: v for k, v in kw.items() if k in names}
+    if set(names) - set(args):
+        raise lw.err(c.node, f"{fn}: missing {', '.join(sorted(set(names) - set(args)))}")
+    a = array(lw, args[names[0]])
+    operands, lits, shape = _index(lw, args[names[1]], a, fn)
+    check = const_flag(lw, kw["check_bounds"], "check_bounds") if "check_bounds" in kw else True
+    attrs = {"index": lits, "shape": shape, "check_bounds": check}
+    return a, args, operands, attrs
+
+
+def _latency(lw, kw) -> int | None:
+    if "latency" not in kw or (isinstance(kw["latency"], cst.Name) and kw["latency"].value == "None"):
+        return None
+    v = lw.expr(kw["latency"])
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 10:
+        raise lw.err(kw["latency"], "latency= must be a translate-time int in 1..10")
+    return v
+
+
+@lowers("ct.gather")
+def gather(lw, c: Call):
+    a, args, idx, attrs = _access(lw, c, "ct.gather", ["array", "indices"],
+                                  {"mask", "padding_value", "check_bounds", "latency"})
+    shape, dt = attrs["shape"], a.value.type.dtype
+    if len(shape) >= 2:
+        raise errors.CtrsError(errors.IR_GATHER_RANK, f"ct.gather with a rank-{len(shape)} index",
+                               "cutile 0.3.1's load_ptr_tko widens its padding scalar through a rank-1 reshape, "
+                               "invalid Tile IR for rank >= 2 tiles (cutile-0.3.1 src/_core.rs load_ptr_tko): "
+                               "gather 1-D slices", lw.info.loc(c.node))
+    pad = 0
+    if "padding_value" in c.kw:
+        pad = number(lw, c.kw["padding_value"])
+        if pad is None:
+            raise lw.err(c.kw["padding_value"], "ct.gather padding_value must be a translate-time number")
+    if isinstance(dt, DType) and not dt.is_float and (isinstance(pad, float) and not pad.is_integer()):
+        raise lw.err(c.kw["padding_value"], f"a float padding value for an array of {dt}")
+    mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
+    pad_v = lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
+    ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
+    attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
+    return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result
+
+
+@lowers("ct.scatter")
+def scatter(lw, c: Call):
+    a, args, idx, attrs = _access(lw, c, "ct.scatter", ["array", "indices", "value"],
+                                  {"mask", "check_bounds", "latency"})
+    shape = attrs["shape"]
+    value = _fit(lw, lw.expr(args["value"]), shape, a.value.type.dtype, args["value"], "the scattered value")
+    mask = _mask(lw, c.kw.get("mask"), shape, "ct.scatter")
+    attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
+    lw.emit(OpKind.SCATTER, [a.value, *idx, value, *([mask] if mask is not None else [])], [], c.node, **attrs)
+    return None
+
+
+_MEMORY_ORDER = {"RELAXED": "relaxed", "ACQUIRE": "acquire", "RELEASE": "release", "ACQ_REL": "acq_rel"}
+_MEMORY_SCOPE = {"BLOCK": "block", "DEVICE": "device", "SYS": "sys"}
+_RMW = {"ct.atomic_add": "add", "ct.atomic_max": "max", "ct.atomic_min": "min", "ct.atomic_and": "and",
+        "ct.atomic_or": "or", "ct.atomic_xor": "xor", "ct.atomic_xchg": "xchg"}
+# cuTile Python's element types per atomic (_ATOMIC_RMW_SPECS): 32/64-bit ints and floats; add also f16/bf16
+_INT_3264 = ("i32", "i64", "u32", "u64")
+
+
+def _enum(lw, kw, key: str, prefix: str, table: dict, default: str) -> str:
+    if key not in kw:
+        return default
+    d = lw.info.dotted(kw[key]) or ""
+    if not d.startswith(prefix) or d[len(prefix):] not in table:
+        raise lw.err(kw[key], f"{key}= must be a {prefix}X member")
+    return table[d[len(prefix):]]
+
+
+def _atomic_attrs(lw, c: Call, attrs: dict) -> dict:
+    return attrs | {"has_mask": False,
+                    "memory_order": _enum(lw, c.kw, "memory_order", "ct.MemoryOrder.", _MEMORY_ORDER, "acq_rel"),
+                    "memory_scope": _enum(lw, c.kw, "memory_scope", "ct.MemoryScope.", _MEMORY_SCOPE, "device")}
+
+
+def _atomic_dtype(lw, c: Call, dt, mode: str) -> None:
+    if not isinstance(dt, DType):
+        # the typed path makes the kernel's element type E concrete as f32 / f16 / bf16 (rules element_entries):
+        # of the atomics only add takes all three (cuTile Python's _ATOMIC_RMW_SPECS)
+        if mode != "add":
+            raise lw.err(c.node, f"{c.fn} on the float element type E (f16 / bf16 entries have no {mode} atomic)")
+        return
+    ok = dt.name in _INT_3264 or (mode in ("add", "xchg") and dt.name in ("f32", "f64")) \
+        or (mode == "add" and dt.name in ("f16", "bf16"))
+    if not ok:
+        raise lw.err(c.node, f"{c.fn} on an array of {dt} (cuTile Python refuses it)")
+
+
+@lowers(*_RMW)
+def atomic_rmw(lw, c: Call):
+    """``ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update)``: the old values (tile_atomic_rmw)."""
+    mode = _RMW[c.fn]
+    a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "update"],
+                                  {"check_bounds", "memory_order", "memory_scope"})
+    dt = a.value.type.dtype
+    _atomic_dtype(lw, c, dt, mode)
+    update = _fit(lw, lw.expr(args["update"]), attrs["shape"], dt, args["update"], "the update")
+    attrs = _atomic_attrs(lw, c, attrs) | {"mode": mode}
+    return lw.emit(OpKind.ATOMIC_RMW, [a.value, *idx, update], [TileType(dt, attrs["shape"])], c.node,
+                   c.hint or "old", **attrs).result
+
+
+@lowers("ct.atomic_cas")
+def atomic_cas(lw, c: Call):
+    """``ct.atomic_cas(array, indices, expected, desired)``: the old values (tile_atomic_cas)."""
+    a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "expected", "desired"],
+                                  {"check_bounds", "memory_order", "memory_scope"})
+    dt = a.value.type.dtype
+    if not isinstance(dt, DType) or dt.name not in (*_INT_3264, "f32", "f64"):
+        raise lw.err(c.node, f"ct.atomic_cas on an array of {dt} (cuTile Python refuses it)")
+    exp = _fit(lw, lw.expr(args["expected"]), attrs["shape"], dt, args["expected"], "the expected value")
+    des = _fit(lw, lw.expr(args["desired"]), attrs["shape"], dt, args["desired"], "the desired value")
+    attrs = _atomic_attrs(lw, c, attrs)
+    return lw.emit(OpKind.ATOMIC_CAS, [a.value, *idx, exp, des], [TileType(dt, attrs["shape"])], c.node,
+                   c.hint or "old", **attrs).result

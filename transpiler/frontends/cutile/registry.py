@@ -16,6 +16,10 @@ from typing import Callable
 import libcst as cst
 
 CALLS: dict[str, Callable] = {}
+# calls whose first argument is an array indexed element-wise (pointer tiles): the rank of the array is the length
+# of the index tuple (1 for a single index); frontends/cutile/memory.py lowers them
+POINTER_CALLS = ("ct.gather", "ct.scatter", "ct.atomic_add", "ct.atomic_max", "ct.atomic_min", "ct.atomic_and",
+                 "ct.atomic_or", "ct.atomic_xor", "ct.atomic_xchg", "ct.atomic_cas")
 
 
 @dataclass

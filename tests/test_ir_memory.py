@@ -1,0 +1,191 @@
+"""The typed cuTile front end's memory constructs (frontends/cutile/memory.py, ir_rust.py pointer_chain):
+ct.gather / ct.scatter / ct.atomic_* on 1-D arrays, ct.load / ct.store options, A.shape / A.ndim, and the
+refusals cutile 0.3.1 forces (CTRS-E230 rank >= 2 gathers, CTRS-E231 lists of arrays).
+
+The tests/data/ir_*.py kernels translate on the typed path and are IR-equivalent to cuTile Python's reference
+for every spec next to them (cargo); the rest are model-only (IR text, Rust text, diagnostics)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctrs import errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs.ir.ops import Block, Op, OpKind
+from ctrs.ir.verify import verify_block
+from ctrs.ir.types import ArrayType, I32, ScalarType, TileType
+from ctrs.ir.values import Value
+from ctrs.spec import load_specs
+
+from .conftest import DATA, assert_equivalent_report
+
+KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides"]
+
+
+def _rust(name: str) -> str:
+    return translate.translate_source(DATA / f"{name}.py")["kernel.rs"]
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
+    kernel = DATA / f"{name}.py"
+    mod = translate.translate_module(kernel)
+    assert mod.pipeline == pipeline.PIPELINE_NAME  # the typed path, not the text-model fallback
+    files = translate.translate(kernel, tmp_path / name)
+    kernel_rs = next(p for p in files if p.name == "kernel.rs")
+    specs = load_specs(str(DATA / f"{name}.json"))
+    gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust.get("entry") or s.kernel) for s in specs])
+    for s, gen in zip(specs, gens):
+        ref = ir_ref.compile_reference(kernel, s)
+        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+
+
+# -- model-only ---------------------------------------------------------------------------------------------
+
+def test_gather_ir_carries_the_decisions():
+    text = pipeline.emit_model(DATA / "ir_gather_forms.py", "frontend")
+    gathers = [ln for ln in text.splitlines() if " = gather " in ln]
+    assert len(gathers) == 7  # four in gather_forms, one in gather_pad_const, two in rows2d
+    assert "check_bounds = true, has_mask = true" in gathers[0]          # mask=idx < LIMIT
+    assert "check_bounds = false, has_mask = true" in gathers[1]         # check_bounds=HALF != 64 folded
+    assert "index = [0]" in gathers[2] and "latency = 3" in gathers[2]   # a literal index: a 0-d gather
+    assert ": tile<!E>" in gathers[2] and ": tile<TILEx!E>" in gathers[0]
+    assert "constant {value = -inf} : tile<!E>" in text                  # -math.inf padding
+    assert "cmpi %idx" in text and "predicate = ge" in text
+
+
+def test_gather_rust_spells_the_pointer_chain():
+    rs = _rust("ir_gather_forms")
+    assert "let x_mask_1: Tile<bool, { [TILE] }> = andi(x_mask, m);" in rs  # bounds and user mask
+    assert "Some(m_1), Some(x_zero)" in rs                                  # no bounds mask: the user's alone
+    assert "let x_idx_2: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs
+    assert "Latency::<3>" in rs and "constant(f32::NEG_INFINITY, const_shape![])" in rs
+    assert "let y_idx: Tile<u64, { [R, C] }> = exti(t_2);" in rs             # a rank-2 index tile, scattered
+    assert "iota(const_shape![TILE])" in rs and "let iota" not in rs         # a value never shadows a cutile fn
+
+
+def test_nd_gather_is_a_raw_entry():
+    """cutile 0.3.1's &Tensor has no strides: an N-d pointer op makes the array a raw entry parameter."""
+    rs = _rust("ir_gather_forms")
+    assert "pub unsafe fn rows2d_f32<const TM: i32, const TN: i32>(\n        x: *mut f32,\n        x_shape_0: i32," in rs
+    assert "let x_dim1_tile: Tile<i32, { [] }> = scalar_to_tile(x_shape_1);" in rs  # x.shape[1] of a raw entry
+    assert "let x_o0: Tile<u64, { [TN] }> = x_i0b * x_s0b;" in rs                 # a scalar row times its stride
+    assert "let x_o1: Tile<u64, { [TN] }> = x_i1 * constant(1u64, const_shape![TN]);" in rs  # unit last stride
+    assert "pointer_to_tile(x)" in rs and "let y_tok0: Token = new_token_unordered();" in rs
+    assert "let x_i1_1: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs  # (r, 0): a 0-d gather
+
+
+def test_strides_make_a_raw_entry():
+    rs = _rust("ir_strides")
+    assert "x_stride_0: i32,\n        x_stride_1: i32,\n        y: &Tensor<f32, { [-1] }>," in rs  # y stays a tensor
+    assert "let t: i32 = r * x_stride_0;" in rs
+    assert "scalar_to_tile(1i32)" in rs  # the last-axis stride: the unit the reference specialises it to
+
+
+@pytest.mark.parametrize("body", [
+    "def k(x, T: ConstInt):\n    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
+    "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n",
+    "def k(x, y, T: ConstInt):\n    ct.store(y, (0,), ct.load(x, (x.strides[0],), (T,)))\n",
+])
+def test_raw_array_read_by_a_view_too_falls_back(tmp_path, monkeypatch, body):
+    """A raw entry has no &Tensor to make a partition view of (the text-model pipeline spells make_tensor_view)."""
+    e = _typed(tmp_path, monkeypatch, body)
+    assert e.code == errors.IR_EMIT and "raw pointer" in e.message
+
+
+def test_atomics_rust():
+    rs = _rust("ir_atomics")
+    assert "atomic_rmw_tko(acc_ptrs, v, atomic::AddF, ordering::Relaxed, scope::Device, Some(acc_mask)," in rs
+    assert "atomic::AddF, ordering::AcqRel, scope::TileBlock," in rs
+    assert "atomic::AddF, ordering::AcqRel, scope::Device, None," in rs      # check_bounds=False
+    assert "pub fn float_atomic_add_bf16<" in rs                             # addf needs a concrete element
+
+
+def test_load_options_rust():
+    rs = _rust("ir_load_options")
+    assert "padding::NegZero, const_array![1, 0], get_tensor_token(a)" in rs
+    for pad in ("Zero", "PosInf", "NegInf", "Nan", "None"):
+        assert f"padding::{pad}, dim_map::Identity" in rs
+    assert "[i, j], ordering::Weak, scope::TileBlock, Some(4i32), tma::Enabled)" in rs
+    assert "scope::TileBlock, None, tma::Disabled)" in rs and "Some(2i32), tma::Enabled)" in rs
+    assert "let corner: Tile<E, { [] }> = corner_1.reshape(const_shape![]);" in rs
+    assert "scope::TileBlock, Some(4i32), tma::Disabled) };" in rs            # the store's hints
+    assert "let y_dim0: i32 = y_shape[0];" in rs                              # y.shape[-1] of a 1-d array
+    assert "let t_1: i32 = t + 1i32;" in rs                                   # + x.ndim folded to 1
+
+
+def test_element_meeting_a_concrete_dtype_lowers_per_element_type():
+    """bf16_consts multiplies the gathered E tile by a bf16 ct.full: the result dtype depends on E (bf16 * bf16 is
+    bf16, f16 * bf16 is f32), so the kernel is lowered once per element type, each entry concrete."""
+    text = pipeline.emit_model(Path(__file__).resolve().parent.parent / "fixtures" / "bf16_consts" / "kernel.py",
+                               "frontend")
+    heads = [ln for ln in text.splitlines() if ln.startswith("kernel @")]
+    assert [h.split("<")[0] for h in heads] == ["kernel @bf16_block_softmax_f32", "kernel @bf16_block_softmax_f16",
+                                                 "kernel @bf16_block_softmax_bf16"]
+    assert all("E: dtype" not in h for h in heads)
+    assert "mulf %v, %c : tile<TILExbf16>" in text and "mulf %v_c, %c_c : tile<TILExf32>" in text  # f16: both cast
+
+
+def _blockers(tmp_path: Path, monkeypatch, body: str) -> list[errors.CtrsError]:
+    """Every blocker of the typed path (it keeps going after one) for a one-kernel file."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n" + body)
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    try:
+        mod = translate.translate_module(p)
+    except errors.CtrsError as e:
+        return [e]
+    assert mod.refused is not None, "the typed path took the kernel"
+    (blockers,) = mod.refused.kernels.values()
+    return blockers
+
+
+def _typed(tmp_path: Path, monkeypatch, body: str) -> errors.CtrsError:
+    return _blockers(tmp_path, monkeypatch, body)[0]
+
+
+def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
+    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
+               "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n"
+               "    v = ct.gather(x, i)\n"
+               "    ct.scatter(y, i, v)\n")
+    assert e.code == errors.IR_GATHER_RANK and (e.loc.line, e.loc.col) == (9, 9)
+    assert "load_ptr_tko" in e.hint and "rank-2" in e.message
+
+
+def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch):
+    bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
+                   "    for g in range(len(As)):\n"
+                   "        ct.store(out, (g,), ct.load(As[g], (0,), (T,)))\n")
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
+    assert e.code == errors.IR_ARRAY_LIST and (e.loc.line, e.loc.col) == (8, 20)
+    assert "compile_entry_param_type" in e.hint and "'As'" in e.message
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("def k(x, T: ConstInt):\n    ct.atomic_max(x, ct.arange(T, dtype=ct.int32), 1)\n", "no max atomic"),
+    ("def k(x, T: ConstInt):\n    ct.atomic_cas(x, 0, 0, 1)\n", "ct.atomic_cas on an array of !E"),
+    ("def k(x, y, T: ConstInt):\n    n = T\n    ct.scatter(y, ct.arange(T, dtype=ct.int32), ct.gather(x, 0, check_bounds=n != 4))\n",
+     "comparison of const generics"),
+])
+def test_outside_the_typed_subset_falls_back(tmp_path, monkeypatch, body, words):
+    e = _typed(tmp_path, monkeypatch, body)
+    assert e.code == errors.IR_UNSUPPORTED and words in e.message, e.message
+
+
+def test_verifier_checks_pointer_ops():
+    x = Value(ArrayType(I32, 1), "x")
+    idx = Value(TileType(I32, (4,)), "i")
+    pad = Value(TileType(I32, ()), "p")
+    ok = Op(OpKind.GATHER, [x, idx, pad], [Value(TileType(I32, (4,)))],
+            {"index": (None,), "shape": (4,), "check_bounds": True, "has_mask": False})
+    verify_block(Block([], [ok]), {x.id, idx.id, pad.id})
+    bad = Op(OpKind.GATHER, [x, idx, pad], [Value(TileType(I32, (8,)))],
+             {"index": (None,), "shape": (4,), "check_bounds": True, "has_mask": False})
+    with pytest.raises(errors.CtrsError) as ei:
+        verify_block(Block([], [bad]), {x.id, idx.id, pad.id})
+    assert ei.value.code == errors.IR_VERIFY_TYPE
+    scalar_idx = Op(OpKind.SCATTER, [x, Value(ScalarType(I32)), Value(TileType(I32, ()))], [],
+                    {"index": (None,), "shape": (), "check_bounds": False, "has_mask": False})
+    verify_block(Block([], [scalar_idx]), {v.id for v in scalar_idx.operands})
