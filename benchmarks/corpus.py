@@ -268,6 +268,8 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
     from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
 
     variant = _variant(k, src)
+    if llm is not None:  # answers are verified against the kernel's committed specs (ctrs check's set)
+        llm.specs = [str(spec_file(k))] if spec_file(k).exists() else []
     with tempfile.TemporaryDirectory(prefix="ctrs-corpus-") as d:
         t = time.perf_counter()
         try:
@@ -558,7 +560,9 @@ def ratchet(ks: list[Kernel]) -> list[str]:
 # ---------------------------------------------------------------------------------------------- main
 
 
-def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None) -> list[Kernel]:
+def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=None) -> list[Kernel]:
+    """Every kernel through the tier; ``llm``: a prepared llm_fallback Config (else, with ``llm_on``, one from the
+    environment: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL)."""
     from ctrs import __version__, toolchain  # noqa: PLC0415
     from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.progress import Progress  # noqa: PLC0415
@@ -575,8 +579,7 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None) -> l
                 k = Kernel(front, rel, fn.name, fn.lineno, _family(rel.split(f"{tree}/", 1)[-1]))
                 k.scan = scan_no_rule(p, fn) if front == "cutile" else []
                 ks.append(k)
-    llm = None
-    if llm_on:
+    if llm_on and llm is None:
         from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
         llm = Config.from_env(None, log=lambda m: print(m, file=sys.stderr, flush=True))

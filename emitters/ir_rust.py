@@ -188,12 +188,13 @@ class KernelEmitter:
                        OpKind.ARRAY_STRIDE) \
                 or self._scalar_op(op):
             return _SCALAR
-        if op.kind in (OpKind.IF, OpKind.FOR):
+        if op.kind in (OpKind.IF, OpKind.FOR, OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE):
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE,
+                       OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
 
@@ -224,6 +225,8 @@ class KernelEmitter:
                                 self.span(op)))
 
     def _kind(self, op: Op) -> str:
+        if op.kind == OpKind.RUST_FRAGMENT:
+            return "llm"
         if op.kind in _OLD_KIND:
             return _OLD_KIND[op.kind]
         if op.kind.family.value == "elementwise":
@@ -385,7 +388,26 @@ class KernelEmitter:
                 shape=shape_rust(op.attrs["shape"])), target=target)
         if k in _POINTER_OPS:
             return self.pointer_op(op, out, target)
+        if k == OpKind.RUST_FRAGMENT:
+            return self.fragment(op, out, target)
         return self.compute(op, out, target)
+
+    def fragment(self, op: Op, out: list, target: str | None) -> None:
+        """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust
+        names of its operands, its temporaries fresh names; the last ``let`` defines the op's result."""
+        names = {n: self.val(v, _SCALAR) for n, v in zip(op.attrs["inputs"], op.operands)}
+        mark = op.attrs.get("mark", "")
+        *temps, (_, _, last) = op.attrs["stmts"]
+
+        def spell(expr: str) -> str:
+            return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: names.get(m.group(0), m.group(0)), expr)
+
+        for name, rtype, expr in temps:
+            fresh = self.fresh(name)
+            self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
+            names[name] = fresh
+        r = op.result
+        self.define(out, op, r, type_rust(r.type), f"{mark}{spell(last)}", target=target)
 
     def to_tile(self, op: Op, out: list, target: str | None) -> None:
         """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""

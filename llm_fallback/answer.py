@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-ALLOWLIST = frozenset(
-    w for w in (Path(__file__).with_name("allowlist.txt").read_text().split()) if not w.startswith("#"))
+from .api import ALLOWLIST_FILE, allowlist_names
+
+ALLOWLIST = allowlist_names(ALLOWLIST_FILE.read_text())  # function names only (its comments are not names)
 # enum-like modules the rules emit as `mode::Variant` arguments
-MODE_MODULES = frozenset({"ftz", "rounding", "padding", "ordering", "scope", "tma", "dim_map"})
+MODE_MODULES = frozenset({"ftz", "rounding", "padding", "ordering", "scope", "tma", "dim_map", "nan", "overflow",
+                          "signedness", "predicate", "cmp_ordering", "reverse"})
 SCALARS = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64", "bool"})
 KEYWORDS = frozenset({"let", "mut", "as", "true", "false"})
 FORBIDDEN_WORDS = ("unsafe", "extern", "fn", "impl", "mod", "use", "static", "struct", "enum", "trait", "loop",
@@ -86,6 +87,8 @@ def vet_code(code: str) -> None:
         if m.group(1) != "const_shape":
             raise Rejected(f"macro '{m.group(1)}!' is not allowed (only const_shape!)")
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*::(?!<)", code):
+        if m.group(1) == "E" and re.match(r"\s*ZERO\b", code[m.end():]):
+            continue  # the element type's zero (ElementType::ZERO): the identity of a scan / reduction
         if m.group(1) not in MODE_MODULES and m.group(1) not in ("cutile", "core"):
             raise Rejected(f"path '{m.group(1)}::' is not allowed (only cutile::core names and mode enums)")
     for m in re.finditer(r"(\.?)\b([A-Za-z_]\w*)\s*(?:::\s*<[^;()]*>\s*)?\(", code):

@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 import libcst as cst
 
-from . import answer, client, splice, verify
+from . import answer, api, client, context, splice, verify
 # `cfg: Config` annotations name llm_fallback.config.Config (not imported: Config loads this module lazily)
 
 PROMPTS = Path(__file__).with_name("prompts")
@@ -36,22 +36,32 @@ def _model_tag(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._:/-]", "_", model)[:64] or "model"
 
 
-def messages_for(e, kernel: Path) -> tuple[list[dict], str, str]:
-    """(messages, target name, python expression) for one NO_RULE diagnostic with front-end context."""
+def text_model_construct(e, kernel: Path) -> context.Construct:
+    """The Construct of a NO_RULE diagnostic of the text-model front end (a ct.* call; ``e.front``, ``e.node``)."""
     front, node = e.front, e.node
-    lines = kernel.read_text().splitlines()
     pos = front.info.positions[node]
-    stmt_lines = lines[pos.start.line - 1:pos.end.line]
-    expr = front.info.module.code_for_node(node)
-    target = _target(front, node)
     params = front.params()
     gens = sorted({p.dtype for p in params if p.kind == "array" and p.dtype and p.dtype[0].isupper()})
     gens = [f"{g}: ElementType" for g in gens] + [f"const {p.name}: i32" for p in params if p.kind == "constant"]
-    ctx = dict(target=target, allowed=sorted(answer.ALLOWLIST), code=e.code, message=e.message,
-               where=f"{Path(e.loc.file).name}:{e.loc.line}:{e.loc.col}", slice="\n".join(stmt_lines), expr=expr,
-               line=e.loc.line, col=e.loc.col, scope=splice.scope(front), generics=", ".join(gens) or "none")
-    return ([{"role": "system", "content": _ENV.get_template("system.j2").render(**ctx)},
-             {"role": "user", "content": _ENV.get_template("construct.j2").render(**ctx)}], target, expr)
+    from ctrs import frontend_triton  # noqa: PLC0415
+
+    python, message = front.info.module.code_for_node(node), e.message
+    if frontend_triton.is_triton_file(kernel):  # the rewrite put a placeholder where the Triton expression has no rule
+        python = Path(kernel).read_text(errors="replace").splitlines()[pos.start.line - 1].strip()
+        message = f"no rule for this Triton construct: {python}"
+    return context.Construct(kernel, front.info.loc(node), pos.end.line, e.code, message, python,
+                             _target(front, node), "expression", splice.scope(front), ", ".join(gens) or "none")
+
+
+def messages_for(c: context.Construct, ref_ops: list[str]) -> list[dict]:
+    """The system + user messages for one construct (prompts/system.j2, construct.j2)."""
+    lines = Path(c.kernel).read_text(errors="replace").splitlines()
+    ctx = dict(target=c.target, api=api.allowed(), examples=context.examples(), code=c.code, message=c.message,
+               where=f"{Path(c.loc.file).name}:{c.loc.line}:{c.loc.col}", slice="\n".join(lines[c.loc.line - 1:c.end_line]),
+               expr=c.python, kind=c.kind, line=c.loc.line, col=c.loc.col, scope=c.scope, generics=c.generics,
+               result_type=c.result_type, ref_ops=ref_ops, kernel_src=context.kernel_source(c.kernel, c.loc.line))
+    return [{"role": "system", "content": _ENV.get_template("system.j2").render(**ctx)},
+            {"role": "user", "content": _ENV.get_template("construct.j2").render(**ctx)}]
 
 
 def _target(front, node) -> str:
@@ -82,75 +92,137 @@ def _fail(e, why: str):
     return errors.CtrsError(e.code, e.message, f"{hint}LLM fallback: {why}", e.loc)
 
 
-def _solve(kernel: Path, cfg: Config, e, accepted: dict, verifier: verify.Verifier) -> tuple[dict, bool]:
-    """(record, verified) for the construct of NO_RULE diagnostic ``e``; raises the original diagnostic."""
+def _remember(cfg: Config, records: list[dict], specs: list[str]) -> None:
+    """Cache the answers of a kernel that just verified (every spec EQUIVALENT); replayed ones stay as they are."""
+    for r in records:
+        r["verified_specs"] = list(specs)
+        if not r.get("stored"):
+            client.store_accepted(cfg, r["cache_key"], r["text"], r["attempts"], specs)
+            r["stored"] = True
+
+
+def _construct_of(e, kernel: Path, typed: bool) -> context.Construct | None:
+    """The construct a diagnostic stopped at, when the fallback can ask for it (else None)."""
+    from ctrs import errors  # noqa: PLC0415
+
+    if e.code == errors.LLM_CONSTRUCT and getattr(e, "construct", None) is not None:
+        return e.construct
+    if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None \
+            and isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message):
+        return text_model_construct(e, kernel)  # a call with no rule at all (not one whose operands a rule lacks)
+    return None
+
+
+def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, verifier: verify.Verifier,
+           typed: bool) -> tuple[dict, bool]:
+    """(record, verified) for construct ``c`` (diagnostic ``e``); raises the original diagnostic when no answer
+    verifies."""
     from ctrs import errors, translate  # noqa: PLC0415
 
-    messages, target, expr = messages_for(e, kernel)
-    where = str(e.loc)
-    k = splice.key_of(e.loc)
+    messages = messages_for(c, verifier.reference_ops(c))
+    target, expr = c.target, c.python
+    where = str(c.loc)
+    k = c.key
+    key = client.cache_key(cfg, messages)  # endpoint + model + the first prompt: only accepted answers stored
+    replay = client.cached(cfg, key)
     stage = "no answer"
-    for attempt in range(1, max(1, cfg.attempts) + 1):
-        try:
-            text, key, hit = client.complete(cfg, messages)
-        except client.Unavailable as u:
-            _log(cfg, f"{where}: llm: server unavailable: {u}")
-            raise _fail(e, f"server unavailable: {u}") from None
-        _log(cfg, f"{where}: llm: attempt {attempt}/{cfg.attempts} ({'cache' if hit else cfg.model})")
-        rec = {"model": _model_tag(cfg.model), "hash": key, "target": target, "expr": expr, "attempts": attempt,
-               "loc": k}
+    attempt = 0
+    while attempt < max(1, cfg.attempts):
+        if replay is not None:
+            text, hit, n = replay["answer"], True, int(replay.get("attempts", 1))
+        else:
+            attempt += 1
+            cfg.require_endpoint(c.loc)  # CTRS-E250 before anything is sent
+            try:
+                text = client.complete(cfg, messages)
+            except client.Unavailable as u:
+                _log(cfg, f"{where}: llm: server unavailable: {u}")
+                raise _fail(e, f"server unavailable: {u}") from None
+            hit, n = False, attempt
+        _log(cfg, f"{where}: llm: {'cached answer' if hit else f'attempt {attempt}/{cfg.attempts} ({cfg.model})'}")
+        rec = {"model": _model_tag(cfg.model), "endpoint": client.endpoint(cfg), "hash": prompt_hash(messages[:2]),
+               "cache_key": key, "text": text, "stored": hit, "target": target, "expr": expr, "attempts": n, "loc": k,
+               "kind": c.kind, "code": c.code}
         detail = ""
         try:
             rec["stmts"] = answer.parse(text, target)
-            hook = splice.hook({**accepted, k: rec})
+            hook = splice.Hook({**accepted, k: rec}, typed)
             try:
                 files = translate.translate_source(kernel, llm_hook=hook)
                 mod = translate.translate_module(kernel, hook)
             except errors.CtrsError as te:
-                if te.code == errors.NO_RULE and getattr(te, "front", None) is not None \
-                        and splice.key_of(te.loc) != k and isinstance(te.node, cst.Call):
+                other = _construct_of(te, kernel, typed)
+                if other is not None and other.key != k and other.key not in accepted:
                     return rec, False  # another construct without a rule: verified together later
                 raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
-            ok, stage, detail = verifier.verify(files["kernel.rs"], mod)
+            ok, stage, detail = verifier.verify(files, mod)
             if ok:
                 _log(cfg, f"{where}: llm: accepted ({stage})")
+                _remember(cfg, [*accepted.values(), rec], [s.name for s in verifier.specs])
                 return rec, True
         except answer.Rejected as r:
             stage, detail = "it was rejected before building", str(r)
-        _log(cfg, f"{where}: llm: attempt {attempt} not accepted: {stage}")
+        if hit:  # a cached answer that no longer verifies: dropped, the server is asked afresh
+            _log(cfg, f"{where}: llm: cached answer no longer verifies ({stage}); dropped")
+            client.forget(cfg, key)
+            replay = None
+            continue
+        _log(cfg, f"{where}: llm: attempt {attempt} not accepted: {stage}: {_first_line(detail)}")
         messages = messages + [{"role": "assistant", "content": text},
                                {"role": "user", "content": _ENV.get_template("retry.j2").render(
                                    stage=stage, detail=detail[:4000], target=target)}]
-    raise _fail(e, f"no verified answer after {cfg.attempts} attempts (last: {stage})") from None
+    raise _fail(e, f"no verified answer after {cfg.attempts} attempts (last: {stage}: {_first_line(detail)})") \
+        from None
+
+
+def _first_line(detail: str) -> str:
+    return " ".join((detail.strip().splitlines() or [""])[0].split())[:300]
 
 
 def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
-    """Like transpiler.translate.translate_source, with NO_RULE constructs resolved by verified LLM answers."""
-    from ctrs import errors, translate  # noqa: PLC0415
+    """Like transpiler.translate.translate_source, with constructs without a rule resolved by verified LLM answers.
+
+    The rules run first, unchanged (``plain``). When they fail on a cuTile Python file, the typed IR front end runs
+    alone with the fallback's hook (``typed``): every statement / expression without a rule (operators,
+    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op. A file the
+    typed front end cannot take for another reason, and every Triton file, goes through the text-model front end
+    (``text``): a ct.* call without a rule (CTRS-E100; for Triton, any expression the rewrite has no rule for)."""
+    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
 
     kernel = Path(kernel)
+    triton = frontend_triton.is_triton_file(kernel)
     accepted: dict = {}
     verifier = None
     verified = True
-    for _ in range(MAX_CONSTRUCTS + 1):
+    mode = "plain"
+    first = None  # the rules' own diagnostic: it stands when no construct can be asked for
+    for _ in range(MAX_CONSTRUCTS + 3):
+        typed = mode == "typed"
         try:
-            files = translate.translate_source(kernel, llm_hook=splice.hook(accepted))
+            hook = None if mode == "plain" else splice.Hook(dict(accepted), typed)
+            files = translate.translate_source(kernel, llm_hook=hook)
             if not verified:  # pragma: no cover - a provisional answer is always followed by a verified one
                 raise errors.CtrsError(errors.INTERNAL, "unverified LLM answer", "report this", errors.Loc(str(kernel)))
-            cfg.accepted = dict(accepted)  # for --explain / --stats on the same run (splice.hook(cfg.accepted))
+            cfg.accepted, cfg.typed = dict(accepted), typed  # for --explain / --stats on the same run
             return provenance(files, list(accepted.values()))
         except errors.CtrsError as e:
-            if e.code != errors.NO_RULE or getattr(e, "front", None) is None or not isinstance(e.node, cst.Call) \
-                    or splice.key_of(e.loc) in accepted or len(accepted) >= MAX_CONSTRUCTS:
+            c = None if mode == "plain" else _construct_of(e, kernel, typed)
+            if c is None:
+                if mode == "plain" or (typed and not accepted):
+                    first = first or e
+                    mode = "text" if triton or typed else "typed"
+                    continue
+                raise (first or e) from None
+            if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:
                 raise
             if verifier is None:
-                specs = verify.load_specs(kernel, cfg.specs)
-                if not specs:
+                if not verify.check_specs(kernel, cfg.specs, {}):  # nothing to prove an answer with: no request
                     raise _fail(e, "no specialisations to verify an answer against (add specs.json or --spec)") \
                         from None
-                verifier = verify.Verifier(kernel, specs, cfg.cache_path() / "work")
-            rec, verified = _solve(kernel, cfg, e, accepted, verifier)
-            accepted[splice.key_of(e.loc)] = rec
+                verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
+            same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
+            rec, verified = _solve(kernel, cfg, first if same else e, c, accepted, verifier, typed)
+            accepted[c.key] = rec
     raise errors.CtrsError(errors.NO_RULE, "too many constructs without a rule for the LLM fallback",
                            f"at most {MAX_CONSTRUCTS} per file", errors.Loc(str(kernel)))
 
@@ -169,8 +241,9 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
     data["llm_fallback"] = {
         "kernel_rs_lines": rs_lines,
         "constructs": [{"file": Path(r["loc"][0]).name, "line": r["loc"][1], "col": r["loc"][2],
-                        "python": r["expr"], "model": r["model"], "prompt_hash": r["hash"],
-                        "attempts": r["attempts"],
+                        "kind": r.get("kind", "expression"), "python": r["expr"], "model": r["model"], "endpoint": r["endpoint"],
+                        "prompt_hash": r["hash"], "attempts": r["attempts"],
+                        "verified_specs": r.get("verified_specs", []),
                         "rust": [f"let {s.name}: {s.type} = {s.expr};" for s in r["stmts"]]} for r in records],
     }
     return {**files, "analysis.json": render_host.analysis_json(data)}

@@ -1,10 +1,17 @@
-"""Build and prove one candidate kernel.rs: ir-rs (cutile KernelCompiler) vs ir-ref (cuTile Python) for each
-specialisation, accepted only when transpiler.irdiff reports EQUIVALENT (exit 0) for all of them."""
+"""Build and prove one candidate kernel.rs: ir-rs (cutile KernelCompiler) vs ir-ref (cuTile Python) for every
+specialisation ``ctrs check`` would use for the file (check.gather_specs: specs.json next to the kernel, every
+``--spec``, the launch sites mined into analysis.json; the reference is check.reference_source, i.e. a Triton
+file's cuTile counterpart). Accepted only when transpiler.irdiff reports EQUIVALENT (exit 0) for all of them.
+
+The candidate is untrusted: it is written into a temporary directory, and its harness is built there with
+``cargo --offline`` under a time limit (ir_rs ``sandbox``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
+import tempfile
 from pathlib import Path
 
 from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, toolchain
@@ -15,37 +22,50 @@ def _build_failures() -> Path:
     return toolchain.cache_root() / "llm-build-failures"
 
 
-def load_specs(kernel: Path, given: list[str]) -> list[specmod.Spec]:
-    srcs = list(given) or ([str(kernel.parent / "specs.json")] if (kernel.parent / "specs.json").exists() else [])
-    out, seen = [], set()
-    for s in srcs:
-        for sp in specmod.load_specs(s):
-            if sp.name not in seen:
-                seen.add(sp.name)
-                out.append(sp)
-    return out
+def check_specs(kernel: Path, given: list[str], analysis: dict) -> list[specmod.Spec]:
+    """The specs ``ctrs check KERNEL --spec ..`` would prove (the ones it can: mined launches without shapes or
+    static constants are not provable by either)."""
+    return [s for s, _origin in check.gather_specs(kernel, list(given), analysis)[0]]
 
 
 class Verifier:
-    def __init__(self, kernel: Path, specs: list[specmod.Spec], work: Path):
-        self.kernel, self.specs, self.work = kernel, specs, work
+    def __init__(self, kernel: Path, given: list[str], build_timeout: float = 600.0):
+        self.kernel, self.given, self.build_timeout = kernel, list(given), build_timeout
+        self.specs: list[specmod.Spec] = []  # the specs of the last verify() (those that verified an answer)
         self._ref: dict[str, object] = {}
         self.builds = 0
 
     def ref(self, s: specmod.Spec):
-        if s.name not in self._ref:
-            self._ref[s.name] = ir_ref.compile_reference(self.kernel, s)
-        return self._ref[s.name]
+        key = json.dumps(dataclasses.asdict(s), sort_keys=True, default=str)
+        if key not in self._ref:
+            self._ref[key] = ir_ref.compile_reference(check.reference_source(self.kernel), s)
+        return self._ref[key]
 
-    def verify(self, kernel_rs: str, mod) -> tuple[bool, str, str]:
-        """(accepted, stage, detail) for one candidate kernel.rs and its model."""
+    def reference_ops(self, c) -> list[str]:
+        """Context for the prompt: the reference ops on the construct's lines, for the first given spec."""
+        from . import context  # noqa: PLC0415
+
+        specs = check_specs(self.kernel, self.given, {})
+        if not specs or check.reference_source(self.kernel) != self.kernel:
+            return []
+        fn = context.enclosing_function(self.kernel, c.loc.line)
+        specs = [s for s in specs if s.kernel == fn] or specs
+        try:
+            return context.reference_ops(self.ref(specs[0]).text, self.kernel, c.loc.line, c.end_line)
+        except errors.CtrsError:
+            return []
+
+    def verify(self, files: dict[str, str], mod) -> tuple[bool, str, str]:
+        """(accepted, stage, detail) for one candidate port (translate_source's files) and its model."""
         from ctrs.emitters import render_host  # noqa: PLC0415
 
-        d = self.work / hashlib.sha256(kernel_rs.encode()).hexdigest()[:16]
-        d.mkdir(parents=True, exist_ok=True)
-        path = d / "kernel.rs"
-        path.write_text(kernel_rs)
+        kernel_rs = files["kernel.rs"]
         fks = render_host.ffi_kernels(mod)
+        here = {fk.python_name for fk in fks}  # a spec of a kernel the file does not define proves nothing here
+        self.specs = [s for s in check_specs(self.kernel, self.given, json.loads(files["analysis.json"]))
+                      if s.kernel in here]
+        if not self.specs:
+            return False, "no specs", "no specialisation of this file's kernels to verify against"
         jobs = []
         for s in self.specs:
             fk = check.entry_for(s, fks)
@@ -58,14 +78,17 @@ class Verifier:
         if failed.exists():  # rustc's verdict on this exact text is known: no second (failing) cargo build
             return False, "it does not compile", failed.read_text()
         self.builds += 1
-        try:
-            gens = ir_rs.compile_ports(path, jobs)
-        except errors.CtrsError as e:
-            detail = e.one_line().replace(str(d) + "/", "")
-            if e.code == errors.RS_BUILD:
-                failed.parent.mkdir(parents=True, exist_ok=True)
-                failed.write_text(detail)
-            return False, "it does not compile", detail
+        with tempfile.TemporaryDirectory(prefix="ctrs-llm-") as d:
+            path = Path(d) / "kernel.rs"
+            path.write_text(kernel_rs)
+            try:
+                gens = ir_rs.compile_ports(path, jobs, sandbox={"timeout": self.build_timeout})
+            except errors.CtrsError as e:
+                detail = e.one_line().replace(str(d) + "/", "")
+                if e.code == errors.RS_BUILD and "timed out" not in e.message:
+                    failed.parent.mkdir(parents=True, exist_ok=True)
+                    failed.write_text(detail)
+                return False, "it does not compile", detail
         bad = []
         for s, r, g in zip(self.specs, refs, gens):
             rep = irdiff.diff(r.text, g.text, f"{s.name}.ref", f"{s.name}.rs")

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from ctrs import cli, errors, translate
 pytest.importorskip("openai")
 from ctrs.llm_fallback import answer  # noqa: E402
 from ctrs.llm_fallback.config import Config  # noqa: E402
+from ctrs.llm_fallback.scripted import Server  # noqa: E402 - the scripted local server (127.0.0.1 only)
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = DATA.parent.parent
@@ -32,66 +31,6 @@ WRONG = "```rust\nlet a: Tile<E, { [TILE] }> = negf(t);\n```"  # compiles, but n
 NOCOMPILE = "```rust\nlet a: Tile<E, { [TILE] }> = atan2(t);\n```"
 GARBAGE = "I am not sure what ct.atan2 does, sorry."
 OUTSIDE = "```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, t);\nlet _x: i32 = pid + 1;\n```"  # last let is not `a`
-
-
-class Server:
-    """Scripted OpenAI-compatible chat server; each request pops one action: str (answer), int (HTTP status),
-    ("sleep", seconds) (stall past the client timeout). Exhausted script -> HTTP 500."""
-
-    def __init__(self, script):
-        self.script = list(script)
-        self.requests: list[dict] = []
-        outer = self
-
-        class H(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("authorization")})
-                act = outer.script.pop(0) if outer.script else 500
-                if isinstance(act, tuple) and act[0] == "raw":
-                    self.send_response(200)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(act[1])))
-                    self.end_headers()
-                    self.wfile.write(act[1])
-                    return
-                if isinstance(act, tuple):
-                    time.sleep(act[1])
-                    act = GOOD
-                if isinstance(act, int):
-                    data = json.dumps({"error": {"message": "scripted", "type": "x"}}).encode()
-                    self.send_response(act)
-                else:
-                    data = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                                       "choices": [{"index": 0, "finish_reason": "stop",
-                                                    "message": {"role": "assistant", "content": act}}],
-                                       "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                                      ).encode()
-                    self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except OSError:
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), H)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
 
 
 def _cfg(server: Server, cache: Path, **kw) -> Config:
@@ -188,17 +127,28 @@ def test_correct_answer_accepted_marked_and_cached(tmp_path, shared_cache, capsy
     assert ana["llm_fallback"]["kernel_rs_lines"] == [rs.splitlines().index(line) + 1]
     assert ana["kernels"][0]["op_stats"]["llm"] == 1
 
-    # second run: the cache answers, no server is contacted (the server is gone; a live one counts 0 requests)
+    assert c["endpoint"] == srv.url and c["verified_specs"] == ["f32_n4096", "f16_n1000"]
+    assert c["prompt_hash"] and c["attempts"] == 1
+
+    # second run, same endpoint and model: the accepted answer is replayed (and verified again), no request
     with Server([GOOD]) as srv2:
-        out2 = translate.translate(KERNEL, tmp_path / "port2", _cfg(srv2, shared_cache))
+        cfg2 = _cfg(srv2, shared_cache, base_url=srv.url)  # srv is gone: a request would fail
+        out2 = translate.translate(KERNEL, tmp_path / "port2", cfg2)
         assert srv2.requests == []
     assert {p.name: p.read_bytes() for p in (tmp_path / "port").iterdir()} == \
         {p.name: p.read_bytes() for p in (tmp_path / "port2").iterdir()}
     assert out2[0].read_bytes() == out[0].read_bytes()
 
+    # another endpoint (or model) is another cache key: asked afresh; --llm-refresh ignores the cache
+    with Server([GOOD, GOOD]) as srv3:
+        translate.translate(KERNEL, tmp_path / "port3", _cfg(srv3, shared_cache))
+        assert len(srv3.requests) == 1
+        translate.translate(KERNEL, tmp_path / "port4", _cfg(srv3, shared_cache, refresh=True))
+        assert len(srv3.requests) == 2
+
     # the CLI: --llm --stats counts the LLM-produced line, offline from the cache
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens: must not be needed
+    monkeypatch.setenv("OPENAI_BASE_URL", srv.url)  # nothing listens any more: must not be needed
     monkeypatch.setenv("CTRS_LLM_CACHE", str(shared_cache))
     capsys.readouterr()
     rc = cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "cli"), "--llm", "--llm-model", MODEL,
@@ -293,3 +243,133 @@ def test_malformed_response_body_reported(tmp_path):
         assert len(srv.requests) == 1
     assert ei.value.code == errors.NO_RULE and "LLM fallback" in ei.value.hint
     assert not (tmp_path / "port").exists()
+
+
+# ------------------------------------------------------------------------------------------ cache and config
+
+
+def test_rejected_answer_is_not_replayed(tmp_path):
+    """A run whose only answer fails the IR diff caches nothing: the rerun asks the server again."""
+    cache = tmp_path / "c"
+    with Server([WRONG, GOOD]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, cache, attempts=1))
+        assert ei.value.code == errors.NO_RULE and "IR diff" in ei.value.hint
+        assert not [f for f in cache.rglob("*.json")]  # nothing cached
+        out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, cache, attempts=1))
+        assert len(srv.requests) == 2  # the rerun asked again (the same first prompt), got GOOD
+        assert srv.requests[0]["body"]["messages"] == srv.requests[1]["body"]["messages"]
+    assert "absf(t)" in out[0].read_text()
+    (entry,) = [json.loads(f.read_text()) for f in cache.rglob("*.json")]
+    assert entry["accepted"] is True and entry["answer"] == GOOD and entry["endpoint"] == srv.url
+
+
+def test_no_request_when_nothing_is_configured(tmp_path, monkeypatch, capsys):
+    """Neither OPENAI_BASE_URL nor OPENAI_API_KEY: CTRS-E250, one line, and the server never hears of it."""
+    for v in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(v, raising=False)
+    monkeypatch.setenv("CTRS_LLM_CACHE", str(tmp_path / "c"))
+    with Server([GOOD]) as srv:
+        cfg = Config.from_env(MODEL, specs=[SPEC], cache_dir=tmp_path / "c")
+        assert cfg.base_url is None and cfg.api_key is None
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", cfg)
+        rc = cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "cli"), "--llm", "--spec", SPEC])
+        assert srv.requests == []
+    e = ei.value
+    assert e.code == errors.LLM_NOT_CONFIGURED == "CTRS-E250" and (e.loc.line, e.loc.col) == (12, 9)
+    assert "OPENAI_BASE_URL" in e.one_line() and "\n" not in e.one_line()
+    err = capsys.readouterr().err
+    assert rc != 0 and "CTRS-E250" in err and "OPENAI_BASE_URL" in err
+    assert not (tmp_path / "port").exists() and not (tmp_path / "cli").exists()
+
+
+# ------------------------------------------------------------------------------------------ trust
+
+
+def test_answer_right_for_one_spec_wrong_for_another_is_rejected(tmp_path):
+    """`absf` is |x| for the float32 spec but not for the int32 one (the reference emits absi): every spec
+    ctrs check uses must be EQUIVALENT, so the answer is rejected, then a per-spec-correct one is not asked for."""
+    mixed = str(DATA / "llm_abs_mixed.json")
+    with Server([GOOD]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[mixed], attempts=1))
+        assert len(srv.requests) == 1
+    e = ei.value
+    assert e.code == errors.NO_RULE and "no verified answer after 1 attempts" in e.hint
+    assert not (tmp_path / "port").exists() and not list((tmp_path / "c").rglob("*.json"))
+
+
+# ------------------------------------------------------------------------------------------ context
+
+
+def test_allowlist_holds_only_real_function_names():
+    """Every allowlisted name is a `pub fn` of the pinned cutile crate's own source; header words are not names."""
+    from ctrs.llm_fallback import api
+
+    fns = api.functions()
+    assert "absf" in fns and fns["absf"]["signature"].startswith("pub fn absf<")
+    assert fns["absf"]["doc"] == "Element-wise float absolute value."
+    assert answer.ALLOWLIST and answer.ALLOWLIST <= set(fns), sorted(answer.ALLOWLIST - set(fns))
+    assert not {"tile", "functions", "cutile::core", "LLM", "word."} & answer.ALLOWLIST
+    assert [f["name"] for f in api.allowed()] == sorted(answer.ALLOWLIST)
+    assert api.crate_source().parent.name == "cutile-0.3.1"
+    assert api.allowlist_names("# a header: tile functions\nabsf  negf # trailing words\n") == {"absf", "negf"}
+
+
+def test_prompt_carries_signatures_examples_reference_ops_and_kernel(tmp_path):
+    """The context a model needs, checked on the request the server receives (no build: E250-free config and
+    one GARBAGE answer, attempts=1)."""
+    with Server([GARBAGE]) as srv:
+        with pytest.raises(errors.CtrsError):
+            translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", attempts=1))
+        system, user = (m["content"] for m in srv.requests[0]["body"]["messages"])
+    assert "`pub fn absf<E: ElementType, const S: [i32; N]>(x: Tile<E, S>) -> Tile<E, S>` — Element-wise float " \
+           "absolute value." in system
+    assert "`y = ct.sqrt(x)` -> `let y: Tile<E, { [T] }> = sqrt(x, rounding::NearestEven, ftz::Disabled);`" in system
+    assert "%1 = absf %tile : tile<1024xf32>" in user  # the reference's op at line 12
+    assert "def abs_scale(x, y, TILE: TileSize):" in user and "ct.store(y, index=(pid,), tile=a)" in user
+
+
+# ------------------------------------------------------------------------------------------ reach
+
+
+NEG = "```rust\nlet n: Tile<E, { [TILE] }> = atan2(t, t);\n```"
+ABS_N = "```rust\nlet a: Tile<E, { [TILE] }> = atan2(n, t);\n```"
+
+
+def test_two_constructs_in_one_file_each_answered_and_composed(tmp_path):
+    """`ct.atan2(t, t)` then `ct.atan2(n, t)` (no rule; the tile operators all have rules since the typed front
+    end covers them): both reach the model through the typed IR front end's hook; the second answer reads the
+    first one's value, and the complete kernel is proven IR-equivalent for every spec before either is accepted."""
+    kernel = DATA / "llm_neg_abs.py"
+    spec = str(DATA / "llm_neg_abs.json")
+    with Server([NEG, ABS_N]) as srv:
+        out = translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[spec]))
+        users = [r["body"]["messages"][1]["content"] for r in srv.requests]
+    assert len(users) == 2
+    assert "The expression to translate is `ct.atan2(t, t)` (line 14, column 9); bind its value to `n`" in users[0]
+    assert "The expression to translate is `ct.atan2(n, t)` (line 15, column 9); bind its value to `a`" in users[1]
+    assert "- n -> `n`: Tile<E, { [TILE] }> (tile)" in users[1]  # the first answer's value is in scope
+    rs = out[0].read_text()
+    assert "let n: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model " in rs and "*/ atan2(t, t);" in rs
+    assert "let a: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model " in rs and "*/ atan2(n, t);" in rs
+    ana = json.loads((tmp_path / "port" / "analysis.json").read_text())
+    cs = ana["llm_fallback"]["constructs"]
+    assert [(c["line"], c["python"], c["verified_specs"]) for c in cs] == [
+        (14, "ct.atan2(t, t)", ["f32_n4096", "f16_n1000"]), (15, "ct.atan2(n, t)", ["f32_n4096", "f16_n1000"])]
+    assert ana["kernels"][0]["op_stats"]["llm"] == 2
+
+
+def test_triton_construct_reaches_the_model(tmp_path):
+    """`tl.abs` has no Triton rule: the rewrite leaves a placeholder the cuTile front end hands to the fallback;
+    the prompt shows the Triton line, and the answer is proven against the cuTile counterpart (specs.json)."""
+    kernel = DATA / "llm_triton" / "kernel.py"
+    with Server([GOOD]) as srv:
+        out = translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[]))
+        (req,) = srv.requests
+    user = req["body"]["messages"][1]["content"]
+    assert "a = tl.abs(t)" in user and "bind its value to `a`" in user
+    assert "*/ absf(t);" in out[0].read_text()
+    (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert c["line"] == 18 and c["verified_specs"] == ["f32_n4096", "f16_n1000"]

@@ -136,7 +136,8 @@ def _llm_config(args):
     from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
     return Config.from_env(args.llm_model, attempts=args.llm_attempts, timeout=args.llm_timeout,
-                           offline=args.llm_offline, specs=list(args.spec or []),
+                           offline=args.llm_offline, refresh=args.llm_refresh,
+                           build_timeout=args.llm_build_timeout, specs=list(args.spec or []),
                            log=lambda m: print(m, file=sys.stderr, flush=True))
 
 
@@ -189,7 +190,7 @@ def cmd_translate(args) -> int:
         if llm is not None:  # explain the model with the verified LLM answers spliced in
             from ctrs.llm_fallback import splice  # noqa: PLC0415
 
-            hook = splice.hook(llm.accepted)
+            hook = splice.hook(llm.accepted, getattr(llm, "typed", False))
         for line in translate.explain_lines(Path(args.kernel), hook):
             print(line)
     for w in written:
@@ -406,6 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--llm-attempts", type=int, default=3, help="answers tried per construct (default 3)")
     tr.add_argument("--llm-timeout", type=float, default=60.0, help="seconds per LLM request (default 60)")
     tr.add_argument("--llm-offline", action="store_true", help="use cached LLM answers only (no server)")
+    tr.add_argument("--llm-build-timeout", type=float, default=600.0,
+                    help="seconds for one LLM candidate's offline verification build (default 600)")
+    tr.add_argument("--llm-refresh", action="store_true", help="ignore cached (accepted) LLM answers and ask again")
     tr.add_argument("--spec", action="append", help="--llm: specialisation(s) to verify answers against "
                     "(default: specs.json next to the kernel)")
     tr.set_defaults(fn=cmd_translate)

@@ -152,4 +152,7 @@ KERNEL_HINT = "CTRS-E160"
 # Keep-going translation (translate.py): some kernels of a file were refused. Each blocker keeps its own code;
 # this one is the summary ("N of M kernels translated; K refused"); the port of the others is written.
 KERNELS_REFUSED = "CTRS-E240"
+# LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
+LLM_NOT_CONFIGURED = "CTRS-E250"
+LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
 INTERNAL = "CTRS-E999"

@@ -1353,7 +1353,18 @@ class KernelRewrite:
         return t if isinstance(node, (cst.Name, cst.Call, cst.Integer, cst.Float, cst.Attribute)) else f"({t})"
 
     def ex(self, node) -> str:
-        """The cuTile Python text of an ordinary (tile or scalar) value."""
+        """The cuTile Python text of an ordinary (tile or scalar) value (``ctrs translate --llm``: an expression
+        without a rule becomes LLM_PLACEHOLDER, a ct.* call the cuTile front end hands to the fallback's hook)."""
+        if not getattr(self.tf, "llm", False):
+            return self._ex(node)
+        try:
+            return self._ex(node)
+        except _Problem as p:
+            if p.err.code not in (errors.TRITON_UNSUPPORTED, errors.NO_RULE):
+                raise
+            return LLM_PLACEHOLDER
+
+    def _ex(self, node) -> str:
         if isinstance(node, cst.Name):
             n = node.value
             if n in self.subst:
@@ -1931,9 +1942,13 @@ def autotune_notes(tf: TritonFile, fn: cst.FunctionDef) -> list[tuple[int, str, 
     return out
 
 
+LLM_PLACEHOLDER = "ct.ctrs_llm_construct()"  # no rule: the fallback's answer is spliced here (--llm only)
+
+
 def parse_file(path: Path, llm_hook=None):
     """(ModuleInfo, [KernelFront]) of the cuTile rewrite of a Triton file; decisions carry the Triton notes."""
     tf = _load(path)
+    tf.llm = llm_hook is not None
     rewrites = [_rewrite(tf, fn) for fn in tf.kernels]
     text = cutile_source(tf, rewrites)
     info = frontend_cutile.ModuleInfo(Path(path), text)
@@ -1997,6 +2012,7 @@ def check_subset(path: Path, lower=None) -> list[errors.CtrsError]:
 def mine_sites(path: Path) -> dict:
     """analysis.json sites of a Triton file: @triton.autotune configs (constants + num_warps/num_stages)."""
     tf = _load(path)
+    tf.llm = True  # only the kept parameters matter here: an expression without a rule (--llm) is no obstacle
     configs, specs, kernels = [], [], {}
     for fn in tf.kernels:
         kname = fn.name.value

@@ -141,8 +141,12 @@ def _cargo_error(stdout: str, kernel_rs: Path) -> errors.CtrsError:
                             "fix the Rust source; 'cargo build' in the port directory shows the full report", loc)
 
 
-def harness_binary(kernel_rs: Path, cutile: str | None = None) -> Path:
-    """Build (or reuse) the KernelCompiler harness for this kernel.rs against the ``cutile`` profile."""
+def harness_binary(kernel_rs: Path, cutile: str | None = None, sandbox: dict | None = None) -> Path:
+    """Build (or reuse) the KernelCompiler harness for this kernel.rs against the ``cutile`` profile.
+
+    ``sandbox`` (untrusted sources: ``ctrs translate --llm`` candidates): {"timeout": seconds} — the crate is
+    laid out in a fresh temporary directory (removed afterwards), built with ``cargo --offline`` (no network:
+    only the pinned, already fetched crates) and killed after ``timeout`` seconds (an RS_BUILD error)."""
     profile = targets.get(cutile)
     toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
     source = kernel_rs.read_text()
@@ -161,30 +165,50 @@ def harness_binary(kernel_rs: Path, cutile: str | None = None) -> Path:
     with FileLock(str(root / "harness.lock")):
         if binary.exists():
             return binary
-        crate = root / f"harness-{profile.version}"
-        (crate / "src").mkdir(parents=True, exist_ok=True)
-        (crate / "Cargo.toml").write_text(cargo_toml)
-        (crate / "src" / "main.rs").write_text(main_rs)
-        (crate / "src" / "kernel.rs").write_text(source)
-        (crate / "Cargo.lock").write_text(lock)
-        res = subprocess.run(["cargo", "build", "--locked", "--message-format=json", "--quiet"], cwd=crate,
-                             capture_output=True, text=True, env=toolchain.cargo_env(profile.bytecode), timeout=3600)
-        if res.returncode != 0:
-            raise _cargo_error(res.stdout, kernel_rs)
-        built = Path(toolchain.cargo_env()["CARGO_TARGET_DIR"]) / "debug" / "ctrs-irc"
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        tmp = binary.with_suffix(".tmp")
-        shutil.copy2(built, tmp)
-        tmp.replace(binary)
+        tmp = Path(tempfile.mkdtemp(prefix="ctrs-llm-build-")) if sandbox is not None else None
+        try:
+            _build_harness(tmp or root / f"harness-{profile.version}", kernel_rs, source, cargo_toml, main_rs, lock,
+                           profile, binary, sandbox)
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
     return binary
 
 
+def _build_harness(crate: Path, kernel_rs: Path, source: str, cargo_toml: str, main_rs: str, lock: str, profile,
+                   binary: Path, sandbox: dict | None) -> None:
+    (crate / "src").mkdir(parents=True, exist_ok=True)
+    (crate / "Cargo.toml").write_text(cargo_toml)
+    (crate / "src" / "main.rs").write_text(main_rs)
+    (crate / "src" / "kernel.rs").write_text(source)
+    (crate / "Cargo.lock").write_text(lock)
+    cmd = ["cargo", "build", "--locked", "--message-format=json", "--quiet"]
+    limit = 3600.0
+    if sandbox is not None:
+        cmd.insert(2, "--offline")
+        limit = float(sandbox.get("timeout", 600))
+    try:
+        res = subprocess.run(cmd, cwd=crate, capture_output=True, text=True,
+                             env=toolchain.cargo_env(profile.bytecode), timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise errors.CtrsError(errors.RS_BUILD, f"cargo build of {kernel_rs.name} timed out after {limit:g} s",
+                               "a longer limit: --llm-build-timeout", errors.Loc(str(kernel_rs))) from None
+    if res.returncode != 0:
+        raise _cargo_error(res.stdout, kernel_rs)
+    built = Path(toolchain.cargo_env()["CARGO_TARGET_DIR"]) / "debug" / "ctrs-irc"
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    tmp = binary.with_suffix(".tmp")
+    shutil.copy2(built, tmp)
+    tmp.replace(binary)
+
+
 def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target: str = toolchain.GPU_TARGET,
-                  cutile: str | None = None) -> list[IRResult]:
-    """Compile each (spec, rust entry name) pair against the ``cutile`` profile; one harness process for all."""
+                  cutile: str | None = None, sandbox: dict | None = None) -> list[IRResult]:
+    """Compile each (spec, rust entry name) pair against the ``cutile`` profile; one harness process for all
+    (``sandbox``: see harness_binary; it also bounds the harness run)."""
     profile = targets.get(cutile)
     source = kernel_rs.read_text()
-    binary = harness_binary(kernel_rs, profile.version)
+    binary = harness_binary(kernel_rs, profile.version, sandbox)
     with tempfile.TemporaryDirectory() as d:
         reqs = []
         for i, (spec, entry_name) in enumerate(jobs):
@@ -192,8 +216,13 @@ def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target:
             req = specmod.rust_request(spec, entry, target)
             req["out"] = str(Path(d) / f"{i}.tileirbc")
             reqs.append(req)
-        res = subprocess.run([str(binary)], input=json.dumps(reqs), capture_output=True, text=True,
-                             env=toolchain.cargo_env(profile.bytecode), timeout=600)
+        try:
+            res = subprocess.run([str(binary)], input=json.dumps(reqs), capture_output=True, text=True,
+                                 env=toolchain.cargo_env(profile.bytecode),
+                                 timeout=float((sandbox or {}).get("timeout", 600)))
+        except subprocess.TimeoutExpired:
+            raise errors.CtrsError(errors.RS_COMPILE, f"the cutile compile harness timed out on {kernel_rs.name}",
+                                   "", errors.Loc(str(kernel_rs))) from None
         results: dict[str, dict] = {}
         for line in res.stdout.splitlines():
             if line.startswith("{"):

@@ -33,16 +33,18 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
     return info
 
 
-def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None) -> list[Kernel]:
+def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None,
+          on_unsupported=None) -> list[Kernel]:
     """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
     With ``refused`` (kernel -> blockers; cuTile files) a kernel that fails is recorded there and the others go
-    on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes."""
+    on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
+    cuTile front end's hook for constructs without a rule (``ctrs translate --llm``)."""
     if frontend_triton.is_triton_file(Path(path)):
         mod, tnotes = fe_triton.lower_file(Path(path))
         if notes is not None:
             notes.extend(tnotes)
     else:
-        mod = fe_cutile.lower_file(_info(Path(path)), refused)
+        mod = fe_cutile.lower_file(_info(Path(path)), refused, on_unsupported=on_unsupported)
     out: list[Kernel] = []
     for k in mod.kernels:
         try:
@@ -96,14 +98,14 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
     return out
 
 
-def translate_module(path: Path, stem: str, refused: dict | None = None) -> model.Module:
+def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsupported=None) -> model.Module:
     """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
     the file should take the text-model pipeline). With ``refused``: the kernels that lower, specialise and
     emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 
     notes: list = []
-    entries = lower(path, refused=refused, notes=notes)
+    entries = lower(path, refused=refused, notes=notes, on_unsupported=on_unsupported)
     emitted = []
     for k in entries:
         try:

@@ -95,6 +95,8 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     text model on the whole file, stopping at the first blocker; ``--llm``: the text model."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
+    if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
+        return pipeline.translate_module(kernel, _stem(kernel), on_unsupported=llm_hook.typed)
     if llm_hook is not None:
         return _text_model(kernel, llm_hook, triton)
     typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)

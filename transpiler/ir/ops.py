@@ -25,6 +25,7 @@ class Family(enum.Enum):
     SHAPE = "shape"  # reshape / broadcast / permute / convert (cast)
     GRID = "grid"  # block id, number of blocks
     CONTROL = "control"  # for / if / yield
+    OPAQUE = "opaque"  # target-language text no rule produced (verified LLM answers: llm_fallback/)
 
 
 class OpKind(enum.Enum):
@@ -102,6 +103,10 @@ class OpKind(enum.Enum):
     FOR = ("for", Family.CONTROL)  # operands (start, stop, step, *init); region body(iv, *carried); results
     IF = ("if", Family.CONTROL)  # operands (cond,) for a runtime if, () for a constant flag (attrs: flag)
     YIELD = ("yield", Family.CONTROL)
+    # opaque: a verified Rust fragment (ctrs translate --llm) for a construct without a rule; typed operands (the
+    # values it reads, attrs["inputs"] their names in the text) and one typed result; attrs["stmts"]: the
+    # (name, rust type, rust expr) lets, the last binding the result; the emitter spells them verbatim
+    RUST_FRAGMENT = ("rust_fragment", Family.OPAQUE)
 
     def __init__(self, mnemonic: str, family: Family):
         self.mnemonic = mnemonic

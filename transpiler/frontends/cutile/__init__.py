@@ -21,9 +21,9 @@ from .values import ELEMENT, ArrayRef, DT, PoisonUse
 __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel", "unsupported"]
 
 
-def _lower(info, fn, element=ELEMENT):
+def _lower(info, fn, element=ELEMENT, on_unsupported=None):
     """(kernel or None, blockers) of one @ct.kernel lowered to the end whatever fails (recovery.py)."""
-    lw = Lowering(info, fn, element)
+    lw = Lowering(info, fn, element, on_unsupported)
     k = None
     try:
         k = lw.kernel()
@@ -39,7 +39,7 @@ def _lower(info, fn, element=ELEMENT):
 
 
 def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
-               element_dtypes: tuple = ("f32", "f16", "bf16")) -> ir.Module:
+               element_dtypes: tuple = ("f32", "f16", "bf16"), on_unsupported=None) -> ir.Module:
     """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified.
 
     Each kernel is lowered to the end whatever fails (recovery.py). Without ``refused`` the first blocker of
@@ -48,14 +48,15 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
 
     A kernel whose only blockers are the arrays' element type ``E`` meeting a concrete dtype
     (``v * ct.full(.., dtype=ct.bfloat16)``: the result type depends on ``E``) is lowered once per element type
-    instead, as ``<name>_<dtype>`` entries (those whose lowering fails are left out; none left: refused)."""
+    instead, as ``<name>_<dtype>`` entries (those whose lowering fails are left out; none left: refused).
+    ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        ks, blockers = lower_kernel(info, fn)
+        ks, blockers = lower_kernel(info, fn, on_unsupported=on_unsupported)
         if blockers and all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
             entries = []
             for dt in element_dtypes:
-                es, bs = lower_kernel(info, fn, ir.DTYPES[dt])
+                es, bs = lower_kernel(info, fn, ir.DTYPES[dt], on_unsupported)
                 for e in es if not bs else []:
                     e.python_name, e.name = fn.name.value, f"{e.name}_{dt}"
                     entries.append(e)
@@ -69,7 +70,8 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
-def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
+                 on_unsupported=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
@@ -82,7 +84,7 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT) -> tuple[list[ir.Ke
     why: dict[str, tuple[int, str]] = {}
     while pending:
         fixed, other = pending.pop(0)
-        lw = Lowering(info, fn, element)
+        lw = Lowering(info, fn, element, on_unsupported)
         lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
         try:
             k = lw.kernel()

@@ -62,8 +62,11 @@ class Lowering(Builder):
 
     scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
 
-    def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT):
+    def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None):
         super().__init__()
+        # (lowering, node, hint) -> a value for a statement / expression without a rule, or None (E124 stands):
+        # ctrs translate --llm passes llm_fallback.splice's typed hook; nothing else does
+        self.on_unsupported = on_unsupported
         self.element = element  # the arrays' element type: the parameter E, or one concrete dtype per entry
         self.info = info
         self.fn = fn
@@ -262,7 +265,7 @@ class Lowering(Builder):
             self.for_(s)
         elif isinstance(s, cst.If):
             control.if_stmt(self, s)
-        else:
+        elif not self.hooked(s, ""):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
@@ -290,7 +293,7 @@ class Lowering(Builder):
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
             self.returns.append(self.expr(s.value) if s.value is not None else None)
-        else:
+        elif not self.hooked(s, ""):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def assign(self, target, v, node) -> None:
@@ -316,6 +319,10 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
+    def hooked(self, node, hint: str):
+        """``on_unsupported``'s value for a construct without a rule (bound by the hook itself for a
+        statement), or None."""
+        return self.on_unsupported(self, node, hint) if self.on_unsupported is not None else None
 
     def bind(self, name: str, v) -> None:
         if isinstance(v, Value) and not v.hint:
@@ -407,6 +414,8 @@ class Lowering(Builder):
             return control.if_expr(self, node, hint)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if (got := self.hooked(node, hint)) is not None:
+            return got
         raise self.err(node, f"expression {type(node).__name__}")
 
     def attribute(self, node: cst.Attribute):
@@ -523,6 +532,8 @@ class Lowering(Builder):
             return self.method(node, hint)
         handler = CALLS.get(fn or "")
         if handler is None:
+            if (got := self.hooked(node, hint)) is not None:
+                return got
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
