@@ -259,7 +259,7 @@ def test_rejected_answer_is_not_replayed(tmp_path):
         out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, cache, attempts=1))
         assert len(srv.requests) == 2  # the rerun asked again (the same first prompt), got GOOD
         assert srv.requests[0]["body"]["messages"] == srv.requests[1]["body"]["messages"]
-    assert "absf(t)" in out[0].read_text()
+    assert "atan2(t, t)" in out[0].read_text()
     (entry,) = [json.loads(f.read_text()) for f in cache.rglob("*.json")]
     assert entry["accepted"] is True and entry["answer"] == GOOD and entry["endpoint"] == srv.url
 
@@ -327,8 +327,8 @@ def test_prompt_carries_signatures_examples_reference_ops_and_kernel(tmp_path):
     assert "`pub fn absf<E: ElementType, const S: [i32; N]>(x: Tile<E, S>) -> Tile<E, S>` — Element-wise float " \
            "absolute value." in system
     assert "`y = ct.sqrt(x)` -> `let y: Tile<E, { [T] }> = sqrt(x, rounding::NearestEven, ftz::Disabled);`" in system
-    assert "%1 = absf %tile : tile<1024xf32>" in user  # the reference's op at line 12
-    assert "def abs_scale(x, y, TILE: TileSize):" in user and "ct.store(y, index=(pid,), tile=a)" in user
+    assert "= atan2 %" in user  # the reference's op at line 12
+    assert "def atan2_self(x, y, TILE: TileSize):" in user and "ct.store(y, index=(pid,), tile=a)" in user
 
 
 # ------------------------------------------------------------------------------------------ reach
@@ -365,7 +365,7 @@ def test_triton_construct_reaches_the_model(tmp_path):
     """`tl.abs` has no Triton rule: the rewrite leaves a placeholder the cuTile front end hands to the fallback;
     the prompt shows the Triton line, and the answer is proven against the cuTile counterpart (specs.json)."""
     kernel = DATA / "llm_triton" / "kernel.py"
-    with Server([GOOD]) as srv:
+    with Server(["```rust\nlet a: Tile<E, { [TILE] }> = absf(t);\n```"]) as srv:
         out = translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[]))
         (req,) = srv.requests
     user = req["body"]["messages"][1]["content"]

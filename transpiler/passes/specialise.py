@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import errors
-from . import constfold
+from .constfold import run as fold_constants
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, element, mentions_choice, subst_type
 from ..ir.values import Value
@@ -204,4 +204,4 @@ def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
                                                variant=variant, body=body, params=params,
                                                generics=[g for g in k.generics if g.name != flag]))
         out = nxt
-    return [e for k in out for e in split_flags(constfold.run(k), order)]  # the taken arm, before looking again
+    return [e for k in out for e in split_flags(fold_constants(k), order)]  # the taken arm, before looking again

@@ -1,6 +1,6 @@
 """Triton |x| per TILE-wide masked slice: tl.abs has no rule in rules/triton.toml, so `ctrs translate --llm` sends
 the construct to the model (ctrs llm-fallback fixture, written for this repo; its cuTile counterpart is
-../llm_abs.py)."""
+reference.py)."""
 
 try:  # source-only fixture: importable without Triton
     import triton

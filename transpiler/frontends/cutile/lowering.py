@@ -29,7 +29,10 @@ from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import control, imports, memory, recovery
+from .control import if_expr, if_stmt, signal_one_armed
+from .imports import lookup
+from .memory import PAD_PREFIX, array_attribute, pad_mode, refuse_array_list
+from .recovery import arg, bound_names, guard, parameter
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef
@@ -77,7 +80,7 @@ class Lowering(Builder):
         self.returns: list | None = None  # inside an inlined helper: the value of its `return`
         self.inlining: list[str] = []  # the helpers being inlined (recursion guard)
         self.blockers: list[errors.CtrsError] = []  # every construct that failed to lower (recovery.py)
-        self.pending: list[errors.CtrsError] = []  # blockers of parameters, counted on use (recovery.parameter)
+        self.pending: list[errors.CtrsError] = []  # blockers of parameters, counted on use (parameter)
         self.fixed: dict[str, int] = {}  # structural variant: flags lowered with a fixed value (control.py)
         self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
         self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
@@ -108,7 +111,7 @@ class Lowering(Builder):
         ranks = self._array_ranks()
         numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
         for p in ps.params:
-            with recovery.parameter(self, p):
+            with parameter(self, p):
                 self.param(p, ranks, numbers)
         stmts = list(fn.body.body)
         if stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and all(
@@ -171,7 +174,7 @@ class Lowering(Builder):
             self.env[name] = v
             self.params.append(Param(name, "scalar", v, self.loc(p)))
         else:
-            memory.refuse_array_list(self, name)
+            refuse_array_list(self, name)
             raise self.err(p, f"parameter '{name}': neither an array read by ct.load/ct.store/ct.num_tiles/"
                               "ct.gather/ct.scatter/ct.atomic_* nor used as a number")
 
@@ -253,7 +256,7 @@ class Lowering(Builder):
         for i, s in enumerate(stmts):
             if i == 0 and _is_docstring(s):
                 continue
-            with recovery.guard(self, s):  # a blocker is recorded; the names s binds become poison
+            with guard(self, s):  # a blocker is recorded; the names s binds become poison
                 self.stmt(s)
 
     def stmt(self, s) -> None:
@@ -264,7 +267,7 @@ class Lowering(Builder):
         elif isinstance(s, cst.For):
             self.for_(s)
         elif isinstance(s, cst.If):
-            control.if_stmt(self, s)
+            if_stmt(self, s)
         elif not self.hooked(s, ""):
             raise self.err(s, f"statement {type(s).__name__}")
 
@@ -342,7 +345,7 @@ class Lowering(Builder):
         if len(args) == 2:
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
-        assigned = {n for st in s.body.body for n in recovery.bound_names(st)}  # tuple / annotated targets too
+        assigned = {n for st in s.body.body for n in bound_names(st)}  # tuple / annotated targets too
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)
@@ -378,7 +381,7 @@ class Lowering(Builder):
                 return live(self.env[node.value])
             if node.value in self.info.consts:
                 return self.info.consts[node.value]
-            found = imports.lookup(self.info, node.value)
+            found = lookup(self.info, node.value)
             if found is not None and isinstance(found[1], (int, float)):  # a constant of another module
                 return found[1]
             if node.value in ("True", "False"):
@@ -387,7 +390,7 @@ class Lowering(Builder):
             if enum is not None:
                 return enum
             if node.value in self.one_armed:
-                control.signal_one_armed(self, node.value, node)
+                signal_one_armed(self, node.value, node)
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, cst.Integer):
             return int(node.value, 0)
@@ -411,7 +414,7 @@ class Lowering(Builder):
         if isinstance(node, cst.IfExp):
             if self._is_dtype_test(node.test):
                 return self.dtype_choice(node)
-            return control.if_expr(self, node, hint)
+            return if_expr(self, node, hint)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
         if (got := self.hooked(node, hint)) is not None:
@@ -422,8 +425,8 @@ class Lowering(Builder):
         d = self.info.dotted(node)
         if d and d.startswith("ct.") and d[3:] in PY_DTYPES:
             return DT(PY_DTYPES[d[3:]])
-        if d and d.startswith(memory.PAD_PREFIX):
-            return memory.pad_mode(self, node)
+        if d and d.startswith(PAD_PREFIX):
+            return pad_mode(self, node)
         if d and d.startswith("ct.RoundingMode."):
             return EnumRef(d)
         if d in _MATH_CONSTS:
@@ -441,7 +444,7 @@ class Lowering(Builder):
             if isinstance(a, Value) and isinstance(a.type, (TileType, ScalarType)):
                 return DT(a.type.dtype)
         if isinstance(node.value, cst.Name) and isinstance(self.env.get(node.value.value), ArrayRef):
-            return memory.array_attribute(self, self.env[node.value.value], node)
+            return array_attribute(self, self.env[node.value.value], node)
         if node.attr.value in ("shape", "ndim") and not (d or "").startswith("ct."):
             v = self.expr(node.value)
             if isinstance(v, ArrayRef):  # the runtime extents: i32 scalars (dead ones are removed by dce)
@@ -524,7 +527,7 @@ class Lowering(Builder):
     # -- calls -------------------------------------------------------------------------------------
     def call(self, node: cst.Call, hint: str):
         if isinstance(node.func, cst.Name) and node.func.value not in self.env:
-            found = imports.lookup(self.info, node.func.value)
+            found = lookup(self.info, node.func.value)
             if found is not None and isinstance(found[1], cst.FunctionDef):
                 return self.inline(found[1], node, found[0])
         fn = self.info.dotted(node.func)
@@ -577,7 +580,7 @@ class Lowering(Builder):
             key = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
             if key not in names or key in bound:
                 raise self.err(a, f"argument {i} of helper '{name}'")
-            bound[key] = recovery.arg(self, a.value)
+            bound[key] = arg(self, a.value)
         for p in ps.params:
             if p.name.value not in bound:
                 if p.default is None:
@@ -594,7 +597,7 @@ class Lowering(Builder):
                     continue
                 if self.returns:
                     raise self.err(st, f"helper '{name}': code after its return")
-                with recovery.guard(self, st):  # reported once, at the helper's line, however often it is called
+                with guard(self, st):  # reported once, at the helper's line, however often it is called
                     self.stmt(st)
             value = live(self.returns[0]) if self.returns else None
         finally:

@@ -14,7 +14,7 @@ from ...ir import typing as irtyping
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
 from ...ir.values import Value
-from . import recovery
+from .recovery import record
 from .registry import Call, lowers
 from .values import ArrayRef, EnumRef
 
@@ -207,7 +207,7 @@ def refuse_array_list(lw, name: str) -> None:
             "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
             "(cutile-compiler-0.3.1 src/compiler/_type.rs compile_entry_param_type); launch one kernel per group "
             "or pass the groups as one stacked array", lw.info.loc(uses[0]))
-        recovery.record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
+        record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
         raise e
 
 

@@ -27,8 +27,9 @@ from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import memory, tiles
-from . import pointers as P
+from .memory import prescan_block_ptrs
+from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
+from .tiles import dot
 from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 
@@ -94,7 +95,7 @@ class Lowering(Builder):
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
-        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (tiles.cdiv)
+        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
@@ -178,15 +179,15 @@ class Lowering(Builder):
         """``v`` as an operand of arithmetic: scalar parameters become values; pointers/ranges are refused."""
         if isinstance(v, ScalarParam):
             return self.scalar(v, node, like)
-        if isinstance(v, P.Range):
+        if isinstance(v, Range):
             return self.range_value(v, node)
-        if isinstance(v, P.Mask):
+        if isinstance(v, Mask):
             return self.mask_value(v, node)
-        if isinstance(v, (P.Ptr, ArrayRef, BlockPtr, DT)):
+        if isinstance(v, (Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
         return v
 
-    def range_value(self, rng: P.Range, node) -> Value:
+    def range_value(self, rng: Range, node) -> Value:
         """The lanes of a range as an i32 tile: ``iota`` (+ its block offset), placed on its Triton axis."""
         v = self.emit(OpKind.IOTA, [], [TileType(I32, (rng.size,))], node, "offs", shape=(rng.size,)).result
         if rng.base:
@@ -201,7 +202,7 @@ class Lowering(Builder):
             raise self.err(node, "a range placed in more than 2 dimensions")
         return v
 
-    def mask_value(self, mask: P.Mask, node) -> Value:
+    def mask_value(self, mask: Mask, node) -> Value:
         """``offs < n [& ...]`` as a bool tile (for tl.where; a load/store mask is the view's bounds check)."""
         out = None
         for part in mask.parts:
@@ -239,7 +240,7 @@ class Lowering(Builder):
         for name, kind, p in order:
             if kind == "array" and name in self.descs:
                 self.env[name] = self.desc_param(name, p)
-        memory.prescan_block_ptrs(self)
+        prescan_block_ptrs(self)
         self.body(fn.body.body)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         self.resolve_pending()
@@ -314,7 +315,7 @@ class Lowering(Builder):
             op = _AUG[type(s.operator)]
             v = s.value
             if op == "+" and isinstance(v, cst.Call) and self.dotted(v.func) == "tl.dot":
-                self.bind(name, tiles.dot(self, self.call_of(v, name), acc=self.env[name]))
+                self.bind(name, dot(self, self.call_of(v, name), acc=self.env[name]))
                 return
             self.bind(name, self.binop(op, self.env[name], self.expr(v), s, name))
         elif isinstance(s, cst.Expr) and isinstance(s.value, cst.Call):
@@ -366,9 +367,9 @@ class Lowering(Builder):
                                 self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
                     self.env[n] = BlockPtr(bp.base, idx, bp.block)
                 else:  # p += BLOCK * stride: iv whole blocks on that stride's axis
-                    terms = tuple(P.Term(idx=iv if t.block == 1 else self.binary("*", iv, t.block, s),
+                    terms = tuple(Term(idx=iv if t.block == 1 else self.binary("*", iv, t.block, s),
                                          stride=t.stride, tiles=iv, block=t.block) for t in steps.terms)
-                    self.env[n] = self.as_ptr(bp, s).plus(P.Ptr(None, terms))
+                    self.env[n] = self.as_ptr(bp, s).plus(Ptr(None, terms))
             for n, a in zip(carried, args):
                 self.env[n] = a
                 if init[carried.index(n)].id in self.trank:
@@ -394,10 +395,10 @@ class Lowering(Builder):
         for i, st in enumerate(stmts):
             small = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
             if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) \
-                    and isinstance(self.env.get(small.target.value), (P.Ptr, ArrayRef)):
+                    and isinstance(self.env.get(small.target.value), (Ptr, ArrayRef)):
                 n = small.target.value
                 step = self.expr(small.value) if isinstance(small.operator, cst.AddAssign) else None
-                if not (isinstance(step, P.Ptr) and step.base is None and step.terms
+                if not (isinstance(step, Ptr) and step.base is None and step.terms
                         and all(t.rng is None and t.tiles == 1 and t.stride for t in step.terms)) or n in out:
                     raise self.err(small, "a pointer moved in a loop by other than `p += BLOCK * stride`")
                 if any(tok == n for tok in _names(stmts[i + 1:])):
@@ -421,8 +422,8 @@ class Lowering(Builder):
             steps = []
             for e, b in zip(args[1].elements, bp.block):
                 try:
-                    steps.append(P.tile_index(self.value(self.expr(e.value), e.value), b, self.scaled))
-                except P.NotView as err:
+                    steps.append(tile_index(self.value(self.expr(e.value), e.value), b, self.scaled))
+                except NotView as err:
                     raise self.err(e.value, err.why) from None
             out[n] = (bp, tuple(steps))
             self.skip.add(st)
@@ -473,18 +474,18 @@ class Lowering(Builder):
         return r
 
     def binop(self, op: str, a, b, node, hint: str = ""):
-        if op == "+" and any(isinstance(x, (P.Ptr, P.Range, ArrayRef)) for x in (a, b)):
+        if op == "+" and any(isinstance(x, (Ptr, Range, ArrayRef)) for x in (a, b)):
             return self.offset_sum(a, b, node)
         if op == "*":
             for x, y in ((a, b), (b, a)):
                 if isinstance(y, ScalarParam) and (isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)):
-                    return P.Ptr(None, (P.Term(idx=x, stride=y.name, tiles=1, block=x),))  # BLOCK * stride
-                if isinstance(y, ScalarParam) and isinstance(x, P.Range):
-                    return P.Ptr(None, (P.Term(rng=x, stride=y.name),))
+                    return Ptr(None, (Term(idx=x, stride=y.name, tiles=1, block=x),))  # BLOCK * stride
+                if isinstance(y, ScalarParam) and isinstance(x, Range):
+                    return Ptr(None, (Term(rng=x, stride=y.name),))
                 if isinstance(y, ScalarParam) and isinstance(x, Value) and x.type == ScalarType(I32):
-                    return P.Ptr(None, (P.Term(idx=x, stride=y.name),))
-        if op == "&" and isinstance(a, P.Mask) and isinstance(b, P.Mask):
-            return P.Mask(a.parts + b.parts)
+                    return Ptr(None, (Term(idx=x, stride=y.name),))
+        if op == "&" and isinstance(a, Mask) and isinstance(b, Mask):
+            return Mask(a.parts + b.parts)
         if op == "&":
             raise self.err(node, "& of anything but two `offs < n` masks")
         for x, y in ((a, b), (b, a)):
@@ -504,31 +505,31 @@ class Lowering(Builder):
     def offset_sum(self, a, b, node):
         """``+`` with a pointer, a pointer parameter or a range: a pointer expression (or a shifted range)."""
         for x, y in ((a, b), (b, a)):
-            if isinstance(x, P.Range) and isinstance(y, Value) and y in self.scaled and self.scaled[y][1] == x.size:
+            if isinstance(x, Range) and isinstance(y, Value) and y in self.scaled and self.scaled[y][1] == x.size:
                 return x.shifted(self.scaled[y][0])
         try:
             return self.as_ptr(a, node).plus(self.as_ptr(b, node))
-        except P.NotView as e:
+        except NotView as e:
             raise self.err(node, e.why) from None
 
-    def as_ptr(self, x, node) -> P.Ptr:
-        if isinstance(x, P.Ptr):
+    def as_ptr(self, x, node) -> Ptr:
+        if isinstance(x, Ptr):
             return x
         if isinstance(x, ArrayRef):
-            return P.Ptr(x.name)
-        if isinstance(x, P.Range):
-            return P.Ptr(None, (P.Term(rng=x),))
+            return Ptr(x.name)
+        if isinstance(x, Range):
+            return Ptr(None, (Term(rng=x),))
         if isinstance(x, Value) and x.type == ScalarType(I32):
             t, blk = self.scaled.get(x, (None, None))
-            return P.Ptr(None, (P.Term(idx=x, tiles=t, block=blk),))
+            return Ptr(None, (Term(idx=x, tiles=t, block=blk),))
         if isinstance(x, int) and not isinstance(x, bool):
-            return P.Ptr(None, (P.Term(idx=x),) if x else ())
+            return Ptr(None, (Term(idx=x),) if x else ())
         raise self.err(node, f"'{type(x).__name__}' added to a pointer")
 
     def comparison(self, node: cst.Comparison):
         c = node.comparisons[0]
         left = self.expr(node.left)
-        if isinstance(left, P.Range):
+        if isinstance(left, Range):
             if not isinstance(c.operator, cst.LessThan):
                 raise self.err(node, "a mask other than `offs < n`")
             cmp = c.comparator
@@ -536,13 +537,13 @@ class Lowering(Builder):
                 bound, shift = self.expr(cmp.left), self.expr(cmp.right)  # offs < K - k * BLOCK: offs + k * BLOCK < K
                 kind = "param" if isinstance(bound, ScalarParam) else "const" if isinstance(bound, Sym) else None
                 if kind and isinstance(shift, Value) and shift in self.scaled and self.scaled[shift][1] == left.size:
-                    return P.Mask((P.MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
+                    return Mask((MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
                 raise self.err(node, "a mask bound other than `n` or `n - k * BLOCK`")
             right = self.expr(cmp)
             if isinstance(right, ScalarParam):
-                return P.Mask((P.MaskPart(left, right.name, "param"),))
+                return Mask((MaskPart(left, right.name, "param"),))
             if isinstance(right, Sym):
-                return P.Mask((P.MaskPart(left, right.name, "const"),))
+                return Mask((MaskPart(left, right.name, "const"),))
             raise self.err(node, "a mask bound that is not a parameter")
         pred = _CMP.get(type(c.operator))
         if pred is None:
@@ -563,9 +564,9 @@ class Lowering(Builder):
                 kinds.append("None")
             else:
                 raise self.err(node, "subscripts other than [:, None] / [None, :]")
-        if isinstance(v, (P.Range, P.Mask)):
-            if kinds.count(":") != 1 or (isinstance(v, P.Range) and v.ndim != 1) or (
-                    isinstance(v, P.Mask) and any(p.rng.ndim != 1 for p in v.parts)):
+        if isinstance(v, (Range, Mask)):
+            if kinds.count(":") != 1 or (isinstance(v, Range) and v.ndim != 1) or (
+                    isinstance(v, Mask) and any(p.rng.ndim != 1 for p in v.parts)):
                 raise self.err(node, "subscript of offsets other than [:, None] / [None, :] of 1-D offsets")
             return v.placed(kinds.index(":"), len(kinds))
         v = self.value(v, node.value)

@@ -9,7 +9,7 @@ from ... import frontend_triton
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
-from . import pointers as P
+from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
 from .values import ArrayRef, BlockPtr, Desc, ScalarParam
 
@@ -99,8 +99,8 @@ def make_block_ptr(lw, c: Call):
     index = []
     for off, b in zip(_tuple(lw, a["offsets"], "offsets"), block):
         try:
-            index.append(P.tile_index(lw.value(lw.expr(off), off), b, lw.scaled))
-        except P.NotView as e:
+            index.append(tile_index(lw.value(lw.expr(off), off), b, lw.scaled))
+        except NotView as e:
             raise lw.err(off, e.why) from None
     return BlockPtr(arr, tuple(index), block)
 
@@ -118,8 +118,8 @@ def _desc_index(lw, c: Call, d: Desc, node) -> list[Value]:
     out = []
     for off, b in zip(offs, d.block):
         try:
-            out.append(_index(lw, (P.tile_index(lw.value(lw.expr(off), off), b, lw.scaled),), off))
-        except P.NotView as e:
+            out.append(_index(lw, (tile_index(lw.value(lw.expr(off), off), b, lw.scaled),), off))
+        except NotView as e:
             raise lw.err(off, e.why) from None
     return out
 
@@ -179,15 +179,15 @@ def _access(lw, c: Call, a: dict, store: bool):
     if isinstance(p, BlockPtr):
         return p.base, [_index(lw, (i,), c.node) for i in p.index], p.block, p.block
     if isinstance(p, ArrayRef):
-        p = P.Ptr(p.name)
-    if not isinstance(p, P.Ptr):
+        p = Ptr(p.name)
+    if not isinstance(p, Ptr):
         raise lw.err(a["pointer"], "the address is not a pointer expression")
     mask = lw.expr(a["mask"]) if "mask" in a else None
-    if mask is not None and not isinstance(mask, P.Mask):
+    if mask is not None and not isinstance(mask, Mask):
         raise lw.err(a["mask"], "a mask other than `offs < n`")
     try:
-        acc = P.access(p, mask)
-    except P.NotView as e:
+        acc = access(p, mask)
+    except NotView as e:
         raise lw.err(c.node, f"not a partition-view access ({e.why}): a gather/scatter") from None
     arr = acc.base
     lw.array(arr, len(acc.shape), c.node)
@@ -256,4 +256,4 @@ def arange(lw, c: Call):
     """``tl.arange(0, size)``: the lanes of a range (pointers.py), an offset until a load/store reads it."""
     if len(c.pos) != 2 or c.kw or lw.expr(c.pos[0]) != 0:
         raise lw.err(c.node, "tl.arange other than tl.arange(0, size)")
-    return P.Range(lw.dim(lw.expr(c.pos[1]), c.pos[1]))
+    return Range(lw.dim(lw.expr(c.pos[1]), c.pos[1]))
