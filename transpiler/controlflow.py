@@ -24,7 +24,7 @@ import libcst as cst
 
 from . import errors, model
 from .cutile_base import (MAX_INLINE_DEPTH, Split, Structural, Val, _Block, _is_docstring, assigned_names,  # noqa: F401
-                          literal_text, literal_value)
+                          compared_literals, literal_text, literal_value)
 
 _CMP = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">",
         cst.GreaterThanEqual: ">="}
@@ -62,21 +62,7 @@ class ControlFlow:
         kernel compares it with, plus one more (the value standing for 'any other')."""
         if self.const_kind(flag) == "bool":
             return [0, 1]
-        lits: set[int] = set()
-        front = self
-
-        class V(cst.CSTVisitor):
-            def visit_Comparison(self, node: cst.Comparison) -> None:
-                if len(node.comparisons) != 1:
-                    return
-                sides = (node.left, node.comparisons[0].comparator)
-                for a, b in (sides, sides[::-1]):
-                    if isinstance(a, cst.Name) and a.value == flag:
-                        v = front._static(b)
-                        if isinstance(v, int) and not isinstance(v, bool):
-                            lits.add(v)
-
-        self.fn.body.visit(V())
+        lits = compared_literals([self.fn.body], flag, self._static)
         if not lits:
             return [0, 1]
         return sorted(lits) + [max(lits) + 1]

@@ -132,6 +132,51 @@ def _is_docstring(stmt) -> bool:
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
+def dotted_text(node) -> str:
+    """``a.b.c`` of a Name / Attribute chain ("" for anything else)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{dotted_text(node.value)}.{node.attr.value}"
+    return ""
+
+
+def slice_kinds(node: cst.Subscript) -> list[str] | None:
+    """``x[:, None]`` -> ``[":", "None"]``: the new-axis subscript of a tile or a range, None for any other."""
+    kinds = []
+    for el in node.slice:
+        sl = el.slice
+        if isinstance(sl, cst.Slice) and sl.lower is None and sl.upper is None and sl.step is None:
+            kinds.append(":")
+        elif isinstance(sl, cst.Index) and isinstance(sl.value, cst.Name) and sl.value.value == "None":
+            kinds.append("None")
+        else:
+            return None
+    return kinds
+
+
+def compared_literals(bodies, flag: str, value) -> set[int]:
+    """The int literals a ``ct.Constant`` ``flag`` is compared with (``FLAG == 2``, ``3 != FLAG``) in ``bodies``;
+    ``value(node)`` is the translate-time value of the other side, or None. Both cuTile front ends emit one
+    structural variant per literal from it."""
+    lits: set[int] = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            if len(node.comparisons) != 1:
+                return
+            sides = (node.left, node.comparisons[0].comparator)
+            for a, b in (sides, sides[::-1]):
+                if isinstance(a, cst.Name) and a.value == flag:
+                    v = value(b)
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        lits.add(v)
+
+    for body in bodies:
+        body.visit(V())
+    return lits
+
+
 def assigned_names(body, loop_targets: bool = False) -> set[str]:
     """Names a function body (or a list of statements) binds by assignment or augmented assignment, and,
     with ``loop_targets``, as a ``for`` target: shared by both cuTile front ends."""

@@ -36,6 +36,7 @@ from pathlib import Path
 import libcst as cst
 
 from . import errors, frontend_cutile, paths, rules_loader, signatures
+from .cutile_base import dotted_text, slice_kinds
 from .sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
@@ -324,12 +325,7 @@ def _small_statements(stmt):
     return []
 
 
-def _attr(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_attr(node.value)}.{node.attr.value}"
-    return ""
+_attr = dotted_text  # a.b.c of a Name / Attribute chain (cutile_base)
 
 
 def _lit(node):
@@ -781,16 +777,8 @@ class KernelRewrite:
 
     def _placement(self, node: cst.Subscript):
         """``[:, None]`` -> (0, 2); ``[None, :]`` -> (1, 2); ``[:]`` -> (0, 1); else None."""
-        kinds = []
-        for el in node.slice:
-            sl = el.slice
-            if isinstance(sl, cst.Slice) and sl.lower is None and sl.upper is None and sl.step is None:
-                kinds.append(":")
-            elif isinstance(sl, cst.Index) and isinstance(sl.value, cst.Name) and sl.value.value == "None":
-                kinds.append("None")
-            else:
-                return None
-        if kinds.count(":") != 1:
+        kinds = slice_kinds(node)
+        if kinds is None or kinds.count(":") != 1:
             return None
         return kinds.index(":"), len(kinds)
 

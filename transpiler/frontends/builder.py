@@ -9,6 +9,8 @@ Python's flooring ``//`` / ``%``. It never sees Rust or Python text.
 
 from __future__ import annotations
 
+import libcst as cst
+
 from .. import errors
 from ..ir import typing as irtyping
 from ..ir.ops import Block, Op, OpKind
@@ -38,6 +40,20 @@ class Builder:
 
     def loc(self, node) -> Loc:
         raise NotImplementedError
+
+    def display(self, node):
+        """A number literal, or a tuple / list display of expressions (``self.expr`` of each element)."""
+        if isinstance(node, cst.Integer):
+            return int(node.value, 0)
+        if isinstance(node, cst.Float):
+            return float(node.value)
+        return tuple(self.expr(e.value) for e in node.elements)
+
+    def bind(self, name: str, v) -> None:
+        """``name = v`` in the front end's environment (``self.env``); an unnamed value takes the name as hint."""
+        if isinstance(v, Value) and not v.hint:
+            v.hint = name
+        self.env[name] = v
 
     def err(self, node, what: str) -> errors.CtrsError:
         raise NotImplementedError

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, ir
-from ...cutile_base import Structural
+from ...cutile_base import Structural, compared_literals
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
 from ...ir import typing as irtyping
 from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
@@ -19,23 +19,6 @@ from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
 
 __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel", "unsupported"]
-
-
-def _lower(info, fn, element=ELEMENT, on_unsupported=None):
-    """(kernel or None, blockers) of one @ct.kernel lowered to the end whatever fails (recovery.py)."""
-    lw = Lowering(info, fn, element, on_unsupported)
-    k = None
-    try:
-        k = lw.kernel()
-        finish(lw)
-        if not lw.blockers:
-            k = ir.verify(k)
-    except errors.CtrsError as e:  # outside any statement (decorator, signature) or the verifier
-        record(lw, e)
-    except PoisonUse:  # poison only exists once a blocker was recorded; never a silent refusal
-        if not lw.blockers:
-            record(lw, unsupported(info, fn, "a value left undefined by an earlier failure"))
-    return (None if lw.blockers else k), lw.blockers
 
 
 def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
@@ -125,21 +108,8 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
 
 
 def _compared_literals(info, fn: cst.FunctionDef, flag: str) -> set[int]:
-    lits: set[int] = set()
+    def value(b):
+        return int(b.value, 0) if isinstance(b, cst.Integer) else (
+            info.consts.get(b.value) if isinstance(b, cst.Name) else None)
 
-    class V(cst.CSTVisitor):
-        def visit_Comparison(self, node: cst.Comparison) -> None:
-            if len(node.comparisons) != 1:
-                return
-            sides = (node.left, node.comparisons[0].comparator)
-            for a, b in (sides, sides[::-1]):
-                if isinstance(a, cst.Name) and a.value == flag:
-                    v = int(b.value, 0) if isinstance(b, cst.Integer) else (
-                        info.consts.get(b.value) if isinstance(b, cst.Name) else None)
-                    if isinstance(v, int) and not isinstance(v, bool):
-                        lits.add(v)
-
-    fn.body.visit(V())
-    for h in info.helpers.values():
-        h.body.visit(V())
-    return lits
+    return compared_literals([fn.body, *(h.body for h in info.helpers.values())], flag, value)

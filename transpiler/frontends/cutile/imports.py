@@ -14,6 +14,8 @@ from pathlib import Path
 
 import libcst as cst
 
+from ...cutile_base import dotted_text
+
 MAX_DEPTH = 8  # re-export chains followed
 
 
@@ -24,12 +26,7 @@ def _module(path: str):
     return ModuleInfo(Path(path), read_kernel_source(Path(path)))
 
 
-def _dotted(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return ""
+_dotted = dotted_text  # a.b.c of a Name / Attribute chain (cutile_base)
 
 
 def _file(base: Path, parts: list[str]) -> Path | None:

@@ -327,11 +327,6 @@ class Lowering(Builder):
         statement), or None."""
         return self.on_unsupported(self, node, hint) if self.on_unsupported is not None else None
 
-    def bind(self, name: str, v) -> None:
-        if isinstance(v, Value) and not v.hint:
-            v.hint = name
-        self.env[name] = v
-
     def for_(self, s: cst.For) -> None:
         if not isinstance(s.target, cst.Name) or s.orelse is not None:
             raise self.err(s, "for loops other than `for i in range(...)`")
@@ -392,12 +387,8 @@ class Lowering(Builder):
             if node.value in self.one_armed:
                 signal_one_armed(self, node.value, node)
             raise self.err(node, f"name '{node.value}'")
-        if isinstance(node, cst.Integer):
-            return int(node.value, 0)
-        if isinstance(node, cst.Float):
-            return float(node.value)
-        if isinstance(node, (cst.Tuple, cst.List)):
-            return tuple(self.expr(e.value) for e in node.elements)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
+            return self.display(node)
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _UNOPS:
             return self.unary(_UNOPS[type(node.operator)], self.expr(node.expression), node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:

@@ -10,10 +10,11 @@ Values a handler returns: an IR ``Value``, a Python number / tuple (compile-time
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
-import libcst as cst
+from ..registry import Call, registrar
+
+__all__ = ["CALLS", "POINTER_CALLS", "Call", "lowers"]
 
 CALLS: dict[str, Callable] = {}
 # calls whose first argument is an array indexed element-wise (pointer tiles): the rank of the array is the length
@@ -21,21 +22,4 @@ CALLS: dict[str, Callable] = {}
 POINTER_CALLS = ("ct.gather", "ct.scatter", "ct.atomic_add", "ct.atomic_max", "ct.atomic_min", "ct.atomic_and",
                  "ct.atomic_or", "ct.atomic_xor", "ct.atomic_xchg", "ct.atomic_cas")
 
-
-@dataclass
-class Call:
-    node: cst.Call
-    fn: str
-    pos: list
-    kw: dict
-    hint: str = ""
-
-
-def lowers(*names: str):
-    def register(f):
-        for n in names:
-            if n in CALLS:
-                raise ValueError(f"two lowerings for {n}")
-            CALLS[n] = f
-        return f
-    return register
+lowers = registrar(CALLS)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, frontend_triton
-from ...cutile_base import _is_docstring, assigned_names
+from ...cutile_base import _is_docstring, assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
@@ -325,11 +325,6 @@ class Lowering(Builder):
         else:
             raise self.err(s, f"statement {type(s).__name__}")
 
-    def bind(self, name: str, v) -> None:
-        if isinstance(v, Value) and not v.hint:
-            v.hint = name
-        self.env[name] = v
-
     def for_(self, s: cst.For) -> None:
         if not isinstance(s.target, cst.Name) or s.orelse is not None:
             raise self.err(s, "for loops other than `for i in range(...)`")
@@ -439,12 +434,8 @@ class Lowering(Builder):
             if node.value in ("True", "False"):
                 return node.value == "True"
             raise self.err(node, f"name '{node.value}'")
-        if isinstance(node, cst.Integer):
-            return int(node.value, 0)
-        if isinstance(node, cst.Float):
-            return float(node.value)
-        if isinstance(node, (cst.Tuple, cst.List)):
-            return tuple(self.expr(e.value) for e in node.elements)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
+            return self.display(node)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             v = self.expr(node.expression)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -555,15 +546,9 @@ class Lowering(Builder):
 
     def subscript(self, node: cst.Subscript):
         v = self.expr(node.value)
-        kinds = []
-        for el in node.slice:
-            sl = el.slice
-            if isinstance(sl, cst.Slice) and sl.lower is None and sl.upper is None and sl.step is None:
-                kinds.append(":")
-            elif isinstance(sl, cst.Index) and isinstance(sl.value, cst.Name) and sl.value.value == "None":
-                kinds.append("None")
-            else:
-                raise self.err(node, "subscripts other than [:, None] / [None, :]")
+        kinds = slice_kinds(node)
+        if kinds is None:
+            raise self.err(node, "subscripts other than [:, None] / [None, :]")
         if isinstance(v, (Range, Mask)):
             if kinds.count(":") != 1 or (isinstance(v, Range) and v.ndim != 1) or (
                     isinstance(v, Mask) and any(p.rng.ndim != 1 for p in v.parts)):
