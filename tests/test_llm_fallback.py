@@ -361,6 +361,28 @@ def test_two_constructs_in_one_file_each_answered_and_composed(tmp_path):
     assert ana["kernels"][0]["op_stats"]["llm"] == 2
 
 
+def test_operator_without_a_rule_reaches_the_model(tmp_path):
+    """`a @ b` (Python's matmul operator: no typed-IR rule) reaches the model through the front end's hook like a
+    call does; an answer that is not Rust is rejected and nothing is written."""
+    k = tmp_path / "mm.py"
+    k.write_text("import cuda.tile as ct\n\nT = ct.Constant[int]\n\n\n@ct.kernel\ndef mm(x, w, y, TILE: T):\n"
+                 "    a = ct.load(x, index=(0, 0), shape=(TILE, TILE))\n"
+                 "    b = ct.load(w, index=(0, 0), shape=(TILE, TILE))\n"
+                 "    c = a @ b\n    ct.store(y, index=(0, 0), tile=c)\n")
+    spec = tmp_path / "mm.json"
+    spec.write_text(json.dumps([{"name": "f32_64", "kernel": "mm", "args": {
+        "x": {"dtype": "float32", "shape": [64, 64]}, "w": {"dtype": "float32", "shape": [64, 64]},
+        "y": {"dtype": "float32", "shape": [64, 64]}, "TILE": 64}}]))
+    with Server([GARBAGE]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(k, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(spec)], attempts=1))
+        (req,) = srv.requests
+    user = req["body"]["messages"][1]["content"]
+    assert "The expression to translate is `a @ b` (line 10, column 9); bind its value to `c`" in user
+    assert ei.value.code == errors.NO_RULE and (ei.value.loc.line, ei.value.loc.col) == (10, 9)
+    assert not (tmp_path / "port").exists()
+
+
 def test_triton_construct_reaches_the_model(tmp_path):
     """`tl.abs` has no Triton rule: the rewrite leaves a placeholder the cuTile front end hands to the fallback;
     the prompt shows the Triton line, and the answer is proven against the cuTile counterpart (specs.json)."""
