@@ -15,7 +15,6 @@ older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 
 from __future__ import annotations
 
-import math
 import operator
 from pathlib import Path
 
@@ -37,7 +36,6 @@ from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef
 
-_MATH_CONSTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
            cst.RightShift: ">>"}
@@ -420,9 +418,7 @@ class Lowering(Builder):
             return pad_mode(self, node)
         if d and d.startswith("ct.RoundingMode."):
             return EnumRef(d)
-        if d in _MATH_CONSTS:
-            return _MATH_CONSTS[d]
-        lit = const_eval(node, self.info.consts.get, self.info.dotted)  # module constants, math expressions
+        lit = const_eval(node, self.info.consts.get, self.info.dotted)  # math.inf / math.pi, module constants
         if lit is not None:
             return lit
         host = frontend_cutile.load_rules().get("host_dtypes", {})

@@ -14,6 +14,7 @@ from ...ir import typing as irtyping
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
 from ...ir.values import Value
+from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
 from .recovery import record
 from .registry import Call, lowers
 from .values import ArrayRef, EnumRef
@@ -44,30 +45,23 @@ def index(lw, node, rank: int) -> list[Value]:
     return [lw.i32(v, node) for v in idx]
 
 
-PAD_PREFIX = "ct.PaddingMode."
-
-
-class PadMode(str):
-    """A ``ct.PaddingMode.X`` value known at translate time (it can be bound to a name, a module constant or a
-    helper parameter, as TileGym's ``zero_pad = ct.PaddingMode.ZERO`` is); the IR's padding name."""
-
-
 def pad_mode(lw, node) -> PadMode:
+    """A ``ct.PaddingMode.X`` member: the translate-time marker both front ends use (mem_cutile.PadMode, its
+    dotted spelling), so a member bound to a name, a module constant or a helper parameter is the same value."""
     d = lw.info.dotted(node) or ""
     if not d.startswith(PAD_PREFIX) or d[len(PAD_PREFIX):] not in _PADDING:
         raise lw.err(node, f"padding mode '{d}'")
-    return PadMode(_PADDING[d[len(PAD_PREFIX):]])
+    return PadMode(d)
 
 
 def padding_mode(lw, node) -> str:
+    """``padding_mode=``: the IR's padding name of the member the argument stands for."""
     v = lw.expr(node)
     if isinstance(v, EnumRef):  # an enum member bound to a name (frontends/cutile/values.py)
         v = v.dotted
-    if isinstance(v, str) and not isinstance(v, PadMode) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING:
-        v = PadMode(_PADDING[v[len(PAD_PREFIX):]])  # a module constant (its dotted spelling, cutile_base)
-    if not isinstance(v, PadMode):
+    if not (isinstance(v, str) and v.startswith(PAD_PREFIX) and v[len(PAD_PREFIX):] in _PADDING):
         raise lw.err(node, "padding_mode= must be a ct.PaddingMode member (directly, by a name or a module constant)")
-    return str(v)
+    return _PADDING[v[len(PAD_PREFIX):]]
 
 
 def order(lw, node, rank: int) -> tuple | None:
