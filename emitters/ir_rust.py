@@ -15,6 +15,7 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ctrs import errors, model
@@ -96,9 +97,11 @@ def _raw_arrays(k: Kernel) -> set[int]:
     return raw
 
 
-def _called_functions(rules: dict) -> set[str]:
+@functools.cache
+def _called_functions() -> frozenset[str]:
     """The cutile functions the emitter's templates call (``iota(``, ``exti(``, ...): a let of that name would
-    shadow the function for the rest of the kernel (``let iota = iota(..)``), so values never take them."""
+    shadow the function for the rest of the kernel (``let iota = iota(..)``), so values never take them.
+    Scanned once per process (rules/ir.toml is loaded once)."""
     out: set[str] = set()
 
     def scan(x) -> None:
@@ -108,8 +111,8 @@ def _called_functions(rules: dict) -> set[str]:
         elif isinstance(x, str):
             out.update(_CALL.findall(x))
 
-    scan(rules)
-    return out
+    scan(ir_rules())
+    return frozenset(out)
 
 
 _CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
@@ -131,7 +134,7 @@ class KernelEmitter:
         self.k = k
         self.file = file
         self.rules = ir_rules()
-        self.taken = {g.name for g in k.generics} | {p.name for p in k.params} | _called_functions(self.rules)
+        self.taken = {g.name for g in k.generics} | {p.name for p in k.params} | _called_functions()
         self.text: dict[tuple[int, str], str] = {}  # (value id, form) -> Rust expression
         self.form: dict[int, str] = {}
         self.needs: dict[int, set[str]] = {}
