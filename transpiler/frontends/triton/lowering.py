@@ -22,11 +22,14 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, frontend_triton
-from ...cutile_base import _is_docstring, assigned_names, slice_kinds
+from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from ..cutile.recovery import live
+from ..cutile.values import Poison, PoisonUse
+from .control import Control
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
@@ -75,7 +78,7 @@ def unsupported(tf, node, what: str) -> errors.CtrsError:
                             "the file goes through the text-model Triton front end", tf.loc(node))
 
 
-class Lowering(Builder):
+class Lowering(Control, Builder):
     """Lowers one ``@triton.jit`` function into an ir.Kernel; ``tl.*`` calls go to the handlers of registry.py."""
 
     scalars_meet_tiles = True
@@ -95,10 +98,11 @@ class Lowering(Builder):
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
-        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
+        self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
+        self.setup_control()
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -224,7 +228,9 @@ class Lowering(Builder):
         for p in ps.params:
             name = p.name.value
             ann = p.annotation.annotation if p.annotation else None
-            if ann is not None and self.dotted(ann) == "tl.constexpr":
+            if ann is not None and self.dotted(ann) == "tl.constexpr" and name in self.fixed:
+                self.env[name] = self.fixed[name]  # a flag fixed by a structural entry (control.py): not a parameter
+            elif ann is not None and self.dotted(ann) == "tl.constexpr":
                 self.env[name] = Sym(name)
                 order.append((name, "constant", p))
             elif name in self.pointers:
@@ -241,7 +247,9 @@ class Lowering(Builder):
             if kind == "array" and name in self.descs:
                 self.env[name] = self.desc_param(name, p)
         prescan_block_ptrs(self)
-        self.body(fn.body.body)
+        self.statements(fn.body.body, top=True)
+        if self.blockers:  # what follows (parameters never viewed, cdiv bounds) only echoes those blockers
+            raise PoisonUse("kernel")
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         self.resolve_pending()
         params: list[Param] = []
@@ -273,7 +281,7 @@ class Lowering(Builder):
     def resolve_pending(self) -> None:
         """Each ``tl.cdiv(n, BLOCK)`` lowered before ``n`` was known: ``n`` must now be the extent of an array axis
         whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
-        for name, b, view_op, tiles_op, node in self.pending:
+        for name, b, view_op, tiles_op, node in self.cdivs:
             arr, axis, block = self.extents.get(name, (None, None, None))
             if arr is None or block is None or block[axis] != b:
                 raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
@@ -286,10 +294,7 @@ class Lowering(Builder):
 
     # -- statements --------------------------------------------------------------------------------
     def body(self, stmts) -> None:
-        for i, s in enumerate(stmts):
-            if i == 0 and _is_docstring(s):
-                continue
-            self.stmt(s)
+        self.statements(stmts)
 
     def stmt(self, s) -> None:
         if s in self.skip:
@@ -299,7 +304,7 @@ class Lowering(Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
-        else:
+        elif not self.control_stmt(s):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
@@ -322,7 +327,7 @@ class Lowering(Builder):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
-        else:
+        elif not self.control_small(s):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def for_(self, s: cst.For) -> None:
@@ -347,7 +352,7 @@ class Lowering(Builder):
             raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
         assigned = assigned_names(s.body) - set(advances)
         for n in sorted(assigned):
-            if n in self.env and not isinstance(self.env[n], Value):
+            if n in self.env and not isinstance(self.env[n], (Value, Poison)):
                 raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
@@ -370,7 +375,7 @@ class Lowering(Builder):
                 if init[carried.index(n)].id in self.trank:
                     self.trank[a.id] = self.trank[init[carried.index(n)].id]
             self.body(s.body.body)
-            return [self.env[n] for n in carried]
+            return [live(self.env[n]) for n in carried]
 
         results = self.for_loop(start, stop, step, iv, init, s, lower_body)
         self.env = outer_env
@@ -429,8 +434,8 @@ class Lowering(Builder):
         if isinstance(node, cst.Name):
             if isinstance(self.env.get(node.value), Moved):
                 raise self.err(node, f"block pointer '{node.value}' used after the loop that advances it")
-            if node.value in self.env:
-                return self.env[node.value]
+            if node.value in self.env or node.value in self.one_armed:
+                return self.lookup(node)
             if node.value in ("True", "False"):
                 return node.value == "True"
             raise self.err(node, f"name '{node.value}'")

@@ -197,7 +197,7 @@ def cdiv(lw, c: Call):
         # and axis are filled in when the kernel is lowered (Lowering.resolve_pending)
         v = lw.emit(OpKind.MAKE_VIEW, [], [ScalarType(I32)], c.node, "p")
         t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
-        lw.pending.append((n.name, b, v, t, c.node))
+        lw.cdivs.append((n.name, b, v, t, c.node))
         return t.result
     raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
 
