@@ -201,3 +201,40 @@ def test_tile_index_of_block_pointer_offsets():
     assert P.tile_index(off, 1, scaled) is off
     with pytest.raises(P.NotView):
         P.tile_index(off, BN, scaled)
+
+
+def test_control_flow_on_the_typed_path():
+    """tests/data/triton_control.py: an early return runs the rest under the negated condition, a bool constexpr
+    and an int constexpr compared with literals are const-generic ifs (elif nests), a float comparison is a
+    runtime if, and a flag whose arms give a name different types splits the kernel into one entry per value."""
+    final = pipeline.emit_model(ROOT / "tests" / "data" / "triton_control.py", "final")
+    assert "%ncond = xori %m, %c : bool  loc(triton_control.py:12:8)" in final
+    assert "if %ncond {  loc(triton_control.py:12:5)" in final
+    assert "%v_1 = if const NEG eq 1 -> (tile<BLOCKxf32>) {" in final
+    assert "%v_3 = if const MODE eq 1 -> (tile<BLOCKxf32>) {" in final
+    assert "%v_5 = if const MODE eq 2 -> (tile<BLOCKxf32>) {" in final
+    assert "%m_1 = cmpf %s, %c_3 {ordering = ordered, predicate = gt} : bool  loc(triton_control.py:22:8)" in final
+    assert "kernel @split_upcast__UPCAST_0<E: dtype, BLOCK: const>" in final
+    assert "kernel @split_upcast__UPCAST_1<E: dtype, BLOCK: const>" in final
+
+
+def test_keep_going_reports_every_blocker_and_emits_the_others(tmp_path, monkeypatch):
+    """A Triton file keeps going as a cuTile one: every blocker of a refused kernel (one per construct, none for
+    what a failed statement left undefined), the other kernels emitted, errors.Refused (CTRS-E240) at the end."""
+    src = (ROOT / "fixtures" / "triton_vector_add" / "kernel.py").read_text()
+    src += ('\n\n@triton.jit\ndef two_gaps(x, y, n, TILE: tl.constexpr):\n    offs = tl.program_id(0) * TILE + '
+            'tl.arange(0, TILE)\n    v = tl.histogram(tl.load(x + offs, mask=offs < n), 8)\n    w = v * 2\n'
+            '    u = tl.fancy(offs)\n    tl.store(y + offs, w, mask=offs < n)\n')
+    f = tmp_path / "k.py"
+    f.write_text(src)
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    mod = translate.translate_module(f)
+    assert [k.name for k in mod.kernels] == ["vector_add"]
+    lines = mod.refused.lines()
+    n = src[:src.index("def two_gaps")].count("\n") + 1
+    assert [ln.split(": error[")[0].rsplit(":", 2)[1:] for ln in lines[:-1]] == [[str(n + 2), "9"], [str(n + 4), "9"]]
+    assert "call 'tl.histogram'" in lines[0] and "call 'tl.fancy'" in lines[1]
+    assert lines[-1].endswith("1 of 2 kernels translated; 1 refused (two_gaps) (hint: each blocker has its own line; "
+                              "ctrs translate --dry-run lists them without writing)")
+    files, refused = translate.port_files(f)
+    assert refused.code == errors.KERNELS_REFUSED and "vector_add" in files["kernel.rs"]

@@ -13,8 +13,8 @@ A condition is classified as Triton's code generator sees it:
   conditions are ``andi`` / ``ori`` of both sides (Triton evaluates both operands of a ``BoolOp``; no short
   circuit), ``not c`` is ``c xor true``.
 
-``if c: return`` (no ``else``) directly in the kernel body is an early return: the rest of the kernel is the ``else``
-arm (Triton ends the program there). Any other ``return`` or a ``raise`` that is lowered (not in a folded arm)
+``if c: return`` (no ``else``) directly in the kernel body is an early return: the rest of the kernel runs under
+``if not c`` (Triton ends the program there). Any other ``return`` or a ``raise`` that is lowered (not in a folded arm)
 is a blocker. A blocker in a statement is recorded and lowering goes on (the cuTile front end's recovery.py):
 every blocker of a kernel is reported, one per construct.
 """
@@ -76,8 +76,8 @@ class Control:
             if top and _is_guard_return(s):
                 rest = stmts[i + 1:]
                 with guard(self, s, _bound(rest)):
-                    self.note(s, "control", "early return -> the rest of the kernel is the else arm")
-                    branch(self, s.test, lambda: None, lambda: self.statements(rest, top=True), s)
+                    self.note(s, "control", "early return -> the rest of the kernel runs under the negated condition")
+                    branch(self, s.test, lambda: self.statements(rest, top=True), lambda: None, s, negate=True)
                 return
             with guard(self, s):
                 self.stmt(s)
@@ -162,12 +162,7 @@ def _number(v) -> bool:
 def condition(lw, node):
     """A Python bool (compile-time), a :class:`Flag` (constexpr test) or an i1 Value (runtime)."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        c = condition(lw, node.expression)
-        if isinstance(c, bool):
-            return not c
-        if isinstance(c, Flag):
-            return Flag(c.name, _NOT[c.op], c.value)
-        return lw.emit(OpKind.XORI, [c, lw.const(True, BOOL, node)], [ScalarType(BOOL)], node, "ncond").result
+        return negated(lw, condition(lw, node.expression), node)
     if isinstance(node, cst.BooleanOperation):
         is_and = isinstance(node.operator, cst.And)
         a, b = condition(lw, node.left), condition(lw, node.right)
@@ -212,6 +207,14 @@ def condition(lw, node):
     return _scalar(lw, v, node)
 
 
+def negated(lw, c, node):
+    if isinstance(c, bool):
+        return not c
+    if isinstance(c, Flag):
+        return Flag(c.name, _NOT[c.op], c.value)
+    return lw.emit(OpKind.XORI, [c, lw.const(True, BOOL, node)], [ScalarType(BOOL)], node, "ncond").result
+
+
 def _scalar(lw, v, node) -> Value:
     if isinstance(v, Value) and v.type == ScalarType(BOOL):
         return v
@@ -250,8 +253,11 @@ def _runtime(lw, node) -> bool:
     return bool(found)
 
 
-def branch(lw, test, then_fn, else_fn, node) -> None:
-    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements)."""
+def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
+    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements);
+    ``negate``: ``if not test``."""
+    if negate and not _runtime(lw, test):
+        return branch(lw, test, else_fn, then_fn, node)
     if isinstance(test, cst.BooleanOperation) and not _runtime(lw, test):
         a, b = test.left, test.right
         if isinstance(test.operator, cst.And):
@@ -259,6 +265,8 @@ def branch(lw, test, then_fn, else_fn, node) -> None:
         return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node), node)
     c = condition(lw, test)
     text = lw.tf.module.code_for_node(test)
+    if negate:
+        c, text = negated(lw, c, test), f"not ({text})"
     if isinstance(c, bool):
         fixed = sorted(f for f in lw.fixed if f in text)
         why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
