@@ -265,7 +265,7 @@ def _internal(e: Exception, rel: str) -> dict:
 
 
 def translate_kernel(k: Kernel, src: Path, llm) -> None:
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+    from ctrs import errors, translate  # noqa: PLC0415
 
     variant = _variant(k, src)
     if llm is not None:  # answers are verified against the kernel's committed specs (ctrs check's set)
@@ -277,7 +277,7 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
             k.tier = "llm" if llm is not None and _has_llm_lines(Path(d) / "port" / "kernel.rs") else "rules"
         except errors.CtrsError as e:
             k.tier = "refused"
-            problems = frontend_triton.check_subset(variant) if k.front == "triton" else []
+            problems = list(e.blockers) if k.front == "triton" and isinstance(e, errors.Refused) else []
             k.blockers = [_blocker(p, variant, k.file) for p in problems] or [_blocker(e, variant, k.file)]
         except Exception as e:  # noqa: BLE001 - a translator bug is a finding, not the end of the run
             k.tier = "refused"

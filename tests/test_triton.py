@@ -156,7 +156,7 @@ def test_dry_run_cli():
     cmd = [sys.executable, "-m", "ctrs.cli", "translate", "--dry-run"]
     r = subprocess.run([*cmd, str(UNSUPPORTED)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1
-    assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E110"]
+    assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E124"]
     ok = subprocess.run([*cmd, str(FIXTURES / "triton_matmul" / "kernel.py")], capture_output=True, text=True,
                         cwd=ROOT)
     assert ok.returncode == 0 and ok.stdout == ""

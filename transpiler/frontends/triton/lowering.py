@@ -137,8 +137,11 @@ class Lowering(Control, Builder):
         return v
 
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
-        if name in self.runtime:
-            raise self.err(node, f"'{name}' is used as a value before it is known to be the extent {arr}.shape[{axis}]")
+        if name in self.runtime and name not in self.extents:  # used as a value (a loop bound) before the mask:
+            v = self.runtime.pop(name)  # the value becomes the extent, read at the kernel's start
+            if v.type != ScalarType(I32):
+                raise self.err(node, f"'{name}' is used as a {v.type} value and as the extent {arr}.shape[{axis}]")
+            self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, self.loc(node)))
         if name not in self.extents:
             self.extents[name] = (arr, axis, block)
             self.note(node, "param", f"'{name}' is the extent {arr}.shape[{axis}]: parameter dropped, read from the "
@@ -247,6 +250,7 @@ class Lowering(Control, Builder):
             if kind == "array" and name in self.descs:
                 self.env[name] = self.desc_param(name, p)
         prescan_block_ptrs(self)
+        self.top = self.block
         self.statements(fn.body.body, top=True)
         if self.blockers:  # what follows (parameters never viewed, cdiv bounds) only echoes those blockers
             raise PoisonUse("kernel")
@@ -346,6 +350,9 @@ class Lowering(Control, Builder):
         if len(args) == 2:
             args.append(1)
         counted = args[0] == 0 and args[2] == 1  # the induction variable counts iterations
+        stepped = args[2] if isinstance(args[0], int) and args[0] == 0 and (
+            isinstance(args[2], Sym) or isinstance(args[2], int) and not isinstance(args[2], bool) and args[2] > 1) \
+            else None  # the induction variable steps by whole blocks of this size
         start, stop, step = (self.i32(a, it) for a in args)
         advances = self.advances(s)
         if advances and not counted:
@@ -361,6 +368,8 @@ class Lowering(Control, Builder):
 
         def lower_body(args: list[Value]) -> list:
             self.env[s.target.value] = iv
+            if stepped:  # `for off in range(0, N, BLOCK)`: off is tile off // BLOCK at a block offset (dce drops it)
+                self.scaled[iv] = (self.binop("//", iv, stepped, s, s.target.value + "_t"), stepped)
             for n, (bp, steps) in advances.items():
                 if isinstance(bp, BlockPtr):
                     idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else

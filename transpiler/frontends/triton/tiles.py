@@ -5,6 +5,8 @@ rules/ir.toml ``[math]`` spells (the cuTile front end's math lowering)."""
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
@@ -58,6 +60,11 @@ def to(lw, c: Call):
     lw.keep_rank(r, x)
     if x.id in lw.origin:
         lw.origin.setdefault(r.id, lw.origin[x.id])
+    d = c.pos[1]  # x.to(t.dtype) of a tile t loaded from an array: the array's element type (its tf32 flag)
+    if isinstance(d, cst.Attribute) and d.attr.value == "dtype" and isinstance(d.value, cst.Name):
+        t = lw.env.get(d.value.value)
+        if isinstance(t, Value) and t.id in lw.origin and r is not x:
+            lw.origin[r.id] = lw.origin[t.id]
     return r
 
 
