@@ -208,14 +208,19 @@ def test_control_flow_on_the_typed_path():
     and an int constexpr compared with literals are const-generic ifs (elif nests), a float comparison is a
     runtime if, and a flag whose arms give a name different types splits the kernel into one entry per value."""
     final = pipeline.emit_model(ROOT / "tests" / "data" / "triton_control.py", "final")
-    assert "%ncond = xori %m, %c : bool  loc(triton_control.py:12:8)" in final
-    assert "if %ncond {  loc(triton_control.py:12:5)" in final
+    assert "%ncond = xori %m, %c : bool  loc(triton_control.py:14:8)" in final
+    assert "if %ncond {  loc(triton_control.py:14:5)" in final
     assert "%v_1 = if const NEG eq 1 -> (tile<BLOCKxf32>) {" in final
     assert "%v_3 = if const MODE eq 1 -> (tile<BLOCKxf32>) {" in final
     assert "%v_5 = if const MODE eq 2 -> (tile<BLOCKxf32>) {" in final
-    assert "%m_1 = cmpf %s, %c_3 {ordering = ordered, predicate = gt} : bool  loc(triton_control.py:22:8)" in final
+    assert "%m_1 = cmpf %s, %c_3 {ordering = ordered, predicate = gt} : bool  loc(triton_control.py:24:8)" in final
     assert "kernel @split_upcast__UPCAST_0<E: dtype, BLOCK: const>" in final
     assert "kernel @split_upcast__UPCAST_1<E: dtype, BLOCK: const>" in final
+    assert "kernel @pick__MODE_1<E: dtype, BLOCK: const>(%x: array<?x!E>, %y: array<?x!E>, %s: f32) variant {MODE = 1}" \
+        in final
+    assert "kernel @pick__MODE_2<E: dtype, BLOCK: const, MODE: const>" in final  # any MODE but 1
+    assert "%sel = if %m -> (f32) {  loc(triton_control.py:47:9)" in final
+    assert "%abs = absf %v : tile<BLOCKxf32>  loc(triton_control.py:48:9)" in final
 
 
 def test_keep_going_reports_every_blocker_and_emits_the_others(tmp_path, monkeypatch):

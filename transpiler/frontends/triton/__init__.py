@@ -17,7 +17,7 @@ import libcst as cst
 from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
-from . import grid, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import grid, hints, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 
 __all__ = ["Lowering", "lower_file", "unsupported"]

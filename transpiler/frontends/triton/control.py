@@ -303,4 +303,21 @@ def if_stmt(lw, s: cst.If) -> None:
     branch(lw, s.test, arm(s.body.body), arm(else_body), s)
 
 
-__all__ = ["Control", "branch", "condition", "if_stmt"]
+def if_expr(lw, node: cst.IfExp, hint: str):
+    """``a if c else b``: folded when ``c`` is compile-time, else an ``if`` yielding the value (a constexpr test
+    choosing between two compile-time values splits the kernel into structural entries)."""
+    tmp = f"\0ifexp{id(node)}"
+
+    def arm(expr):
+        def run():
+            lw.env[tmp] = lw.value(lw.expr(expr, hint), expr)
+        return run
+
+    branch(lw, node.test, arm(node.body), arm(node.orelse), node)
+    v = lw.env.pop(tmp, None)
+    if v is None:
+        raise lw.err(node, "a conditional expression without a value")
+    return v
+
+
+__all__ = ["Control", "branch", "condition", "if_expr", "if_stmt"]

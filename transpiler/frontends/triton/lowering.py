@@ -29,7 +29,7 @@ from ...ir.values import Loc, Value
 from ..builder import Builder
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
-from .control import Control
+from .control import Control, if_expr
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
@@ -469,6 +469,8 @@ class Lowering(Control, Builder):
             return self.subscript(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if isinstance(node, cst.IfExp):
+            return if_expr(self, node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
 
     def keep_rank(self, r: Value, *srcs) -> Value:
