@@ -17,7 +17,7 @@ import libcst as cst
 from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
-from . import grid, hints, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import activations, grid, hints, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 
 __all__ = ["Lowering", "lower_file", "unsupported"]
@@ -50,13 +50,29 @@ def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list
         if blockers:
             refused[fn.name.value] = blockers
             continue
-        kernels += ks
+        kernels += _same_scalars(ks)
         seen: dict = {}
         for lw in made:
             for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
                 seen.setdefault((line, fn.name.value, kind, text), None)
         notes += list(seen)
     return ir.Module(str(path), kernels), notes
+
+
+def _same_scalars(entries: list) -> list:
+    """The structural entries of one kernel take a runtime scalar with one type: one that an entry never uses
+    (i32 by default) gets the type the entries using it give it (the launch passes the same argument)."""
+    used: dict[str, object] = {}
+    unused = []
+    for k in entries:
+        operands = {id(v) for op in ir.walk(k.body) for v in op.operands}
+        for p in k.params:
+            if p.kind == "scalar" and p.value is not None:
+                (used.setdefault(p.name, p.value.type) if id(p.value) in operands else unused.append(p))
+    for p in unused:
+        if p.name in used:
+            p.value.type = used[p.name]
+    return entries
 
 
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:

@@ -54,6 +54,7 @@ class Control:
         self.returns = None
         self.blockers: list = []
         self.pending: list = []  # blockers of parameters (recovery.py; none in Triton)
+        self.float_consts: dict[str, Value] = {}  # tl.constexpr parameters that are floats (constexprs.py)
 
     def emit_op(self, op: Op) -> Op:
         self.block.ops.append(op)

@@ -29,6 +29,7 @@ from ...ir.values import Loc, Value
 from ..builder import Builder
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
+from .constexprs import as_float, floaty
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
@@ -139,9 +140,15 @@ class Lowering(Control, Builder):
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
         if name in self.runtime and name not in self.extents:  # used as a value (a loop bound) before the mask:
             v = self.runtime.pop(name)  # the value becomes the extent, read at the kernel's start
-            if v.type != ScalarType(I32):
+            at = self.loc(node)
+            if v.type == ScalarType(I32):
+                self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, at))
+            elif v.type == ScalarType(F32):  # an int argument that met a float first: Triton promotes it to f32
+                d = Value(ScalarType(I32), name)
+                self.top.ops[0:0] = [Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [d], {"axis": axis}, at),
+                                     Op(OpKind.CONVERT, [d], [v], {}, at)]
+            else:
                 raise self.err(node, f"'{name}' is used as a {v.type} value and as the extent {arr}.shape[{axis}]")
-            self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, self.loc(node)))
         if name not in self.extents:
             self.extents[name] = (arr, axis, block)
             self.note(node, "param", f"'{name}' is the extent {arr}.shape[{axis}]: parameter dropped, read from the "
@@ -258,7 +265,9 @@ class Lowering(Control, Builder):
         self.resolve_pending()
         params: list[Param] = []
         for name, kind, p in order:
-            if kind == "constant":
+            if kind == "constant" and name in self.float_consts:  # a float constexpr: runtime f32 (constexprs.py)
+                params.append(Param(name, "scalar", self.float_consts[name], self.loc(p)))
+            elif kind == "constant":
                 params.append(Param(name, "constant", None, self.loc(p)))
             elif kind == "array":
                 if self.arrays[name].type.rank == 0:
@@ -495,9 +504,10 @@ class Lowering(Control, Builder):
             return Mask(a.parts + b.parts)
         if op == "&":
             raise self.err(node, "& of anything but two `offs < n` masks")
-        for x, y in ((a, b), (b, a)):
-            if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float:
-                raise self.err(node, f"constexpr '{x.name}' used as a float")
+        if isinstance(a, Sym) and floaty(b):  # a constexpr meeting a float (constexprs.py)
+            a = as_float(self, a, node)
+        if isinstance(b, Sym) and floaty(a):
+            b = as_float(self, b, node)
         a2 = self.value(a, node, like=b)
         b2 = self.value(b, node, like=a2)
         r = self.binary(op, a2, b2, node, hint)
@@ -588,6 +598,8 @@ class Lowering(Control, Builder):
             a = self.env.get(node.value.value.value)
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
+            if isinstance(a, Ptr) and a.base is not None:  # a moved pointer (`Y += row * stride`): its array's
+                return DT(self.arrays[a.base].type.dtype)
         if node.attr.value == "dtype" and isinstance(node.value, cst.Name):
             a = self.env.get(node.value.value)
             if isinstance(a, Value) and isinstance(a.type, TileType):

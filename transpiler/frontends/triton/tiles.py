@@ -51,8 +51,8 @@ def to(lw, c: Call):
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     x = lw.value(lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else ""), c.pos[0])
-    if not isinstance(x, Value) or not isinstance(x.type, TileType):
-        raise lw.err(c.node, "x.to(dtype) of a tile")
+    if not isinstance(x, Value) or not isinstance(x.type, (TileType, ScalarType)):
+        raise lw.err(c.node, "x.to(dtype) of a tile or a scalar")
     dt = lw.expr(c.pos[1])
     if not isinstance(dt, DT):
         raise lw.err(c.pos[1], "x.to of something other than a dtype")
