@@ -245,3 +245,16 @@ def test_keep_going_reports_every_blocker_and_emits_the_others(tmp_path, monkeyp
                               "ctrs translate --dry-run lists them without writing)")
     files, refused = translate.port_files(f)
     assert refused.code == errors.KERNELS_REFUSED and "vector_add" in files["kernel.rs"]
+
+
+def test_scalars_meeting_floats():
+    """tests/data/triton_scalars.py: an int constexpr (a mask bound) dividing a float is itof of the const generic;
+    float constexprs are runtime f32 parameters; an int argument that meets a float before the mask that makes it
+    an extent is itof of the extent, read at the kernel's start; tl.sigmoid is 1 / (1 + exp(-x))."""
+    final = pipeline.emit_model(ROOT / "tests" / "data" / "triton_scalars.py", "final")
+    assert ("kernel @row_stats<E: dtype, N: const, BLOCK: const>(%X: array<?x?x!E>, %Y: array<?x?x!E>, "
+            "%W: array<?x!E>, %eps: f32, %scale: f32) {") in final
+    assert final.index("%n = array_dim %Y {axis = 1} : i32") < final.index("%row = block_id")
+    assert "%n_1 = convert %n : f32" in final
+    assert "%N_f = convert %n_2 : f32" in final
+    assert "%exp_t = math %neg {fn = exp} : tile<1xBLOCKxf32>" in final
