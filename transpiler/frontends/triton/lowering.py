@@ -24,7 +24,7 @@ import libcst as cst
 from ... import errors, frontend_triton
 from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
+from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from ..cutile.recovery import live
@@ -185,7 +185,9 @@ class Lowering(Control, Builder):
         if p.name in self.strides:
             raise self.err(node, f"stride parameter '{p.name}' used as a value")
         if p.name not in self.runtime:
-            floaty = isinstance(like, Value) and isinstance(like.type.dtype, DType) and like.type.dtype.is_float
+            floaty = isinstance(like, Value) and (isinstance(like.type.dtype, DType) and like.type.dtype.is_float or
+                                                  isinstance(like.type, TileType) and isinstance(like.type.dtype, DTypeParam))
+            # a runtime argument meeting a tile of the arrays' element type is a float argument (f32 wins over E)
             self.runtime[p.name] = Value(ScalarType(F32 if floaty or isinstance(like, float) else I32), p.name)
         return self.runtime[p.name]
 
@@ -286,9 +288,11 @@ class Lowering(Control, Builder):
         gens += [Generic(p.name, "const", "constant", "tl.constexpr") for p in params if p.kind == "constant"]
         gens += self.generics
         for d in fn.decorators:
-            if self.dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) not in (
-                    "triton.jit", "jit", "triton.autotune", "triton.heuristics"):
-                raise self.err(d, "decorator")
+            name = self.dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+            if name not in ("triton.jit", "jit", "triton.autotune", "triton.heuristics"):
+                # a Python wrapper of the launcher (the rewrite path dropped it too): the kernel body is unchanged
+                self.note(d, "hint", f"decorator @{name or self.tf.module.code_for_node(d.decorator)} dropped "
+                          "(host-side: it wraps the launcher, not the kernel body)")
         return Kernel(fn.name.value, params, gens, self.block, self.loc(fn), {})
 
     def resolve_pending(self) -> None:
