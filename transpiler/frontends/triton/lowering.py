@@ -597,6 +597,8 @@ class Lowering(Control, Builder):
         d = self.dotted(node)
         if d in _TL_DTYPES:
             return DT(DTYPES[_TL_DTYPES[d]])
+        if d and d.endswith(".type.block_type.element_ty") and isinstance(self.env.get(d.split(".")[0]), Desc):
+            return DT(self.arrays[self.env[d.split(".")[0]].base].type.dtype)  # a descriptor's element type
         if isinstance(node.value, cst.Attribute) and node.attr.value == "element_ty" \
                 and node.value.attr.value == "dtype" and isinstance(node.value.value, cst.Name):
             a = self.env.get(node.value.value.value)
@@ -629,6 +631,9 @@ class Lowering(Control, Builder):
             return CALLS[".to"](self, Call(node, ".to", [node.func.value] + [a.value for a in node.args
                                                                               if a.keyword is None],
                                            {a.keyword.value: a.value for a in node.args if a.keyword}, hint))
+        if isinstance(f, cst.Attribute) and not (fn or "").startswith("tl.") and "." + f.attr.value in CALLS:
+            c = self.call_of(node, hint)  # a tile method (t.reshape(..)): its handler, the tile first
+            return CALLS["." + f.attr.value](self, Call(node, "." + f.attr.value, [f.value, *c.pos], c.kw, hint))
         if isinstance(node.func, cst.Name) and node.func.value == "float":
             fn = "float"
         handler = CALLS.get(fn or "")
