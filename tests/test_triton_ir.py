@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TYPED_TRITON = {
     "fixtures/triton_attention/kernel.py",
     "fixtures/triton_autotune_add/kernel.py",
+    "fixtures/triton_control/kernel.py",
     "fixtures/triton_desc_scale/kernel.py",
     "fixtures/triton_layer_norm/kernel.py",
     "fixtures/triton_layer_norm_loop/kernel.py",
