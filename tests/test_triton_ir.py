@@ -259,3 +259,29 @@ def test_scalars_meeting_floats():
     assert "%n_1 = convert %n : f32" in final
     assert "%N_f = convert %n_2 : f32" in final
     assert "%exp_t = math %neg {fn = exp} : tile<1xBLOCKxf32>" in final
+
+
+@pytest.mark.parametrize("rel", sorted(TYPED_TRITON) + ["tests/data/triton_scalars.py"])
+def test_typed_host_map_is_the_rewrite_map(rel):
+    """frontends/triton/host.py reads the host side (analysis.json's kernels entry and Triton launch map) from the
+    typed lowering: for every kernel both paths take it is exactly the rewrite path's (the step before the
+    rewrite path can go)."""
+    from ctrs.frontends.triton import host
+
+    tf = frontend_triton._load(ROOT / rel)
+    for fn in tf.kernels:
+        kr = frontend_triton._rewrite(tf, fn)
+        entry = [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
+        assert host.typed_map(tf, fn) == (entry, frontend_triton.launch_map(tf, fn, kr))
+
+
+def test_a_kernel_the_rewrite_refuses_gets_the_typed_host_map():
+    """tests/data/triton_control.py `pick` (a constexpr choosing between two floats) is outside the rewrite path:
+    its port is written with the typed lowering's launch map (before: the whole translation failed in mine_sites)."""
+    files = translate.translate_source(ROOT / "tests" / "data" / "triton_control.py")
+    import json
+
+    ana = json.loads(files["analysis.json"])
+    assert [p["name"] for p in ana["triton"]["pick"]["params"]] == ["x", "y", "n", "s", "BLOCK", "MODE"]
+    assert ana["triton"]["pick"]["params"][2] == {"name": "n", "kind": "shape", "array": "x", "dim": 0}
+    assert "pub fn pick__MODE_1<" in files["kernel.rs"]

@@ -138,6 +138,7 @@ class Lowering(Control, Builder):
         return v
 
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
+        self.tie(name, "param", arr, axis)
         if name in self.runtime and name not in self.extents:  # used as a value (a loop bound) before the mask:
             v = self.runtime.pop(name)  # the value becomes the extent, read at the kernel's start
             at = self.loc(node)
