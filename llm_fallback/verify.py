@@ -55,6 +55,24 @@ class Verifier:
         except errors.CtrsError:
             return []
 
+    def exercising(self, c) -> tuple[list[specmod.Spec], list[specmod.Spec]]:
+        """(the given specs of the kernel holding construct ``c``, those whose reference emits a Tile IR op on its
+        lines). None exercise it when it sits under a ct.Constant branch no spec takes: an answer there is compared
+        with nothing, so it could never be told from a wrong one. ([], []) when that cannot be decided: the
+        reference is another file (a Triton file's cuTile counterpart) or the construct lies outside the kernel
+        file (a helper of another module)."""
+        from . import context  # noqa: PLC0415
+
+        if check.reference_source(self.kernel) != self.kernel or Path(c.loc.file).name != Path(self.kernel).name:
+            return [], []
+        fn = context.enclosing_function(self.kernel, c.loc.line)
+        specs = [s for s in check_specs(self.kernel, self.given, {}) if s.kernel == fn]
+        try:
+            return specs, [s for s in specs
+                           if context.reference_ops(self.ref(s).text, self.kernel, c.loc.line, c.end_line)]
+        except errors.CtrsError:  # a reference that does not compile: verify() reports it
+            return [], []
+
     def verify(self, files: dict[str, str], mod) -> tuple[bool, str, str]:
         """(accepted, stage, detail) for one candidate port (translate_source's files) and its model."""
         from ctrs.emitters import render_host  # noqa: PLC0415
@@ -89,13 +107,17 @@ class Verifier:
                     failed.parent.mkdir(parents=True, exist_ok=True)
                     failed.write_text(detail)
                 return False, "it does not compile", detail
-        bad = []
+        bad, good = [], []
         for s, r, g in zip(self.specs, refs, gens):
             rep = irdiff.diff(r.text, g.text, f"{s.name}.ref", f"{s.name}.rs")
-            if rep.exit_code() != 0:
-                lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
-                         if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
-                bad.append(f"spec {s.name}: {rep.verdict()}\n" + "\n".join(lines[:8]))
-        if bad:
-            return False, "its Tile IR differs from the reference (IR diff)", "\n".join(bad)
+            if rep.exit_code() == 0:
+                good.append(s.name)
+                continue
+            lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
+                     if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
+            bad.append(f"spec {s.name}: {rep.verdict()}\n" + "\n".join(lines[:8]))
+        if bad:  # first line: which specs it is right and wrong for (what the log and the retry prompt lead with)
+            head = f"not EQUIVALENT for {len(bad)} of {len(self.specs)} specs" + (
+                f" (EQUIVALENT for {', '.join(good)})" if good else "")
+            return False, "its Tile IR differs from the reference (IR diff)", "\n".join([head, *bad])
         return True, "EQUIVALENT", ""
