@@ -189,16 +189,17 @@ def _first_line(detail: str) -> str:
 
 
 def _require_exercised(cfg: Config, e, c: context.Construct, verifier: verify.Verifier) -> None:
-    """No request for a construct that no spec of its kernel exercises (the reference emits no Tile IR op on its
-    lines, e.g. under a ct.Constant branch every spec leaves off): any answer there would be IR-equivalent by
-    default, a wrong one as much as a right one. ``e`` stands, with the reason."""
+    """No request for a construct that no spec of its kernel runs (it sits in the arm of an ``if`` on ct.Constant
+    values that every spec leaves off, so the reference compiles none of it): any answer there would be
+    IR-equivalent by default, a wrong one as much as a right one. ``e`` stands, with the reason."""
     specs, used = verifier.exercising(c)
     if specs and not used:
-        _log(cfg, f"{c.loc}: llm: not asked: no spec exercises it")
+        _log(cfg, f"{c.loc}: llm: not asked: no spec exercises `{c.python}`")
         names = ", ".join(s.name for s in specs)[:240]
-        raise _fail(e, f"no spec exercises this construct: the reference has no Tile IR op on line {c.loc.line} for "
-                       f"any of the {len(specs)} specs of {specs[0].kernel} ({names}); an answer would be compared "
-                       "with nothing: add a spec that runs this code") from None
+        raise _fail(e, f"no spec exercises this construct: line {c.loc.line} is in an `if` arm that the "
+                       f"ct.Constant values of all {len(specs)} specs of {specs[0].kernel} ({names}) leave off, so "
+                       "the reference compiles none of it and an answer would be compared with nothing: add a spec "
+                       "that runs this code") from None
 
 
 def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:

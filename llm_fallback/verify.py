@@ -56,22 +56,18 @@ class Verifier:
             return []
 
     def exercising(self, c) -> tuple[list[specmod.Spec], list[specmod.Spec]]:
-        """(the given specs of the kernel holding construct ``c``, those whose reference emits a Tile IR op on its
-        lines). None exercise it when it sits under a ct.Constant branch no spec takes: an answer there is compared
-        with nothing, so it could never be told from a wrong one. ([], []) when that cannot be decided: the
-        reference is another file (a Triton file's cuTile counterpart) or the construct lies outside the kernel
-        file (a helper of another module)."""
+        """(the given specs of the kernel holding construct ``c``, those that run it). A spec does not run it when
+        it sits in the arm of an ``if`` on ct.Constant values that the spec's constants leave off (the reference
+        compiles none of that arm, so an answer there would be compared with nothing). ([], []) for a construct
+        outside the kernel function (a helper: its constants are the call's, not the spec's)."""
         from . import context  # noqa: PLC0415
 
-        if check.reference_source(self.kernel) != self.kernel or Path(c.loc.file).name != Path(self.kernel).name:
+        if Path(c.loc.file).name != Path(self.kernel).name:
             return [], []
         fn = context.enclosing_function(self.kernel, c.loc.line)
         specs = [s for s in check_specs(self.kernel, self.given, {}) if s.kernel == fn]
-        try:
-            return specs, [s for s in specs
-                           if context.reference_ops(self.ref(s).text, self.kernel, c.loc.line, c.end_line)]
-        except errors.CtrsError:  # a reference that does not compile: verify() reports it
-            return [], []
+        return specs, [s for s in specs if not context.left_off(self.kernel, c.loc.line, {
+            n: a.value for n, a in s.args.items() if isinstance(a, specmod.ConstArg)})]
 
     def verify(self, files: dict[str, str], mod) -> tuple[bool, str, str]:
         """(accepted, stage, detail) for one candidate port (translate_source's files) and its model."""

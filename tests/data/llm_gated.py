@@ -1,5 +1,5 @@
 """ct.atan2 (no rule) only under a ct.Constant flag (ctrs llm-fallback fixture, written for this repo): with every
-spec at USE_ATAN2=0 the reference emits nothing for line 14, so no answer there could be told from a wrong one."""
+spec at USE_ATAN2=0 the reference compiles none of line 14, so no answer there could be told from a wrong one."""
 
 import cuda.tile as ct
 
