@@ -109,8 +109,8 @@ class Verifier:
             if rep.exit_code() == 0:
                 good.append(s.name)
                 continue
-            lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
-                     if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
+            lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for sev in (irdiff.CRITICAL, irdiff.WARNING)
+                     for f in rep.findings if f.severity == sev]  # the critical findings first
             bad.append(f"spec {s.name}: {rep.verdict()}\n" + "\n".join(lines[:8]))
         if bad:  # first line: which specs it is right and wrong for (what the log and the retry prompt lead with)
             head = f"not EQUIVALENT for {len(bad)} of {len(self.specs)} specs" + (

@@ -11,4 +11,4 @@ def ceil_blocks(cnts, out, N: ct.Constant[int], BLOCK: ct.Constant[int]):
     c = ct.maximum(ct.zeros((N,), dtype=ct.int32), ct.gather(cnts, i, padding_value=0))
     b = ct.full((N,), BLOCK, dtype=ct.int32)
     q = (c + (b - 1)) // b
-    ct.scatter(out, i, q * b)
+    ct.scatter(out, i, q)
