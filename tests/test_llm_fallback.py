@@ -475,3 +475,16 @@ def test_left_off_reads_ifs_on_translate_time_values(tmp_path):
     assert off(12, F=1, G=False) and not off(12, F=2, G=False)  # elif: the else arm of `if F & 1 and not G`
     assert not off(15, F=3, G=True) and off(15, F=1, G=True)  # `if n > 0` (runtime) counts as taken
     assert not off(8, F=0, G=False) and not off(10, G=True)  # no enclosing if / F unknown: taken
+
+
+def test_text_model_splices_a_tile_operator_answer_no_build():
+    """The text model's hook for a tile operator: the answer's let replaces `(c + (b - 1)) // b`, reading the
+    lowered left operand by its Rust name; ct.maximum of int32 tiles is maxi (the reference's op), not maxf."""
+    from ctrs.llm_fallback import splice
+
+    rec = {"stmts": answer.parse(CEIL_GOOD, "q"), "model": "m", "hash": "0" * 64}
+    files = translate.translate_source(CEIL, llm_hook=splice.Hook({(str(CEIL), 13, 9): rec}))
+    rs = files["kernel.rs"]
+    assert "let q_lhs: Tile<i32, { [N] }> = c + q_lhs_rhs;" in rs
+    assert "let q: Tile<i32, { [N] }> = /* ctrs-llm m 0000000000000000 */ divi(q_lhs, b, rounding::NegativeInf);" in rs
+    assert "let c: Tile<i32, { [N] }> = maxi(c_lhs, c_rhs);" in rs and "maxf" not in rs
