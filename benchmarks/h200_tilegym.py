@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import corpus  # noqa: E402 - the corpus benchmark's fetch / spec layout
+import corpus_specs  # noqa: E402 - the host calls the committed specs were captured from
+import tilegym_sizes  # noqa: E402 - TileGym's test shapes and benchmark sizes
 
 RESULTS = ROOT / "benchmarks" / "results"
 STEM = "h200-tilegym-1.5.1"
@@ -56,6 +58,126 @@ def operator(port: str) -> str:
     return port.removeprefix("_ctrs_").split("__", 1)[0]
 
 
+SHAPES = corpus.COMMITTED / "h200"  # captured test / benchmark / drawn specs per kernel file (cmd_shapes)
+FUZZ_PER_CALL = 4  # drawn shapes kept per committed host call (the reference must compile there)
+FUZZ_MAX_ELEMENTS = 1 << 24  # no drawn tensor above this (GPU run time)
+
+
+def kernel_path(src: Path, rel: str) -> Path:
+    return src / corpus.TREES["cutile"] / rel
+
+
+def capture_call(path: Path, call: str) -> tuple[list[dict], str]:
+    """The kept specs (corpus_specs.keep) of one host call, or ([], the error line). In this process."""
+    from ctrs import capture, errors  # noqa: PLC0415
+
+    try:
+        specs, _ = capture.capture_file(path, [call])
+    except errors.CtrsError as e:
+        return [], f"{e.code}: {e.message}"
+    return corpus_specs.keep([s.to_json() for s in specs]), ""
+
+
+def reference_compiles(path: Path, spec: dict) -> str:
+    """'' when cuTile Python compiles the kernel for ``spec`` on this CPU (a drawn size the kernel's own
+    rules reject -- a non-power-of-two tile -- is no test of the port), else the first error line."""
+    from ctrs import ir_ref  # noqa: PLC0415
+    from ctrs import spec as specmod  # noqa: PLC0415
+
+    try:
+        ir_ref.compile_reference(path, specmod.parse_spec(spec, spec["name"]))
+    except Exception as e:  # noqa: BLE001 - the reference's own refusal, recorded
+        return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+    return ""
+
+
+def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
+    """One kernel file's captured test shapes, benchmark sizes and drawn shapes (every kernel it launches).
+
+    Drawn shapes: for each committed host call (corpus_specs.CALLS), ``shapes.draw`` new extents (tile tails
+    around the call's own tile constants), captured again so the host code recomputes grid and constants;
+    a drawn spec is kept when cuTile Python compiles the kernel there, named ``<the call's spec>@<sizes>``."""
+    from ctrs import shapes  # noqa: PLC0415
+
+    path = kernel_path(src, rel)
+    out: dict = {"file": rel, "tests": [], "bench": [], "fuzz": [], "rejected": []}
+    for role, calls in (("tests", tilegym_sizes.TESTS.get(rel, [])), ("bench", tilegym_sizes.BENCH.get(rel, []))):
+        for call in calls:
+            specs, err = capture_call(path, call)
+            out[role].append({"call": call, "specs": specs, **({"error": err} if err else {})})
+            log(f"{rel} {role}: {call[:90]}: {len(specs)} specs {err}")
+    for ci, call in enumerate(corpus_specs.CALLS.get(rel, [])):
+        base_specs, err = capture_call(path, call)
+        if err:
+            continue
+        groups = shapes.extent_groups(call)
+        tiles = sorted({t for s in base_specs for t in shapes.tile_constants(s)})
+        kept: dict[str, int] = {}
+        for sizes in shapes.draw(call, 4 * fuzz, tiles=tiles, max_elements=FUZZ_MAX_ELEMENTS, seed=ci + 1):
+            if all(kept.get(s["kernel"], 0) >= fuzz for s in base_specs):
+                break
+            drawn = shapes.with_sizes(call, sizes)
+            specs, err = capture_call(path, drawn)
+            for s in specs:
+                base = next((b for b in base_specs if b["kernel"] == s["kernel"]), None)
+                if base is None or kept.get(s["kernel"], 0) >= fuzz:
+                    continue
+                s["name"] = f"{base['name']}@{shapes.label(groups, sizes)}"
+                why = reference_compiles(path, s)
+                if why:
+                    out["rejected"].append({"call": drawn, "kernel": s["kernel"], "why": why})
+                    continue
+                kept[s["kernel"]] = kept.get(s["kernel"], 0) + 1
+                out["fuzz"].append({"call": drawn, "base": base["name"], "spec": s})
+            if err:
+                out["rejected"].append({"call": drawn, "why": err})
+        log(f"{rel} fuzz: {call[:90]}: {kept}")
+    return out
+
+
+def cmd_shapes(a) -> int:
+    from ctrs import toolchain  # noqa: PLC0415
+
+    src = corpus.fetch(toolchain.cache_root() / "corpus" / corpus.CORPUS)
+    data = json.loads((RESULTS / f"corpus-{corpus.CORPUS}.json").read_text())
+    files = a.files or sorted({str(Path(k["file"]).relative_to(corpus.TREES["cutile"])) for k, _ in proven(data)})
+    for rel in files:
+        if rel not in corpus_specs.CALLS:
+            print(f"error[CTRS-E361]: {rel}: no host calls in benchmarks/corpus_specs.py CALLS "
+                  "(hint: name a file under tilegym/ops/cutile that CALLS lists)", file=sys.stderr)
+            return 2
+        res = shapes_of(src, rel, a.fuzz)
+        dest = SHAPES / Path(rel).with_suffix(".json")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+        print(f"{rel}: {sum(len(x['specs']) for x in res['tests'])} test specs, "
+              f"{sum(len(x['specs']) for x in res['bench'])} benchmark specs, {len(res['fuzz'])} drawn "
+              f"({len(res['rejected'])} rejected) -> {dest.relative_to(ROOT)}")
+    return 0
+
+
+def shape_specs(rel: str, kernel: str, have: set[str]) -> tuple[list[dict], list[dict]]:
+    """(benchmark-size specs to time, test-shape + drawn specs to verify) of ``kernel`` from the committed
+    capture of its file; names already in ``have`` (the EQUIVALENT specs) are left out."""
+    f = SHAPES / Path(rel).with_suffix(".json")
+    if not f.exists():
+        return [], []
+    d = json.loads(f.read_text())
+    seen = set(have)
+
+    def pick(specs):
+        out = []
+        for s in specs:
+            if s["kernel"] == kernel and s["name"] not in seen:
+                seen.add(s["name"])
+                out.append(s)
+        return out
+
+    bench = pick([s for x in d["bench"] for s in x["specs"]])
+    tests = [dict(s, name=f"{s['name']}@test") for s in pick([s for x in d["tests"] for s in x["specs"]])]
+    return bench, tests + pick([x["spec"] for x in d["fuzz"]])
+
+
 def cmd_bundle(a) -> int:
     from ctrs import toolchain  # noqa: PLC0415
 
@@ -72,10 +194,19 @@ def cmd_bundle(a) -> int:
         specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
         if a.only and operator(port_name(k)) not in a.only:
             continue
+        bench, numerics = shape_specs(str(Path(k["file"]).relative_to(corpus.TREES["cutile"])), k["name"],
+                                      {s["name"] for s in specs})
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
+        for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)
+            ef = sf.with_name(f"{sf.stem}.{role}.json")
+            ef.unlink(missing_ok=True)
+            if extra:
+                ef.write_text(json.dumps(extra, indent=1, sort_keys=True) + "\n")
         args.append(f"{variant}={sf}")
-        print(f"{k['file']}:{k['name']}: {len(specs)} EQUIVALENT specs")
+        print(f"{k['file']}:{k['name']}: {len(specs)} EQUIVALENT specs, {len(bench)} benchmark sizes, "
+              f"{sum('@test' in s['name'] for s in numerics)} test shapes, "
+              f"{sum('@test' not in s['name'] for s in numerics)} drawn shapes")
     if not args:
         print("no proven TileGym kernel (run benchmarks/corpus.py --tier check first)", file=sys.stderr)
         return 1
@@ -177,6 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("-o", "--output", default=".gpu-tilegym")
     b.add_argument("--only", nargs="*", help="operators (file stems) to bundle")
     b.set_defaults(fn=cmd_bundle)
+    sh = sub.add_parser("shapes", help="capture TileGym's test shapes, benchmark sizes and drawn shapes "
+                                       "(needs ctrs[specs]: CPU torch)")
+    sh.add_argument("files", nargs="*", help="files under tilegym/ops/cutile (default: those of proven kernels)")
+    sh.add_argument("--fuzz", type=int, default=FUZZ_PER_CALL, help="drawn shapes per kernel and host call")
+    sh.set_defaults(fn=cmd_shapes)
     r = sub.add_parser("report", help="results files from the host's report directory")
     r.add_argument("report", help="directory with the host run's gpu_report.json")
     r.add_argument("--out", default=str(RESULTS))

@@ -116,6 +116,11 @@ def fetch_wheels(out: Path) -> list[Path]:
     return sorted(out.glob("*.whl"))
 
 
+# Optional spec files of a port besides specs.json, run by gpu_host after every port's specs: "bench" (verified and
+# timed: benchmark sizes), "numerics" (verified only: test shapes, drawn shapes).
+EXTRA_SPECS = ("bench", "numerics")
+
+
 def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release") -> Path:
     """Translate, build the cdylib and collect everything the host needs for one kernel file."""
     name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
@@ -154,6 +159,10 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
     reference = carry_reference(kernel_py, port / "ref")
     if reference is not None:
         meta["reference"] = reference
+    for role in EXTRA_SPECS:  # <specs>.bench.json / .numerics.json next to the specs: more sizes (gpu_host)
+        extra = specs.with_name(f"{specs.stem}.{role}.json")
+        if extra.exists():
+            shutil.copy2(extra, port / f"{role}.json")
     if (specs.parent / "regressions.json").exists():  # failures found by earlier GPU runs, replayed first
         shutil.copy2(specs.parent / "regressions.json", port / "regressions.json")
     (port / "bundle.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
