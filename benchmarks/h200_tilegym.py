@@ -229,8 +229,36 @@ def rows_of(report: dict) -> list[dict]:
                      "numerics": ("pass" if base and all(c["ok"] for c in base) else "FAIL" if base else "-")
                      + (" (bitwise)" if base and all(c["bitwise"] for c in base) else ""),
                      "fuzz": f"{sum(c['ok'] for c in fz)}/{len(fz)}",
-                     "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper")})
-    return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["config"]))
+                     "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper"),
+                     "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
+    return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
+
+
+def bench_names() -> set[str]:
+    """Names of the captured TileGym benchmark-size specs (benchmarks/corpus/tilegym-1.5.1/h200/)."""
+    return {s["name"] for f in sorted(SHAPES.rglob("*.json")) for x in json.loads(f.read_text())["bench"]
+            for s in x["specs"]}
+
+
+def numerics_rows(report: dict) -> list[dict]:
+    """Per port: the numerics-only checks -- TileGym test shapes (``<spec>@test``) and shapes drawn from the host
+    calls (``<spec>@<sizes>``) -- ok / bitwise / n, and the failures by name."""
+    per: dict[str, dict] = {}
+    for c in report.get("checks", []):
+        base, at, tag = c["spec"].partition("@")
+        if not at:
+            continue
+        r = per.setdefault(c["port"], {"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1],
+                                       "tests": [0, 0, 0], "drawn": [0, 0, 0], "failed": [], "test_shapes": []})
+        acc = r["tests" if tag == "test" else "drawn"]
+        acc[0] += c["ok"]
+        acc[1] += c["bitwise"]
+        acc[2] += 1
+        if tag == "test":
+            r["test_shapes"].append(base)
+        if not c["ok"]:
+            r["failed"].append(f"{c['spec']}: {c.get('detail', '')}")
+    return [per[p] for p in sorted(per)]
 
 
 def geomean(xs: list[float]) -> float:
@@ -239,6 +267,16 @@ def geomean(xs: list[float]) -> float:
 
 
 def summary(rows: list[dict]) -> str:
+    """The headline over every timed config; with benchmark sizes among them, the proven specs' and the
+    benchmark sizes' geomeans after it."""
+    line = _summary(rows)
+    parts = [(w, [r for r in rows if r.get("sizes", "proven") == w]) for w in ("proven", "benchmark")]
+    if all(sub for _, sub in parts):
+        line += "; " + "; ".join(f"{w}: {_summary(sub)}" for w, sub in parts)
+    return line
+
+
+def _summary(rows: list[dict]) -> str:
     ops: dict[str, list[float]] = {}
     for r in rows:
         ops.setdefault(r["operator"], []).append(r["ratio"])
@@ -261,9 +299,23 @@ def render_md(report: dict, rows: list[dict]) -> str:
              "| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch ct.launch µs "
              "| launch port µs |", "|---|---|---|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['operator']} | {r['kernel']} | {r['config']} | {r['numerics']} | {r['fuzz']} | "
+        config = r["config"] + (" (TileGym benchmark size)" if r.get("sizes") == "benchmark" else "")
+        lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
                      f"{us(r['launch_port_us'])} |")
+    num = numerics_rows(report)
+    if num:
+        lines += ["", "## Numerics only: TileGym test shapes and drawn shapes", "",
+                  "Test shapes: TileGym's tests/ops parametrisations (benchmarks/tilegym_sizes.py), captured through its "
+                  "host code; drawn: extents of the committed host calls drawn by hypothesis and captured again (grid "
+                  "and constants recomputed by the host code). ok / bitwise / n.", "",
+                  "| operator | kernel | test shapes | drawn shapes | failures |", "|---|---|---|---|---|"]
+        for r in num:
+            fails = "; ".join(r["failed"][:3]) + (f" (+{len(r['failed']) - 3})" if len(r["failed"]) > 3 else "")
+            lines.append(f"| {r['operator']} | {r['kernel']} | {'/'.join(map(str, r['tests']))} | "
+                         f"{'/'.join(map(str, r['drawn']))} | {fails or '-'} |")
+        lines += ["", "Test shapes run: " + "; ".join(f"{r['kernel']}: {', '.join(r['test_shapes']) or '-'}"
+                                                       for r in num)]
     return "\n".join(lines) + "\n"
 
 
@@ -293,7 +345,8 @@ def cmd_report(a) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{STEM}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
-                                                  "rows": rows}, indent=1, sort_keys=True) + "\n")
+                                                  "rows": rows, "numerics": numerics_rows(report)},
+                                                 indent=1, sort_keys=True) + "\n")
     (out / f"{STEM}.md").write_text(render_md(report, rows))
     render_png(rows, out / f"{STEM}.png")
     print(summary(rows))

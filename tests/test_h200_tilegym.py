@@ -48,3 +48,30 @@ def test_report_files(tmp_path):
     data = json.loads((tmp_path / "out" / "h200-tilegym-1.5.1.json").read_text())
     assert data["summary"].startswith("geomean 1.000") and len(data["rows"]) == 2
     assert (tmp_path / "out" / "h200-tilegym-1.5.1.png").stat().st_size > 1000
+
+
+def test_benchmark_sizes_and_numerics_only_checks(tmp_path, monkeypatch):
+    """A timed spec named in the captured benchmark sizes is a 'benchmark' row with its own geomean; test shapes
+    (``@test``) and drawn shapes (``@<sizes>``) are counted per port, failures named."""
+    shapes = tmp_path / "h200"
+    shapes.mkdir()
+    (shapes / "softmax.json").write_text(json.dumps({"bench": [{"call": "c", "specs": [{"name": "sm_big"}]}],
+                                                     "tests": [], "fuzz": [], "rejected": []}))
+    monkeypatch.setattr(h200_tilegym, "SHAPES", shapes)
+    rep = _report()
+    port = "_ctrs_softmax__softmax_kernel"
+    rep["timings"].append({"port": port, "spec": "sm_big", "ref_median_us": 30.0, "port_median_us": 20.0, "ratio": 1.5})
+    rep["checks"] += [{"port": port, "spec": "sm_t1@test", "ok": True, "bitwise": True, "detail": ""},
+                      {"port": port, "spec": "sm_t2@test", "ok": False, "bitwise": False, "detail": "y: max abs err 1"}]
+    rows = h200_tilegym.rows_of(rep)
+    assert [(r["config"], r["sizes"]) for r in rows] == [("mm_a", "proven"), ("sm_a", "proven"), ("sm_big", "benchmark")]
+    assert h200_tilegym.summary(rows) == (
+        "geomean 1.145 over 3 configs of 2 operators, min 0.800 (matmul); "
+        "proven: geomean 1.000 over 2 configs of 2 operators, min 0.800 (matmul); "
+        "benchmark: geomean 1.500 over 1 configs of 1 operators, min 1.500 (softmax)")
+    (num,) = h200_tilegym.numerics_rows(rep)
+    assert (num["tests"], num["drawn"], num["test_shapes"]) == ([1, 1, 2], [1, 2, 2], ["sm_t1", "sm_t2"])
+    assert num["failed"] == ["sm_a@1x1: ", "sm_t2@test: y: max abs err 1"]
+    md = h200_tilegym.render_md(rep, rows)
+    assert "| softmax | softmax_kernel | sm_big (TileGym benchmark size) |" in md
+    assert "| softmax | softmax_kernel | 1/1/2 | 1/2/2 | sm_a@1x1: ; sm_t2@test: y: max abs err 1 |" in md
