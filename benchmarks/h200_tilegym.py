@@ -213,6 +213,70 @@ def cmd_bundle(a) -> int:
     return subprocess.call([sys.executable, "-m", "ctrs.cli", "bundle", *args, "-o", a.output])
 
 
+TRANSFER = 64 * 2**20  # one device call carries at most this much
+CALL_S = 600  # one device call runs at most this long
+
+
+def tree_bytes() -> int:
+    """What the working tree itself carries to the device machine (tracked and untracked, not ignored files)."""
+    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    return sum((ROOT / n).stat().st_size for n in names if n and (ROOT / n).is_file())
+
+
+def cmd_plan(a) -> int:
+    """Two device calls for a built bundle: call 1 carries the kit, the wheels and as many ports as fit beside them
+    in one transfer (stage2a) and runs them right after unpacking the kit; call 2 carries the other ports
+    (stage2b) and runs them on the same, still warm, machine. Each call starts nothing new after ``--budget-s``."""
+    from ctrs import bundle  # noqa: PLC0415
+
+    out = Path(a.bundle)
+    kit = out / "kit"
+    fixed = sum(f.stat().st_size for f in [kit / "kit.tar.xz", *sorted((kit / "wheels").glob("*.whl"))])
+    room = TRANSFER - fixed - tree_bytes() - (1 << 20)  # 1 MiB margin
+    ports = sorted(p.name for p in (out / "ports").iterdir() if (p / "bundle.json").exists())
+    alone = {}
+    for name in ports:  # each port packed alone: an upper bound of what it adds to a joint archive
+        alone[name] = bundle.pack_ports(out / "ports", out / "plan-tmp" / name, [name]).stat().st_size
+    first: list[str] = []
+    for name in sorted(ports, key=lambda n: (alone[n], n)):
+        if sum(alone[n] for n in first) + alone[name] <= room:
+            first.append(name)
+    second = [n for n in ports if n not in first]
+    if not second:  # everything fits beside the kit: call 2 runs nothing
+        second, first = first, []
+    stages = [("stage2a", first), ("stage2b", second)]
+    for st, names in stages:
+        if names:
+            target = bundle.pack_ports(out / "ports", out / st, names)
+            print(f"{st}: {len(names)} ports, {target.stat().st_size / 2**20:.2f} MiB: {', '.join(names)}")
+    rel = bundle.display_path(out)
+    call1 = [f"{rel}/kit", *( [f"{rel}/stage2a"] if first else [])]
+    cmd1 = bundle.host_setup_command(f"{rel}/kit")
+    if first:
+        cmd1 += "; " + bundle.host_command(f"{rel}/stage2a", a.fuzz, a.reps, a.budget_s)
+    cmd2 = bundle.host_command(f"{rel}/stage2b", a.fuzz, a.reps, a.budget_s)
+    print(f"kit + wheels {fixed / 2**20:.2f} MiB, working tree {tree_bytes() / 2**20:.2f} MiB, room for ports "
+          f"{room / 2**20:.2f} MiB")
+    print(f"device call 1 (carry {json.dumps(call1)}, timeout {CALL_S}):\n{cmd1}")
+    print(f"device call 2 (carry {json.dumps([f'{rel}/stage2b'])}, timeout {CALL_S}; right after call 1, same "
+          f"machine):\n{cmd2}")
+    print(f"then: .venv/bin/python benchmarks/h200_tilegym.py report CALL1_FILES_AT CALL2_FILES_AT")
+    return 0
+
+
+def merged(dirs: list[str]) -> dict:
+    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side)."""
+    out: dict = {"checks": [], "timings": [], "overhead_us": {}}
+    for d in dirs:
+        r = json.loads((Path(d) / "gpu_report.json").read_text())
+        out["device"] = out.get("device") or r.get("device")
+        out["checks"] += r.get("checks", [])
+        out["timings"] += r.get("timings", [])
+        out["overhead_us"].update(r.get("overhead_us") or {})
+    return out
+
+
 def rows_of(report: dict) -> list[dict]:
     checks: dict[tuple[str, str], list[dict]] = {}
     fuzz: dict[tuple[str, str], list[dict]] = {}  # hypothesis-drawn shapes are named "<spec>@<shape>"
@@ -340,7 +404,7 @@ def render_png(rows: list[dict], path: Path) -> None:
 
 
 def cmd_report(a) -> int:
-    report = json.loads((Path(a.report) / "gpu_report.json").read_text())
+    report = merged(a.report)
     rows = rows_of(report)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -366,8 +430,15 @@ def main(argv: list[str] | None = None) -> int:
     sh.add_argument("files", nargs="*", help="files under tilegym/ops/cutile (default: those of proven kernels)")
     sh.add_argument("--fuzz", type=int, default=FUZZ_PER_CALL, help="drawn shapes per kernel and host call")
     sh.set_defaults(fn=cmd_shapes)
+    p = sub.add_parser("plan", help="split a built bundle into two device calls and print them")
+    p.add_argument("bundle", nargs="?", default=".gpu-tilegym")
+    p.add_argument("--fuzz", type=int, default=0, help="gpu_host --fuzz (hypothesis on the host; 0: the drawn "
+                                                        "shapes shipped in numerics.json only)")
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--budget-s", type=int, default=CALL_S - 90, help="gpu_host --budget-s per call")
+    p.set_defaults(fn=cmd_plan)
     r = sub.add_parser("report", help="results files from the host's report directory")
-    r.add_argument("report", help="directory with the host run's gpu_report.json")
+    r.add_argument("report", nargs="+", help="directories with the host runs' gpu_report.json (one per device call)")
     r.add_argument("--out", default=str(RESULTS))
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)

@@ -217,7 +217,7 @@ def host_setup_command(kit_dir: str = ".gpu/kit") -> str:
     )
 
 
-def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) -> str:
+def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30, budget_s: int = 0) -> str:
     """Stage 2 on the GPU host (right after stage 1, same machine): unpack the ports and the runner they carry,
     run everything. Nothing depends on the host's working directory but the relative ``stage2`` path."""
     return (
@@ -225,7 +225,7 @@ def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) ->
         f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
         f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1 CTRS_SPECS_VALIDATED=1; "
         f"python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
-        f"--fuzz {fuzz} --reps {reps}"
+        f"--fuzz {fuzz} --reps {reps}" + (f" --budget-s {budget_s}" if budget_s else "")
     )
 
 
