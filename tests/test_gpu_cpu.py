@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 from ctrs import bundle, gpu, gpu_host
+from ctrs import spec as specmod
 from ctrs.spec import ArrayArg, load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -299,3 +300,49 @@ def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
     assert bundle.carry_reference(fixtures / "vector_add" / "kernel.py", tmp_path / "p2" / "ref") == "ref/kernel.py"
     assert [p.name for p in (tmp_path / "p2" / "ref").iterdir()] == ["kernel.py"]
     assert bundle.carry_reference(fixtures / "triton_vector_add" / "kernel.py", tmp_path / "p3" / "ref") is None
+
+
+class _PhaseRunner:
+    """What gpu_host.run_all calls on a port runner, recording the order of the work."""
+
+    def __init__(self, name, log, specs=("a",), bench=(), numerics=()):
+        self.port, self.log = Path(name), log
+        self.specs = [specmod.parse_spec({"name": n, "kernel": "k", "args": {}}) for n in specs]
+        self._extra = {r: [specmod.parse_spec({"name": n, "kernel": "k", "args": {}}) for n in ns]
+                       for r, ns in (("bench", bench), ("numerics", numerics))}
+
+    def regressions(self):
+        return []
+
+    def extra(self, role):
+        return self._extra[role]
+
+    def verify(self, s):
+        self.log.append(("verify", self.port.name, s.name))
+        return gpu.Check(self.port.name, s.name, True, bitwise=True)
+
+    def bench(self, s, reps):
+        self.log.append(("bench", self.port.name, s.name))
+        return gpu.Timing(self.port.name, s.name, [2.0], [1.0])
+
+    def overhead(self, s, calls):
+        return 10.0, 9.0
+
+
+def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
+    """Every port's proven specs come before any benchmark size, and those before numerics-only shapes; past the
+    budget nothing new starts (the reports still cover what ran)."""
+    import argparse  # noqa: PLC0415
+    import math  # noqa: PLC0415
+
+    args = argparse.Namespace(fuzz=0, reps=3, overhead_calls=10)
+    log: list = []
+    runners = [_PhaseRunner("p1", log, bench=("b1",), numerics=("n1@test",)), _PhaseRunner("p2", log, numerics=("n2@3",))]
+    report = gpu.Report(device="cpu")
+    gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out")
+    assert log == [("verify", "p1", "a"), ("bench", "p1", "a"), ("verify", "p2", "a"), ("bench", "p2", "a"),
+                   ("verify", "p1", "b1"), ("bench", "p1", "b1"), ("verify", "p1", "n1@test"), ("verify", "p2", "n2@3")]
+    assert sorted(report.overhead) == ["p1", "p2"] and (tmp_path / "out" / "gpu_report.json").exists()
+    log.clear()
+    gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
+    assert log == []

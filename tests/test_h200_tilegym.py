@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -75,3 +77,37 @@ def test_benchmark_sizes_and_numerics_only_checks(tmp_path, monkeypatch):
     md = h200_tilegym.render_md(rep, rows)
     assert "| softmax | softmax_kernel | sm_big (TileGym benchmark size) |" in md
     assert "| softmax | softmax_kernel | 1/1/2 | 1/2/2 | sm_a@1x1: ; sm_t2@test: y: max abs err 1 |" in md
+
+
+def test_committed_shape_specs_are_valid_specs():
+    """Every captured test / benchmark / drawn spec loads through the spec schema as the host will load it."""
+    from ctrs import spec as specmod  # noqa: PLC0415
+
+    files = sorted(h200_tilegym.SHAPES.rglob("*.json"))
+    assert files
+    for f in files:
+        d = json.loads(f.read_text())
+        specs = [s for x in d["tests"] + d["bench"] for s in x["specs"]] + [x["spec"] for x in d["fuzz"]]
+        loaded = specmod.load_specs(json.dumps(specs))
+        assert [s.name for s in loaded] == [s["name"] for s in specs]
+        for x in d["fuzz"]:  # a drawn spec names the committed spec of its host call, then its sizes
+            assert x["spec"]["name"].startswith(x["base"] + "@")
+
+
+def test_drawn_shapes_are_reproducible():
+    """The committed drawn shapes of relu.py are what the seeded draw and the host code give now (needs CPU torch
+    and the TileGym wheel in the ctrs cache)."""
+    pytest.importorskip("torch")
+    from ctrs import toolchain  # noqa: PLC0415
+
+    cache = toolchain.cache_root() / "corpus" / h200_tilegym.corpus.CORPUS
+    if not (cache / h200_tilegym.corpus.WHEEL).exists():
+        pytest.skip("TileGym wheel not in the ctrs cache (benchmarks/corpus.py fetches it)")
+    src = h200_tilegym.corpus.fetch(cache)
+    got = h200_tilegym.shapes_of(src, "activation/relu.py", h200_tilegym.FUZZ_PER_CALL, log=lambda *_: None)
+    want = json.loads((h200_tilegym.SHAPES / "activation" / "relu.json").read_text())
+    assert json.loads(json.dumps(got)) == want
+    grids = {x["spec"]["name"]: x["spec"]["grid"] for x in want["fuzz"]}
+    for x in want["fuzz"]:  # relu's host code: a flat cdiv(n_elements, BLOCK_SIZE) grid
+        a = x["spec"]["args"]
+        assert grids[x["spec"]["name"]] == [str(-(-a["N_ELEMENTS"] // a["BLOCK_SIZE"])), "1", "1"]

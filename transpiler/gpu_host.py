@@ -312,6 +312,34 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
     print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
 
 
+def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:
+    """Phase 1: every port's specs (numerics + device time) and launch overhead; phase 2: benchmark sizes
+    (bench.json: numerics + device time); phase 3: numerics only (numerics.json). Reports are written after every
+    port of every phase, so a run cut short still leaves them; nothing new starts after ``deadline``."""
+    for runner in runners:  # phase 1: every port's specs (numerics + device time) and launch overhead
+        run_port(runner, report, a, deadline)
+        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
+    for role in ("bench", "numerics"):  # phases 2 and 3, while the budget lasts: benchmark sizes, numerics only
+        for runner in runners:
+            extra = runner.extra(role)
+            done = 0
+            for s in extra:
+                if time.time() > deadline:
+                    break
+                report.checks.append(runner.verify(s))
+                done += 1
+                if role == "bench" and a.reps:
+                    try:
+                        report.timings.append(runner.bench(s, a.reps))
+                    except Exception as e:  # noqa: BLE001
+                        print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
+            if extra:
+                ok = sum(c.ok for c in report.checks[len(report.checks) - done:])
+                print(f"{runner.port.name}: {role} specs {ok}/{done} ok"
+                      + (f", {len(extra) - done} left out by --budget-s" if done < len(extra) else ""), flush=True)
+            gpu.write_reports(report, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ctrs-gpu-host")
     ap.add_argument("bundle", nargs="+", help="bundle directories (from ctrs bundle) or port directories")
@@ -355,28 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as e:  # noqa: BLE001
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
-    for runner in runners:  # phase 1: every port's specs (numerics + device time) and launch overhead
-        run_port(runner, report, a, deadline)
-        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
-    for role in ("bench", "numerics"):  # phases 2 and 3, while the budget lasts: benchmark sizes, numerics only
-        for runner in runners:
-            extra = runner.extra(role)
-            done = 0
-            for s in extra:
-                if time.time() > deadline:
-                    break
-                report.checks.append(runner.verify(s))
-                done += 1
-                if role == "bench" and a.reps:
-                    try:
-                        report.timings.append(runner.bench(s, a.reps))
-                    except Exception as e:  # noqa: BLE001
-                        print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
-            if extra:
-                ok = sum(c.ok for c in report.checks[len(report.checks) - done:])
-                print(f"{runner.port.name}: {role} specs {ok}/{done} ok"
-                      + (f", {len(extra) - done} left out by --budget-s" if done < len(extra) else ""), flush=True)
-            gpu.write_reports(report, out)
+    run_all(runners, report, a, deadline, out)
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")
     return 0 if all(c.ok for c in report.checks) else 1
