@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -241,6 +242,7 @@ def cmd_plan(a) -> int:
     alone = {}
     for name in ports:  # each port packed alone: an upper bound of what it adds to a joint archive
         alone[name] = bundle.pack_ports(out / "ports", out / "plan-tmp" / name, [name]).stat().st_size
+    shutil.rmtree(out / "plan-tmp")
     first: list[str] = []
     for name in sorted(ports, key=lambda n: (alone[n], n)):
         if sum(alone[n] for n in first) + alone[name] <= room:
@@ -264,7 +266,8 @@ def cmd_plan(a) -> int:
     print(f"device call 1 (carry {json.dumps(call1)}, timeout {CALL_S}):\n{cmd1}")
     print(f"device call 2 (carry {json.dumps([f'{rel}/stage2b'])}, timeout {CALL_S}; right after call 1, same "
           f"machine):\n{cmd2}")
-    print(f"then: .venv/bin/python benchmarks/h200_tilegym.py report CALL1_FILES_AT CALL2_FILES_AT")
+    print("then: .venv/bin/python benchmarks/h200_tilegym.py report " + ("CALL1_FILES_AT " if first else "")
+          + "CALL2_FILES_AT")
     return 0
 
 
