@@ -1,11 +1,13 @@
 """CPU-side cost of one launch through a generated fmha-like wrapper.py (no GPU: not a test).
 
-    .venv/bin/python benchmarks/bench_wrapper_cpu.py PORT_DIR/wrapper.py      # needs torch (ctrs[specs]) and cc
+    .venv/bin/python benchmarks/bench_wrapper_cpu.py WRAPPER.py [WRAPPER.py ...]   # needs torch (ctrs[specs]), cc
 
 The wrapper's C entries are replaced by a stub cdylib compiled from its own CDEF (every function returns 0), its
 device check and raw-stream accessor by constants (CPU tensors), so what is timed is the Python side: signature
 key, plan lookup, scalar checks, data pointers, the cffi call. Calls ``_fmha_kernel`` (TileGym attention.py's
-dispatcher over CAUSAL x EVEN_K) with four bf16 (2, 32, 1024, 128) arrays; prints the median of 7 x 20000 calls.
+dispatcher over CAUSAL x EVEN_K) with four bf16 (2, 32, 1024, 128) arrays. Several wrappers (say, generated before
+and after a template change) are timed interleaved in one process, 15 rounds of 20000 calls each, so a busy
+machine slows them alike; prints each one's median and minimum over the rounds (us per call).
 """
 
 import importlib.util
@@ -19,7 +21,7 @@ import time
 import torch
 
 
-def load(path: str):
+def load(path: str, tag: str = "bench_wrapper"):
     src = open(path).read()
     cdef = re.search(r'CDEF = """\n(.*?)"""', src, re.S).group(1)
     stub = path + ".stub"
@@ -27,7 +29,7 @@ def load(path: str):
         fh.write("#include <stdint.h>\n" + re.sub(r"\);", ") { return 0; }", cdef))
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", stub + ".so", stub + ".c"], check=True)
     os.environ["CTRS_PORT_LIB"] = stub + ".so"
-    spec = importlib.util.spec_from_file_location("bench_wrapper", path)
+    spec = importlib.util.spec_from_file_location(tag, path)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     m._device_of = lambda where, tensors: (None, 0)
@@ -36,20 +38,27 @@ def load(path: str):
 
 
 def main() -> None:
-    m = load(sys.argv[1])
     q, k, v, o = (torch.empty(2, 32, 1024, 128, dtype=torch.bfloat16) for _ in range(4))
     consts = dict(TILE_D=128, H=32, TILE_M=256, TILE_N=128, QUERY_GROUP_SIZE=1, CAUSAL=False, EVEN_K=True)
-    f, g = m._fmha_kernel, (1, 64, 8)
-    f(q, k, v, o, 0.125, 0, **consts, grid=g)
+    g = (1, 64, 8)
+    fns = []
+    for i, path in enumerate(sys.argv[1:]):
+        f = load(path, f"bench_wrapper_{i}")._fmha_kernel
+        f(q, k, v, o, 0.125, 0, **consts, grid=g)  # first call: validation, plan
+        fns.append(f)
 
-    def run(n=20000):
+    def run(f, n=20000):
         t0 = time.perf_counter_ns()
         for _ in range(n):
             f(q, k, v, o, 0.125, 0, **consts, grid=g)
         return (time.perf_counter_ns() - t0) / n / 1e3
 
-    ts = [run() for _ in range(7)]
-    print(f"{sys.argv[1]}: median {statistics.median(ts):.2f} us/call (min {min(ts):.2f}), 7 x 20000 calls")
+    times = [[] for _ in fns]
+    for _ in range(15):
+        for f, ts in zip(fns, times):
+            ts.append(run(f))
+    for path, ts in zip(sys.argv[1:], times):
+        print(f"{path}: median {statistics.median(ts):.2f} us/call, min {min(ts):.2f} (15 rounds x 20000 calls)")
 
 
 if __name__ == "__main__":

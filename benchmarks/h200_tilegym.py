@@ -22,6 +22,7 @@ time / port device time; > 1: the port is faster).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import shutil
@@ -160,21 +161,35 @@ def cmd_shapes(a) -> int:
     return 0
 
 
-def shape_specs(rel: str, kernel: str, have: set[str]) -> tuple[list[dict], list[dict]]:
+def _body(spec: dict) -> str:
+    return json.dumps({k: v for k, v in spec.items() if k not in ("name", "sites")}, sort_keys=True)
+
+
+def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], list[dict]]:
     """(benchmark-size specs to time, test-shape + drawn specs to verify) of ``kernel`` from the committed
-    capture of its file; names already in ``have`` (the EQUIVALENT specs) are left out."""
+    capture of its file. A spec equal to one already taken (the ``proven`` EQUIVALENT specs first) is left out;
+    one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix."""
     f = SHAPES / Path(rel).with_suffix(".json")
     if not f.exists():
         return [], []
     d = json.loads(f.read_text())
-    seen = set(have)
+    content = {p["name"]: _body(p) for p in proven}  # name -> the spec it names
+    bodies = set(content.values())
 
     def pick(specs):
         out = []
         for s in specs:
-            if s["kernel"] == kernel and s["name"] not in seen:
-                seen.add(s["name"])
-                out.append(s)
+            if s["kernel"] != kernel:
+                continue
+            body = _body(s)
+            if body in bodies:
+                continue
+            name = s["name"]
+            if name in content:  # same name, other arrays (bmm: B's n): keep both
+                name = f"{name}_{hashlib.sha1(body.encode()).hexdigest()[:8]}"
+            bodies.add(body)
+            content[name] = body
+            out.append(dict(s, name=name))
         return out
 
     bench = pick([s for x in d["bench"] for s in x["specs"]])
@@ -198,8 +213,7 @@ def cmd_bundle(a) -> int:
         specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
         if a.only and operator(port_name(k)) not in a.only:
             continue
-        bench, numerics = shape_specs(str(Path(k["file"]).relative_to(corpus.TREES["cutile"])), k["name"],
-                                      {s["name"] for s in specs})
+        bench, numerics = shape_specs(str(Path(k["file"]).relative_to(corpus.TREES["cutile"])), k["name"], specs)
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
         for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)

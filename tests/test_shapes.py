@@ -90,14 +90,19 @@ def test_h200_shape_specs_pick_the_kernel_and_name_roles(tmp_path, monkeypatch):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import h200_tilegym  # noqa: PLC0415
 
-    spec = lambda name, kernel="k": {"name": name, "kernel": kernel, "args": {}}  # noqa: E731
+    def spec(name, kernel="k", n=1):
+        return {"name": name, "kernel": kernel, "args": {"x": {"dtype": "float16", "shape": [n]}}, "grid": ["1"]}
+
     (tmp_path / "op.json").write_text(json.dumps({
         "file": "op.py", "rejected": [],
-        "bench": [{"call": "b", "specs": [spec("k__big"), spec("other__big", "other"), spec("k__proven")]}],
-        "tests": [{"call": "t", "specs": [spec("k__small"), spec("k__big")]}],
-        "fuzz": [{"call": "f", "base": "k__proven", "spec": spec("k__proven@3x5")}]}))
+        "bench": [{"call": "b", "specs": [spec("k__big", n=9), spec("other__big", "other"), spec("k__proven")]}],
+        "tests": [{"call": "t", "specs": [spec("k__small", n=2), spec("k__big", n=9), spec("k__small", n=3)]}],
+        "fuzz": [{"call": "f", "base": "k__proven", "spec": spec("k__proven@3x5", n=15)}]}))
     monkeypatch.setattr(h200_tilegym, "SHAPES", tmp_path)
-    bench, numerics = h200_tilegym.shape_specs("op.py", "k", {"k__proven"})
+    bench, numerics = h200_tilegym.shape_specs("op.py", "k", [spec("k__proven")])
     assert [s["name"] for s in bench] == ["k__big"]  # a proven spec is timed already; other kernels left out
-    assert [s["name"] for s in numerics] == ["k__small@test", "k__proven@3x5"]  # k__big: timed, so not repeated
-    assert h200_tilegym.shape_specs("missing.py", "k", set()) == ([], [])
+    # k__big: timed, so not repeated; a second k__small with other arrays keeps its own (suffixed) name
+    names = [s["name"] for s in numerics]
+    assert names[0] == "k__small@test" and names[2] == "k__proven@3x5" and len(names) == 3
+    assert names[1].startswith("k__small_") and names[1].endswith("@test") and len(names[1]) == len("k__small_") + 8 + 5
+    assert h200_tilegym.shape_specs("missing.py", "k", []) == ([], [])
