@@ -213,7 +213,11 @@ def cmd_bundle(a) -> int:
         specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
         if a.only and operator(port_name(k)) not in a.only:
             continue
-        bench, numerics = shape_specs(str(Path(k["file"]).relative_to(corpus.TREES["cutile"])), k["name"], specs)
+        rel = str(Path(k["file"]).relative_to(corpus.TREES["cutile"]))
+        if not (SHAPES / Path(rel).with_suffix(".json")).exists():
+            print(f"note: {rel} has no captured test shapes, benchmark sizes or drawn shapes "
+                  f"(run: .venv/bin/python benchmarks/h200_tilegym.py shapes {rel})")
+        bench, numerics = shape_specs(rel, k["name"], specs)
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
         for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)

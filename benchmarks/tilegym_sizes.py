@@ -64,15 +64,24 @@ TESTS: dict[str, list[str]] = {
 }
 
 BENCH: dict[str, list[str]] = {
-    # tests/benchmark/bench_softmax.py: M 4096, N 2^10..2^14, float32 / bfloat16, the use_tma variant (the
-    # proven kernel; the sweep's other variants launch the other kernels of the file)
-    "softmax.py": [f"softmax({e(4096, n, dt=dt)}, use_tma=True)" for dt in (F32, BF16) for n in (1024, 2048, 4096, 8192, 16384)],
+    # tests/benchmark/bench_softmax.py: M 4096, N 2^10..2^14, float32 / bfloat16, its four variants (baseline,
+    # use_tma, use_chunked, use_multi_wave: one kernel of the file each)
+    "softmax.py": [f"softmax({e(4096, n, dt=dt)}{kw})" for kw in ("", ", use_tma=True", ", use_chunked=True",
+                                                                  ", use_multi_wave=True")
+                   for dt in (F32, BF16) for n in (1024, 2048, 4096, 8192, 16384)],
+    # tests/benchmark/bench_matrix_multiplication.py: M = N = K = 2^10..2^15 (its large-memory range), float16
+    # (float8 left out), use_tma=True, static_persistent=False
+    "matmul.py": [f"matmul({e(s, s)}, {e(s, s)}, use_tma=True, static_persistent=False)"
+                  for s in (1024, 2048, 4096, 8192, 16384, 32768)],
     # tests/benchmark/bench_bmm.py: batch 2 / 8, M = N = K = 2^10..2^12, float16 (static_persistent False: the
     # proven _bmm_kernel; untransposed only, the non-persistent host path refuses transposes)
     "bmm.py": [_bmm(b, s, s, s, False, False, mk=e) for b in (2, 8) for s in (1024, 2048, 4096)],
-    # tests/benchmark/experimental/bench_swiglu_backward.py: M 2^10..2^14, hidden 2048 / 4096, float32 /
-    # bfloat16, mode backward (the _swiglu_backward_kernel)
-    "swiglu.py": [bwd(f"swiglu({e(m, h, dt=dt, grad=True)}, {e(m, h, dt=dt, grad=True)})")
+    # tests/benchmark/bench_swiglu.py (forward: batch 1 / 4 / 8, M 128 / 4096, N 2^10..2^14, float16 / bfloat16 /
+    # float32: the _swiglu_forward_kernel) and tests/benchmark/experimental/bench_swiglu_backward.py (M
+    # 2^10..2^14, hidden 2048 / 4096, float32 / bfloat16, mode backward: the _swiglu_backward_kernel)
+    "swiglu.py": [f"swiglu({e(b, m, n, dt=dt)}, {e(b, m, n, dt=dt)})" for b in (1, 4, 8) for m in (128, 4096)
+                  for n in (1024, 2048, 4096, 8192, 16384) for dt in (F16, BF16, F32)]
+                 + [bwd(f"swiglu({e(m, h, dt=dt, grad=True)}, {e(m, h, dt=dt, grad=True)})")
                   for dt in (F32, BF16) for h in (2048, 4096) for m in (1024, 2048, 4096, 8192, 16384)],
     # tests/benchmark/bench_fused_attention.py (batch 4, 32 heads, N_CTX 2^10..2^14, head_dim 128, fwd, causal
     # True / False, float16; float8 left out) and tests/benchmark/experimental/bench_attention_backward.py
