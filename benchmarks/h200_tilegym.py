@@ -127,7 +127,7 @@ def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
                 base = next((b for b in base_specs if b["kernel"] == s["kernel"]), None)
                 if base is None or kept.get(s["kernel"], 0) >= fuzz:
                     continue
-                s["name"] = f"{base['name']}@{shapes.label(groups, sizes)}"
+                s["name"] = fit_name(base["name"], f"@{shapes.label(groups, sizes)}")
                 why = reference_compiles(path, s)
                 if why:
                     out["rejected"].append({"call": drawn, "kernel": s["kernel"], "why": why})
@@ -161,6 +161,16 @@ def cmd_shapes(a) -> int:
     return 0
 
 
+NAME_MAX = 200  # spec_schema's limit on a spec name
+
+
+def fit_name(base: str, suffix: str) -> str:
+    """``base + suffix`` within NAME_MAX: a long base is cut and kept unique by a hash of it."""
+    if len(base) + len(suffix) <= NAME_MAX:
+        return base + suffix
+    return f"{base[:NAME_MAX - len(suffix) - 17]}_{hashlib.sha1(base.encode()).hexdigest()[:16]}{suffix}"
+
+
 def _body(spec: dict) -> str:
     return json.dumps({k: v for k, v in spec.items() if k not in ("name", "sites")}, sort_keys=True)
 
@@ -186,14 +196,14 @@ def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], 
                 continue
             name = s["name"]
             if name in content:  # same name, other arrays (bmm: B's n): keep both
-                name = f"{name}_{hashlib.sha1(body.encode()).hexdigest()[:8]}"
+                name = fit_name(name, f"_{hashlib.sha1(body.encode()).hexdigest()[:8]}")
             bodies.add(body)
             content[name] = body
             out.append(dict(s, name=name))
         return out
 
     bench = pick([s for x in d["bench"] for s in x["specs"]])
-    tests = [dict(s, name=f"{s['name']}@test") for s in pick([s for x in d["tests"] for s in x["specs"]])]
+    tests = [dict(s, name=fit_name(s["name"], "@test")) for s in pick([s for x in d["tests"] for s in x["specs"]])]
     return bench, tests + pick([x["spec"] for x in d["fuzz"]])
 
 

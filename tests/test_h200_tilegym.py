@@ -91,7 +91,18 @@ def test_committed_shape_specs_are_valid_specs():
         loaded = specmod.load_specs(json.dumps(specs))
         assert [s.name for s in loaded] == [s["name"] for s in specs]
         for x in d["fuzz"]:  # a drawn spec names the committed spec of its host call, then its sizes
-            assert x["spec"]["name"].startswith(x["base"] + "@")
+            assert "@" in x["spec"]["name"] and x["spec"]["name"].split("@")[0][:100] == x["base"][:100]
+        rel = str(f.relative_to(h200_tilegym.SHAPES).with_suffix(".py"))
+        for kernel in sorted({s["kernel"] for s in specs}):  # what bundle hands the host, renamed as it is
+            bench, numerics = h200_tilegym.shape_specs(rel, kernel, [])
+            assert len(specmod.load_specs(json.dumps(bench + numerics))) == len(bench) + len(numerics)
+
+
+def test_fit_name_keeps_names_within_the_schema_limit():
+    assert h200_tilegym.fit_name("k__f16_4x8", "@test") == "k__f16_4x8@test"
+    long = "k" * 198
+    a, b = h200_tilegym.fit_name(long, "@12x7"), h200_tilegym.fit_name(long[:-1] + "j", "@12x7")
+    assert len(a) == 200 and a.endswith("@12x7") and a != b
 
 
 def test_drawn_shapes_are_reproducible():
