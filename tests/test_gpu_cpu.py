@@ -337,11 +337,13 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
 
     args = argparse.Namespace(fuzz=0, reps=3, overhead_calls=10)
     log: list = []
-    runners = [_PhaseRunner("p1", log, bench=("b1",), numerics=("n1@test",)), _PhaseRunner("p2", log, numerics=("n2@3",))]
+    runners = [_PhaseRunner("p1", log, bench=("b1",), numerics=("n1@test", "n1@5")),
+               _PhaseRunner("p2", log, numerics=("n2@3",))]
     report = gpu.Report(device="cpu")
     gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out")
     assert log == [("verify", "p1", "a"), ("bench", "p1", "a"), ("verify", "p2", "a"), ("bench", "p2", "a"),
-                   ("verify", "p1", "b1"), ("bench", "p1", "b1"), ("verify", "p1", "n1@test"), ("verify", "p2", "n2@3")]
+                   ("verify", "p1", "b1"), ("bench", "p1", "b1"),
+                   ("verify", "p1", "n1@test"), ("verify", "p2", "n2@3"), ("verify", "p1", "n1@5")]  # round robin
     assert sorted(report.overhead) == ["p1", "p2"] and (tmp_path / "out" / "gpu_report.json").exists()
     log.clear()
     gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent

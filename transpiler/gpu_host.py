@@ -314,30 +314,37 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
 
 def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:
     """Phase 1: every port's specs (numerics + device time) and launch overhead; phase 2: benchmark sizes
-    (bench.json: numerics + device time); phase 3: numerics only (numerics.json). Reports are written after every
-    port of every phase, so a run cut short still leaves them; nothing new starts after ``deadline``."""
+    (bench.json: numerics + device time); phase 3: numerics only (numerics.json). Phases 2 and 3 take the ports
+    round robin, so a budget that runs out leaves every port some of its sizes. Reports are written after every
+    port of phase 1 and every 10 specs after, so a run cut short still leaves them; nothing new starts after
+    ``deadline``."""
     for runner in runners:  # phase 1: every port's specs (numerics + device time) and launch overhead
         run_port(runner, report, a, deadline)
         gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
     for role in ("bench", "numerics"):  # phases 2 and 3, while the budget lasts: benchmark sizes, numerics only
-        for runner in runners:
-            extra = runner.extra(role)
-            done = 0
-            for s in extra:
-                if time.time() > deadline:
-                    break
-                report.checks.append(runner.verify(s))
-                done += 1
-                if role == "bench" and a.reps:
-                    try:
-                        report.timings.append(runner.bench(s, a.reps))
-                    except Exception as e:  # noqa: BLE001
-                        print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
-            if extra:
-                ok = sum(c.ok for c in report.checks[len(report.checks) - done:])
-                print(f"{runner.port.name}: {role} specs {ok}/{done} ok"
-                      + (f", {len(extra) - done} left out by --budget-s" if done < len(extra) else ""), flush=True)
-            gpu.write_reports(report, out)
+        queues = [(runner, runner.extra(role)) for runner in runners]
+        done = {runner.port.name: [] for runner, _ in queues}
+        order = [(runner, q[i]) for i in range(max((len(q) for _, q in queues), default=0))
+                 for runner, q in queues if i < len(q)]  # round robin: every port gets its first specs early
+        for n, (runner, s) in enumerate(order):
+            if time.time() > deadline:
+                break
+            check = runner.verify(s)
+            report.checks.append(check)
+            done[runner.port.name].append(check)
+            if role == "bench" and a.reps:
+                try:
+                    report.timings.append(runner.bench(s, a.reps))
+                except Exception as e:  # noqa: BLE001
+                    print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
+            if n % 10 == 9:
+                gpu.write_reports(report, out)
+        for runner, q in queues:
+            got = done[runner.port.name]
+            if q:
+                print(f"{runner.port.name}: {role} specs {sum(c.ok for c in got)}/{len(got)} ok"
+                      + (f", {len(q) - len(got)} left out by --budget-s" if len(got) < len(q) else ""), flush=True)
+        gpu.write_reports(report, out)
 
 
 def main(argv: list[str] | None = None) -> int:
