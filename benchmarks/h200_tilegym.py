@@ -249,13 +249,6 @@ TRANSFER = 64 * 2**20  # one device call carries at most this much
 CALL_S = 600  # one device call runs at most this long
 
 
-def tree_bytes() -> int:
-    """What the working tree itself carries to the device machine (tracked and untracked, not ignored files)."""
-    names = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")
-    return sum((ROOT / n).stat().st_size for n in names if n and (ROOT / n).is_file())
-
-
 def cmd_plan(a) -> int:
     """Two device calls for a built bundle: call 1 carries the kit, the wheels and as many ports as fit beside them
     in one transfer (stage2a) and runs them right after unpacking the kit; call 2 carries the other ports
@@ -265,7 +258,8 @@ def cmd_plan(a) -> int:
     out = Path(a.bundle)
     kit = out / "kit"
     fixed = sum(f.stat().st_size for f in [kit / "kit.tar.xz", *sorted((kit / "wheels").glob("*.whl"))])
-    room = TRANSFER - fixed - tree_bytes() - (1 << 20)  # 1 MiB margin
+    tree = bundle.tree_bytes(ROOT)
+    room = TRANSFER - fixed - tree - (1 << 20)  # 1 MiB margin
     ports = sorted(p.name for p in (out / "ports").iterdir() if (p / "bundle.json").exists())
     alone = {}
     for name in ports:  # each port packed alone: an upper bound of what it adds to a joint archive
@@ -289,7 +283,7 @@ def cmd_plan(a) -> int:
     if first:
         cmd1 += "; " + bundle.host_command(f"{rel}/stage2a", a.fuzz, a.reps, a.budget_s)
     cmd2 = bundle.host_command(f"{rel}/stage2b", a.fuzz, a.reps, a.budget_s)
-    print(f"kit + wheels {fixed / 2**20:.2f} MiB, working tree {tree_bytes() / 2**20:.2f} MiB, room for ports "
+    print(f"kit + wheels {fixed / 2**20:.2f} MiB, working tree {tree / 2**20:.2f} MiB, room for ports "
           f"{room / 2**20:.2f} MiB")
     print(f"device call 1 (carry {json.dumps(call1)}, timeout {CALL_S}):\n{cmd1}")
     print(f"device call 2 (carry {json.dumps([f'{rel}/stage2b'])}, timeout {CALL_S}; right after call 1, same "

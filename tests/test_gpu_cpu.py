@@ -348,3 +348,19 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
     log.clear()
     gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
     assert log == []
+
+
+def test_tree_bytes_counts_what_a_device_call_sends(tmp_path, tmp_path_factory):
+    """Tracked and untracked files travel with every call, ignored ones do not (they count against 64 MiB)."""
+    import subprocess  # noqa: PLC0415
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("/big/\n")  # 6 bytes
+    (tmp_path / "kept.txt").write_text("x" * 100)
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "kit.tar.xz").write_bytes(b"\0" * 5000)
+    subprocess.run(["git", "-C", str(tmp_path), "add", ".gitignore"], check=True)
+    assert bundle.tree_bytes(tmp_path) == 106
+    plain = tmp_path_factory.mktemp("plain")  # no checkout: nothing travels besides what is carried
+    (plain / "f").write_text("abc")
+    assert bundle.tree_bytes(plain) == 0

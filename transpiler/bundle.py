@@ -229,10 +229,22 @@ def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30, bu
     )
 
 
+def tree_bytes(root: Path | None = None) -> int:
+    """What a device call sends besides the carried paths: the files of the git checkout at ``root`` (default: the
+    working directory) that are tracked or untracked but not ignored; 0 outside a git checkout."""
+    root = Path(root or Path.cwd())
+    res = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, capture_output=True)
+    if res.returncode != 0:
+        return 0
+    names = [n for n in res.stdout.decode("utf-8", "replace").split("\0") if n]
+    return sum((root / n).stat().st_size for n in names if (root / n).is_file())
+
+
 def one_transfer(kit_dir: Path, stage2: Path, limit_mib: float = 64.0) -> bool:
-    """Whether both stages fit one transfer of ``limit_mib`` (kit, wheels and ports together)."""
+    """Whether both stages fit one transfer of ``limit_mib`` (kit, wheels and ports together, with the checkout
+    the call sends along: ``tree_bytes``)."""
     files = [*kit_dir.glob("kit.tar.xz"), *kit_dir.glob("wheels/*.whl"), stage2 / "ports.tar.xz"]
-    return sum(f.stat().st_size for f in files if f.exists()) <= limit_mib * 2**20
+    return sum(f.stat().st_size for f in files if f.exists()) + tree_bytes() <= limit_mib * 2**20
 
 
 def display_path(p: Path) -> str:
