@@ -53,6 +53,9 @@ def test_draws_are_seeded_distinct_bounded_and_new():
 
 def test_nothing_to_draw_and_bad_expression():
     assert shapes.draw("f(None, 0.5)", 4) == []
+    # explicit data (varlen lengths) may describe sizes the draw cannot see: such a call is not drawn
+    varlen = "f(torch.randn(1, 8, 768, 64), q_lens=torch.tensor([256, 512]))"
+    assert shapes.data_calls(varlen) == ["torch.tensor([256, 512])"] and shapes.draw(varlen, 4) == []
     with pytest.raises(errors.CtrsError) as e:
         shapes.extents("relu(torch.randn(256,")
     assert e.value.code == "CTRS-E360"

@@ -15,6 +15,8 @@ per-kernel grid formula.
     draws = draw("relu(torch.randn(256, 2048))", 8, tiles=[1024], max_elements=1 << 22, seed=1)
     call = with_sizes("relu(torch.randn(256, 2048))", draws[0])   # "relu(torch.randn(17, 1023))"
 
+A call with explicit data (``torch.tensor([512, 512])``: varlen lengths) is not drawn: its data may describe sizes.
+
 Drawing is hypothesis (derandomised by an explicit seed: the same call and seed give the same list on every
 machine, so the drawn list can be computed here and shipped to a GPU host without hypothesis). Sizes come
 from ``gpu.size_strategy``: tile tails (t-1, t+1, 2t+1), small odd sizes, the base size, random sizes.
@@ -114,6 +116,13 @@ def extents(expr: str) -> list[Extent]:
     return [Extent(v, s, e, first[a]) for s, e, v, a in sorted(found)]
 
 
+def data_calls(expr: str) -> list[str]:
+    """The ``torch.tensor(...)`` (explicit data) calls of ``expr``: data that may describe sizes (varlen sequence
+    lengths, offsets) ties them to values a draw cannot see, so ``draw`` leaves such calls alone."""
+    tree = ast.parse(expr, mode="eval") if expr.strip() else None
+    return [ast.unparse(n) for n in ast.walk(tree) if _factory(n) in ("tensor", "as_tensor")] if tree else []
+
+
 def extent_groups(expr: str) -> dict[int, list[Extent]]:
     """Extents tied by equal value (one drawn size per group), keyed by that base value, ascending."""
     out: dict[int, list[Extent]] = {}
@@ -163,7 +172,7 @@ def draw(expr: str, n: int, *, tiles: list[int] = (), max_elements: int = 1 << 2
     from .gpu import size_strategy  # noqa: PLC0415
 
     groups = extent_groups(expr)
-    if not groups:
+    if not groups or data_calls(expr):
         return []
     tiles = sorted({int(t) for t in tiles if int(t) > 1})
     # each group keeps its base size or takes a new one (st.just first: hypothesis leans towards changing few
