@@ -319,7 +319,9 @@ def rows_of(report: dict) -> list[dict]:
         rows.append({"operator": operator(t["port"]), "kernel": t["port"].split("__", 1)[-1], "config": t["spec"],
                      "ref_us": t["ref_median_us"], "port_us": t["port_median_us"], "ratio": t["ratio"],
                      "numerics": ("pass" if base and all(c["ok"] for c in base) else "FAIL" if base else "-")
-                     + (" (bitwise)" if base and all(c["bitwise"] for c in base) else ""),
+                     + (" (bitwise)" if base and all(c["bitwise"] for c in base)
+                        else f" (<= {max(c.get('max_ulp', 0) for c in base)} ulp)"
+                        if base and any(c.get("max_ulp") for c in base) else ""),
                      "fuzz": f"{sum(c['ok'] for c in fz)}/{len(fz)}",
                      "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper"),
                      "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
@@ -341,7 +343,9 @@ def numerics_rows(report: dict) -> list[dict]:
         if not at:
             continue
         r = per.setdefault(c["port"], {"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1],
-                                       "tests": [0, 0, 0], "drawn": [0, 0, 0], "failed": [], "test_shapes": []})
+                                       "tests": [0, 0, 0], "drawn": [0, 0, 0], "failed": [], "test_shapes": [],
+                                       "max_ulp": 0})
+        r["max_ulp"] = max(r["max_ulp"], c.get("max_ulp", 0))
         acc = r["tests" if tag == "test" else "drawn"]
         acc[0] += c["ok"]
         acc[1] += c["bitwise"]
@@ -400,12 +404,13 @@ def render_md(report: dict, rows: list[dict]) -> str:
         lines += ["", "## Numerics only: TileGym test shapes and drawn shapes", "",
                   "Test shapes: TileGym's tests/ops parametrisations (benchmarks/tilegym_sizes.py), captured through its "
                   "host code; drawn: extents of the committed host calls drawn by hypothesis and captured again (grid "
-                  "and constants recomputed by the host code). ok / bitwise / n.", "",
-                  "| operator | kernel | test shapes | drawn shapes | failures |", "|---|---|---|---|---|"]
+                  "and constants recomputed by the host code). ok / bitwise / n; max ulp: the largest distance in units in the "
+                  "last place over every float element of those checks (0: bitwise).", "",
+                  "| operator | kernel | test shapes | drawn shapes | max ulp | failures |", "|---|---|---|---|---:|---|"]
         for r in num:
             fails = "; ".join(r["failed"][:3]) + (f" (+{len(r['failed']) - 3})" if len(r["failed"]) > 3 else "")
             lines.append(f"| {r['operator']} | {r['kernel']} | {'/'.join(map(str, r['tests']))} | "
-                         f"{'/'.join(map(str, r['drawn']))} | {fails or '-'} |")
+                         f"{'/'.join(map(str, r['drawn']))} | {r['max_ulp']} | {fails or '-'} |")
         lines += ["", "Test shapes run: " + "; ".join(f"{r['kernel']}: {', '.join(r['test_shapes']) or '-'}"
                                                        for r in num)]
     return "\n".join(lines) + "\n"

@@ -364,3 +364,23 @@ def test_tree_bytes_counts_what_a_device_call_sends(tmp_path, tmp_path_factory):
     plain = tmp_path_factory.mktemp("plain")  # no checkout: nothing travels besides what is carried
     (plain / "f").write_text("abc")
     assert bundle.tree_bytes(plain) == 0
+
+
+def test_max_ulp_orders_bit_patterns_like_values():
+    torch = pytest.importorskip("torch")
+    one = torch.tensor([1.0, 2.0, -3.0], dtype=torch.float16)
+    bumped = one.view(torch.int16).clone()
+    bumped[0] += 1  # 1.0 -> next f16 up
+    bumped[2] += 3  # -3.0 -> three steps further from zero
+    assert gpu.max_ulp(one, bumped.view(torch.float16)) == 3
+    zeros = torch.tensor([0.0, -0.0], dtype=torch.float32)
+    assert gpu.max_ulp(zeros, zeros.flip(0)) == 0  # -0.0 and +0.0 coincide
+    tiny = torch.tensor([1], dtype=torch.int32).view(torch.float32)  # the smallest positive subnormal
+    assert gpu.max_ulp(tiny, -tiny) == 2
+    bf = torch.tensor([1.0, float("nan")], dtype=torch.bfloat16)
+    assert gpu.max_ulp(bf, torch.tensor([1.0078125, 5.0], dtype=torch.bfloat16)) == 1  # NaN elements left out
+    assert gpu.max_ulp(torch.tensor([1, 2]), torch.tensor([1, 9])) == 0  # integers: compared bitwise, not in ulp
+    # compare() reports it next to the error: one f16 ulp at 2.0 is within the f16 tolerance
+    spec = load_specs('{"kernel": "k", "args": {"y": {"dtype": "float16", "shape": [3]}}}')[0]
+    ok, detail, err, bitwise, ulp = gpu.compare(spec, {"y": one}, {"y": bumped.view(torch.float16)}, None)
+    assert (ok, bitwise, ulp) == (False, False, 3) and "y: max abs err" in detail

@@ -76,7 +76,7 @@ def test_benchmark_sizes_and_numerics_only_checks(tmp_path, monkeypatch):
     assert num["failed"] == ["sm_a@1x1: ", "sm_t2@test: y: max abs err 1"]
     md = h200_tilegym.render_md(rep, rows)
     assert "| softmax | softmax_kernel | sm_big (TileGym benchmark size) |" in md
-    assert "| softmax | softmax_kernel | 1/1/2 | 1/2/2 | sm_a@1x1: ; sm_t2@test: y: max abs err 1 |" in md
+    assert "| softmax | softmax_kernel | 1/1/2 | 1/2/2 | 0 | sm_a@1x1: ; sm_t2@test: y: max abs err 1 |" in md
 
 
 def test_committed_shape_specs_are_valid_specs():

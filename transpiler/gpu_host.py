@@ -141,8 +141,9 @@ class PortRunner:
             ref()
             port()
             torch.cuda.synchronize()
-            ok, detail, err, bitwise = gpu.compare(spec, a, b, self.analysis)
-            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise, None if ok else spec.to_json())
+            ok, detail, err, bitwise, ulp = gpu.compare(spec, a, b, self.analysis)
+            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise, None if ok else spec.to_json(),
+                             max_ulp=ulp)
         except Exception as e:  # noqa: BLE001 - a failing launch is a result, not a crash of the run
             return gpu.Check(self.port.name, spec.name, False, f"{type(e).__name__}: {e}".splitlines()[0],
                              spec_json=spec.to_json())
