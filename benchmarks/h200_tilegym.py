@@ -22,8 +22,10 @@ time / port device time; > 1: the port is faster).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import corpus  # noqa: E402 - the corpus benchmark's fetch / spec layout
+import corpus_specs  # noqa: E402 - the host calls the committed specs were captured from
+import tilegym_sizes  # noqa: E402 - TileGym's test shapes and benchmark sizes
 
 RESULTS = ROOT / "benchmarks" / "results"
 STEM = "h200-tilegym-1.5.1"
@@ -56,6 +60,153 @@ def operator(port: str) -> str:
     return port.removeprefix("_ctrs_").split("__", 1)[0]
 
 
+SHAPES = corpus.COMMITTED / "h200"  # captured test / benchmark / drawn specs per kernel file (cmd_shapes)
+FUZZ_PER_CALL = 4  # drawn shapes kept per committed host call (the reference must compile there)
+FUZZ_MAX_ELEMENTS = 1 << 24  # no drawn tensor above this (GPU run time)
+
+
+def kernel_path(src: Path, rel: str) -> Path:
+    return src / corpus.TREES["cutile"] / rel
+
+
+def capture_call(path: Path, call: str) -> tuple[list[dict], str]:
+    """The kept specs (corpus_specs.keep) of one host call, or ([], the error line). In this process."""
+    from ctrs import capture, errors  # noqa: PLC0415
+
+    try:
+        specs, _ = capture.capture_file(path, [call])
+    except errors.CtrsError as e:
+        return [], f"{e.code}: {e.message}"
+    out = corpus_specs.keep([s.to_json() for s in specs])
+    for s in out:  # the call is recorded next to its specs; launch sites depend on what the process ran before
+        s.pop("sites", None)
+    return out, ""
+
+
+def reference_compiles(path: Path, spec: dict) -> str:
+    """'' when cuTile Python compiles the kernel for ``spec`` on this CPU (a drawn size the kernel's own
+    rules reject -- a non-power-of-two tile -- is no test of the port), else the first error line."""
+    from ctrs import ir_ref  # noqa: PLC0415
+    from ctrs import spec as specmod  # noqa: PLC0415
+
+    try:
+        ir_ref.compile_reference(path, specmod.parse_spec(spec, spec["name"]))
+    except Exception as e:  # noqa: BLE001 - the reference's own refusal, recorded
+        return (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+    return ""
+
+
+def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
+    """One kernel file's captured test shapes, benchmark sizes and drawn shapes (every kernel it launches).
+
+    Drawn shapes: for each committed host call (corpus_specs.CALLS), ``shapes.draw`` new extents (tile tails
+    around the call's own tile constants), captured again so the host code recomputes grid and constants;
+    a drawn spec is kept when cuTile Python compiles the kernel there, named ``<the call's spec>@<sizes>``."""
+    from ctrs import shapes  # noqa: PLC0415
+
+    path = kernel_path(src, rel)
+    out: dict = {"file": rel, "tests": [], "bench": [], "fuzz": [], "rejected": []}
+    for role, calls in (("tests", tilegym_sizes.TESTS.get(rel, [])), ("bench", tilegym_sizes.BENCH.get(rel, []))):
+        for call in calls:
+            specs, err = capture_call(path, call)
+            out[role].append({"call": call, "specs": specs, **({"error": err} if err else {})})
+            log(f"{rel} {role}: {call[:90]}: {len(specs)} specs {err}")
+    for ci, call in enumerate(corpus_specs.CALLS.get(rel, [])):
+        base_specs, err = capture_call(path, call)
+        if err:
+            continue
+        groups = shapes.extent_groups(call)
+        tiles = sorted({t for s in base_specs for t in shapes.tile_constants(s)})
+        kept: dict[str, int] = {}
+        for sizes in shapes.draw(call, 4 * fuzz, tiles=tiles, max_elements=FUZZ_MAX_ELEMENTS, seed=ci + 1):
+            if all(kept.get(s["kernel"], 0) >= fuzz for s in base_specs):
+                break
+            drawn = shapes.with_sizes(call, sizes)
+            specs, err = capture_call(path, drawn)
+            for s in specs:
+                base = next((b for b in base_specs if b["kernel"] == s["kernel"]), None)
+                if base is None or kept.get(s["kernel"], 0) >= fuzz:
+                    continue
+                s["name"] = fit_name(base["name"], f"@{shapes.label(groups, sizes)}")
+                why = reference_compiles(path, s)
+                if why:
+                    out["rejected"].append({"call": drawn, "kernel": s["kernel"], "why": why})
+                    continue
+                kept[s["kernel"]] = kept.get(s["kernel"], 0) + 1
+                out["fuzz"].append({"call": drawn, "base": base["name"], "spec": s})
+            if err:
+                out["rejected"].append({"call": drawn, "why": err})
+        log(f"{rel} fuzz: {call[:90]}: {kept}")
+    return out
+
+
+def cmd_shapes(a) -> int:
+    from ctrs import toolchain  # noqa: PLC0415
+
+    src = corpus.fetch(toolchain.cache_root() / "corpus" / corpus.CORPUS)
+    data = json.loads((RESULTS / f"corpus-{corpus.CORPUS}.json").read_text())
+    files = a.files or sorted({str(Path(k["file"]).relative_to(corpus.TREES["cutile"])) for k, _ in proven(data)})
+    for rel in files:
+        if rel not in corpus_specs.CALLS:
+            print(f"error[CTRS-E361]: {rel}: no host calls in benchmarks/corpus_specs.py CALLS "
+                  "(hint: name a file under tilegym/ops/cutile that CALLS lists)", file=sys.stderr)
+            return 2
+        res = shapes_of(src, rel, a.fuzz)
+        dest = SHAPES / Path(rel).with_suffix(".json")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+        print(f"{rel}: {sum(len(x['specs']) for x in res['tests'])} test specs, "
+              f"{sum(len(x['specs']) for x in res['bench'])} benchmark specs, {len(res['fuzz'])} drawn "
+              f"({len(res['rejected'])} rejected) -> {dest.relative_to(ROOT)}")
+    return 0
+
+
+NAME_MAX = 200  # spec_schema's limit on a spec name
+
+
+def fit_name(base: str, suffix: str) -> str:
+    """``base + suffix`` within NAME_MAX: a long base is cut and kept unique by a hash of it."""
+    if len(base) + len(suffix) <= NAME_MAX:
+        return base + suffix
+    return f"{base[:NAME_MAX - len(suffix) - 17]}_{hashlib.sha1(base.encode()).hexdigest()[:16]}{suffix}"
+
+
+def _body(spec: dict) -> str:
+    return json.dumps({k: v for k, v in spec.items() if k not in ("name", "sites")}, sort_keys=True)
+
+
+def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(benchmark-size specs to time, test-shape + drawn specs to verify) of ``kernel`` from the committed
+    capture of its file. A spec equal to one already taken (the ``proven`` EQUIVALENT specs first) is left out;
+    one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix."""
+    f = SHAPES / Path(rel).with_suffix(".json")
+    if not f.exists():
+        return [], []
+    d = json.loads(f.read_text())
+    content = {p["name"]: _body(p) for p in proven}  # name -> the spec it names
+    bodies = set(content.values())
+
+    def pick(specs):
+        out = []
+        for s in specs:
+            if s["kernel"] != kernel:
+                continue
+            body = _body(s)
+            if body in bodies:
+                continue
+            name = s["name"]
+            if name in content:  # same name, other arrays (bmm: B's n): keep both
+                name = fit_name(name, f"_{hashlib.sha1(body.encode()).hexdigest()[:8]}")
+            bodies.add(body)
+            content[name] = body
+            out.append(dict(s, name=name))
+        return out
+
+    bench = pick([s for x in d["bench"] for s in x["specs"]])
+    tests = [dict(s, name=fit_name(s["name"], "@test")) for s in pick([s for x in d["tests"] for s in x["specs"]])]
+    return bench, tests + pick([x["spec"] for x in d["fuzz"]])
+
+
 def cmd_bundle(a) -> int:
     from ctrs import toolchain  # noqa: PLC0415
 
@@ -72,14 +223,86 @@ def cmd_bundle(a) -> int:
         specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
         if a.only and operator(port_name(k)) not in a.only:
             continue
+        rel = str(Path(k["file"]).relative_to(corpus.TREES["cutile"]))
+        if not (SHAPES / Path(rel).with_suffix(".json")).exists():
+            print(f"note: {rel} has no captured test shapes, benchmark sizes or drawn shapes "
+                  f"(run: .venv/bin/python benchmarks/h200_tilegym.py shapes {rel})")
+        bench, numerics = shape_specs(rel, k["name"], specs)
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
+        for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)
+            ef = sf.with_name(f"{sf.stem}.{role}.json")
+            ef.unlink(missing_ok=True)
+            if extra:
+                ef.write_text(json.dumps(extra, indent=1, sort_keys=True) + "\n")
         args.append(f"{variant}={sf}")
-        print(f"{k['file']}:{k['name']}: {len(specs)} EQUIVALENT specs")
+        print(f"{k['file']}:{k['name']}: {len(specs)} EQUIVALENT specs, {len(bench)} benchmark sizes, "
+              f"{sum('@test' in s['name'] for s in numerics)} test shapes, "
+              f"{sum('@test' not in s['name'] for s in numerics)} drawn shapes")
     if not args:
         print("no proven TileGym kernel (run benchmarks/corpus.py --tier check first)", file=sys.stderr)
         return 1
     return subprocess.call([sys.executable, "-m", "ctrs.cli", "bundle", *args, "-o", a.output])
+
+
+TRANSFER = 64 * 2**20  # one device call carries at most this much
+CALL_S = 600  # one device call runs at most this long
+
+
+def cmd_plan(a) -> int:
+    """Two device calls for a built bundle: call 1 carries the kit, the wheels and as many ports as fit beside them
+    in one transfer (stage2a) and runs them right after unpacking the kit; call 2 carries the other ports
+    (stage2b) and runs them on the same, still warm, machine. Each call starts nothing new after ``--budget-s``."""
+    from ctrs import bundle  # noqa: PLC0415
+
+    out = Path(a.bundle)
+    kit = out / "kit"
+    fixed = sum(f.stat().st_size for f in [kit / "kit.tar.xz", *sorted((kit / "wheels").glob("*.whl"))])
+    tree = bundle.tree_bytes(ROOT)
+    room = TRANSFER - fixed - tree - (1 << 20)  # 1 MiB margin
+    ports = sorted(p.name for p in (out / "ports").iterdir() if (p / "bundle.json").exists())
+    alone = {}
+    for name in ports:  # each port packed alone: an upper bound of what it adds to a joint archive
+        alone[name] = bundle.pack_ports(out / "ports", out / "plan-tmp" / name, [name]).stat().st_size
+    shutil.rmtree(out / "plan-tmp")
+    first: list[str] = []
+    for name in sorted(ports, key=lambda n: (alone[n], n)):
+        if sum(alone[n] for n in first) + alone[name] <= room:
+            first.append(name)
+    second = [n for n in ports if n not in first]
+    if not second:  # everything fits beside the kit: call 2 runs nothing
+        second, first = first, []
+    stages = [("stage2a", first), ("stage2b", second)]
+    for st, names in stages:
+        if names:
+            target = bundle.pack_ports(out / "ports", out / st, names)
+            print(f"{st}: {len(names)} ports, {target.stat().st_size / 2**20:.2f} MiB: {', '.join(names)}")
+    rel = bundle.display_path(out)
+    call1 = [f"{rel}/kit", *( [f"{rel}/stage2a"] if first else [])]
+    cmd1 = bundle.host_setup_command(f"{rel}/kit")
+    if first:
+        cmd1 += "; " + bundle.host_command(f"{rel}/stage2a", a.fuzz, a.reps, a.budget_s)
+    cmd2 = bundle.host_command(f"{rel}/stage2b", a.fuzz, a.reps, a.budget_s)
+    print(f"kit + wheels {fixed / 2**20:.2f} MiB, working tree {tree / 2**20:.2f} MiB, room for ports "
+          f"{room / 2**20:.2f} MiB")
+    print(f"device call 1 (carry {json.dumps(call1)}, timeout {CALL_S}):\n{cmd1}")
+    print(f"device call 2 (carry {json.dumps([f'{rel}/stage2b'])}, timeout {CALL_S}; right after call 1, same "
+          f"machine):\n{cmd2}")
+    print("then: .venv/bin/python benchmarks/h200_tilegym.py report " + ("CALL1_FILES_AT " if first else "")
+          + "CALL2_FILES_AT")
+    return 0
+
+
+def merged(dirs: list[str]) -> dict:
+    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side)."""
+    out: dict = {"checks": [], "timings": [], "overhead_us": {}}
+    for d in dirs:
+        r = json.loads((Path(d) / "gpu_report.json").read_text())
+        out["device"] = out.get("device") or r.get("device")
+        out["checks"] += r.get("checks", [])
+        out["timings"] += r.get("timings", [])
+        out["overhead_us"].update(r.get("overhead_us") or {})
+    return out
 
 
 def rows_of(report: dict) -> list[dict]:
@@ -96,10 +319,42 @@ def rows_of(report: dict) -> list[dict]:
         rows.append({"operator": operator(t["port"]), "kernel": t["port"].split("__", 1)[-1], "config": t["spec"],
                      "ref_us": t["ref_median_us"], "port_us": t["port_median_us"], "ratio": t["ratio"],
                      "numerics": ("pass" if base and all(c["ok"] for c in base) else "FAIL" if base else "-")
-                     + (" (bitwise)" if base and all(c["bitwise"] for c in base) else ""),
+                     + (" (bitwise)" if base and all(c["bitwise"] for c in base)
+                        else f" (<= {max(c.get('max_ulp', 0) for c in base)} ulp)"
+                        if base and any(c.get("max_ulp") for c in base) else ""),
                      "fuzz": f"{sum(c['ok'] for c in fz)}/{len(fz)}",
-                     "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper")})
-    return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["config"]))
+                     "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper"),
+                     "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
+    return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
+
+
+def bench_names() -> set[str]:
+    """Names of the captured TileGym benchmark-size specs (benchmarks/corpus/tilegym-1.5.1/h200/)."""
+    return {s["name"] for f in sorted(SHAPES.rglob("*.json")) for x in json.loads(f.read_text())["bench"]
+            for s in x["specs"]}
+
+
+def numerics_rows(report: dict) -> list[dict]:
+    """Per port: the numerics-only checks -- TileGym test shapes (``<spec>@test``) and shapes drawn from the host
+    calls (``<spec>@<sizes>``) -- ok / bitwise / n, and the failures by name."""
+    per: dict[str, dict] = {}
+    for c in report.get("checks", []):
+        base, at, tag = c["spec"].partition("@")
+        if not at:
+            continue
+        r = per.setdefault(c["port"], {"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1],
+                                       "tests": [0, 0, 0], "drawn": [0, 0, 0], "failed": [], "test_shapes": [],
+                                       "max_ulp": 0})
+        r["max_ulp"] = max(r["max_ulp"], c.get("max_ulp", 0))
+        acc = r["tests" if tag == "test" else "drawn"]
+        acc[0] += c["ok"]
+        acc[1] += c["bitwise"]
+        acc[2] += 1
+        if tag == "test":
+            r["test_shapes"].append(base)
+        if not c["ok"]:
+            r["failed"].append(f"{c['spec']}: {c.get('detail', '')}")
+    return [per[p] for p in sorted(per)]
 
 
 def geomean(xs: list[float]) -> float:
@@ -108,6 +363,16 @@ def geomean(xs: list[float]) -> float:
 
 
 def summary(rows: list[dict]) -> str:
+    """The headline over every timed config; with benchmark sizes among them, the proven specs' and the
+    benchmark sizes' geomeans after it."""
+    line = _summary(rows)
+    parts = [(w, [r for r in rows if r.get("sizes", "proven") == w]) for w in ("proven", "benchmark")]
+    if all(sub for _, sub in parts):
+        line += "; " + "; ".join(f"{w}: {_summary(sub)}" for w, sub in parts)
+    return line
+
+
+def _summary(rows: list[dict]) -> str:
     ops: dict[str, list[float]] = {}
     for r in rows:
         ops.setdefault(r["operator"], []).append(r["ratio"])
@@ -130,9 +395,24 @@ def render_md(report: dict, rows: list[dict]) -> str:
              "| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch ct.launch µs "
              "| launch port µs |", "|---|---|---|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['operator']} | {r['kernel']} | {r['config']} | {r['numerics']} | {r['fuzz']} | "
+        config = r["config"] + (" (TileGym benchmark size)" if r.get("sizes") == "benchmark" else "")
+        lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
                      f"{us(r['launch_port_us'])} |")
+    num = numerics_rows(report)
+    if num:
+        lines += ["", "## Numerics only: TileGym test shapes and drawn shapes", "",
+                  "Test shapes: TileGym's tests/ops parametrisations (benchmarks/tilegym_sizes.py), captured through its "
+                  "host code; drawn: extents of the committed host calls drawn by hypothesis and captured again (grid "
+                  "and constants recomputed by the host code). ok / bitwise / n; max ulp: the largest distance in units in the "
+                  "last place over every float element of those checks (0: bitwise).", "",
+                  "| operator | kernel | test shapes | drawn shapes | max ulp | failures |", "|---|---|---|---|---:|---|"]
+        for r in num:
+            fails = "; ".join(r["failed"][:3]) + (f" (+{len(r['failed']) - 3})" if len(r["failed"]) > 3 else "")
+            lines.append(f"| {r['operator']} | {r['kernel']} | {'/'.join(map(str, r['tests']))} | "
+                         f"{'/'.join(map(str, r['drawn']))} | {r['max_ulp']} | {fails or '-'} |")
+        lines += ["", "Test shapes run: " + "; ".join(f"{r['kernel']}: {', '.join(r['test_shapes']) or '-'}"
+                                                       for r in num)]
     return "\n".join(lines) + "\n"
 
 
@@ -157,12 +437,13 @@ def render_png(rows: list[dict], path: Path) -> None:
 
 
 def cmd_report(a) -> int:
-    report = json.loads((Path(a.report) / "gpu_report.json").read_text())
+    report = merged(a.report)
     rows = rows_of(report)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{STEM}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
-                                                  "rows": rows}, indent=1, sort_keys=True) + "\n")
+                                                  "rows": rows, "numerics": numerics_rows(report)},
+                                                 indent=1, sort_keys=True) + "\n")
     (out / f"{STEM}.md").write_text(render_md(report, rows))
     render_png(rows, out / f"{STEM}.png")
     print(summary(rows))
@@ -177,8 +458,20 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("-o", "--output", default=".gpu-tilegym")
     b.add_argument("--only", nargs="*", help="operators (file stems) to bundle")
     b.set_defaults(fn=cmd_bundle)
+    sh = sub.add_parser("shapes", help="capture TileGym's test shapes, benchmark sizes and drawn shapes "
+                                       "(needs ctrs[specs]: CPU torch)")
+    sh.add_argument("files", nargs="*", help="files under tilegym/ops/cutile (default: those of proven kernels)")
+    sh.add_argument("--fuzz", type=int, default=FUZZ_PER_CALL, help="drawn shapes per kernel and host call")
+    sh.set_defaults(fn=cmd_shapes)
+    p = sub.add_parser("plan", help="split a built bundle into two device calls and print them")
+    p.add_argument("bundle", nargs="?", default=".gpu-tilegym")
+    p.add_argument("--fuzz", type=int, default=0, help="gpu_host --fuzz (hypothesis on the host; 0: the drawn "
+                                                        "shapes shipped in numerics.json only)")
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--budget-s", type=int, default=CALL_S - 120, help="gpu_host --budget-s per call")
+    p.set_defaults(fn=cmd_plan)
     r = sub.add_parser("report", help="results files from the host's report directory")
-    r.add_argument("report", help="directory with the host run's gpu_report.json")
+    r.add_argument("report", nargs="+", help="directories with the host runs' gpu_report.json (one per device call)")
     r.add_argument("--out", default=str(RESULTS))
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)

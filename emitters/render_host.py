@@ -387,6 +387,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
     return _env().get_template("wrapper.py.j2").render(
         source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks)), kernels=ctx, codes=DTYPE_CODES,
         torch_names=TORCH_NAME, max_dims=MAX_DIMS, dispatchers=[d for d in pks if d["dispatch"]],
+        dispatched={e.name for d in pks if d["dispatch"] for e in d["entries"]},
         entries_literal=json.dumps(entries, indent=4, sort_keys=True))
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 from ctrs import bundle, gpu, gpu_host
+from ctrs import spec as specmod
 from ctrs.spec import ArrayArg, load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -299,3 +300,87 @@ def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
     assert bundle.carry_reference(fixtures / "vector_add" / "kernel.py", tmp_path / "p2" / "ref") == "ref/kernel.py"
     assert [p.name for p in (tmp_path / "p2" / "ref").iterdir()] == ["kernel.py"]
     assert bundle.carry_reference(fixtures / "triton_vector_add" / "kernel.py", tmp_path / "p3" / "ref") is None
+
+
+class _PhaseRunner:
+    """What gpu_host.run_all calls on a port runner, recording the order of the work."""
+
+    def __init__(self, name, log, specs=("a",), bench=(), numerics=()):
+        self.port, self.log = Path(name), log
+        self.specs = [specmod.parse_spec({"name": n, "kernel": "k", "args": {}}) for n in specs]
+        self._extra = {r: [specmod.parse_spec({"name": n, "kernel": "k", "args": {}}) for n in ns]
+                       for r, ns in (("bench", bench), ("numerics", numerics))}
+
+    def regressions(self):
+        return []
+
+    def extra(self, role):
+        return self._extra[role]
+
+    def verify(self, s):
+        self.log.append(("verify", self.port.name, s.name))
+        return gpu.Check(self.port.name, s.name, True, bitwise=True)
+
+    def bench(self, s, reps):
+        self.log.append(("bench", self.port.name, s.name))
+        return gpu.Timing(self.port.name, s.name, [2.0], [1.0])
+
+    def overhead(self, s, calls):
+        return 10.0, 9.0
+
+
+def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
+    """Every port's proven specs come before any benchmark size, and those before numerics-only shapes; past the
+    budget nothing new starts (the reports still cover what ran)."""
+    import argparse  # noqa: PLC0415
+    import math  # noqa: PLC0415
+
+    args = argparse.Namespace(fuzz=0, reps=3, overhead_calls=10)
+    log: list = []
+    runners = [_PhaseRunner("p1", log, bench=("b1",), numerics=("n1@test", "n1@5")),
+               _PhaseRunner("p2", log, numerics=("n2@3",))]
+    report = gpu.Report(device="cpu")
+    gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out")
+    assert log == [("verify", "p1", "a"), ("bench", "p1", "a"), ("verify", "p2", "a"), ("bench", "p2", "a"),
+                   ("verify", "p1", "b1"), ("bench", "p1", "b1"),
+                   ("verify", "p1", "n1@test"), ("verify", "p2", "n2@3"), ("verify", "p1", "n1@5")]  # round robin
+    assert sorted(report.overhead) == ["p1", "p2"] and (tmp_path / "out" / "gpu_report.json").exists()
+    log.clear()
+    gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
+    assert log == []
+
+
+def test_tree_bytes_counts_what_a_device_call_sends(tmp_path, tmp_path_factory):
+    """Tracked and untracked files travel with every call, ignored ones do not (they count against 64 MiB)."""
+    import subprocess  # noqa: PLC0415
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("/big/\n")  # 6 bytes
+    (tmp_path / "kept.txt").write_text("x" * 100)
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "kit.tar.xz").write_bytes(b"\0" * 5000)
+    subprocess.run(["git", "-C", str(tmp_path), "add", ".gitignore"], check=True)
+    assert bundle.tree_bytes(tmp_path) == 106
+    plain = tmp_path_factory.mktemp("plain")  # no checkout: nothing travels besides what is carried
+    (plain / "f").write_text("abc")
+    assert bundle.tree_bytes(plain) == 0
+
+
+def test_max_ulp_orders_bit_patterns_like_values():
+    torch = pytest.importorskip("torch")
+    one = torch.tensor([1.0, 2.0, -3.0], dtype=torch.float16)
+    bumped = one.view(torch.int16).clone()
+    bumped[0] += 1  # 1.0 -> next f16 up
+    bumped[2] += 3  # -3.0 -> three steps further from zero
+    assert gpu.max_ulp(one, bumped.view(torch.float16)) == 3
+    zeros = torch.tensor([0.0, -0.0], dtype=torch.float32)
+    assert gpu.max_ulp(zeros, zeros.flip(0)) == 0  # -0.0 and +0.0 coincide
+    tiny = torch.tensor([1], dtype=torch.int32).view(torch.float32)  # the smallest positive subnormal
+    assert gpu.max_ulp(tiny, -tiny) == 2
+    bf = torch.tensor([1.0, float("nan")], dtype=torch.bfloat16)
+    assert gpu.max_ulp(bf, torch.tensor([1.0078125, 5.0], dtype=torch.bfloat16)) == 1  # NaN elements left out
+    assert gpu.max_ulp(torch.tensor([1, 2]), torch.tensor([1, 9])) == 0  # integers: compared bitwise, not in ulp
+    # compare() reports it next to the error: one f16 ulp at 2.0 is within the f16 tolerance
+    spec = load_specs('{"kernel": "k", "args": {"y": {"dtype": "float16", "shape": [3]}}}')[0]
+    ok, detail, err, bitwise, ulp = gpu.compare(spec, {"y": one}, {"y": bumped.view(torch.float16)}, None)
+    assert (ok, bitwise, ulp) == (False, False, 3) and "y: max abs err" in detail

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -48,3 +50,75 @@ def test_report_files(tmp_path):
     data = json.loads((tmp_path / "out" / "h200-tilegym-1.5.1.json").read_text())
     assert data["summary"].startswith("geomean 1.000") and len(data["rows"]) == 2
     assert (tmp_path / "out" / "h200-tilegym-1.5.1.png").stat().st_size > 1000
+
+
+def test_benchmark_sizes_and_numerics_only_checks(tmp_path, monkeypatch):
+    """A timed spec named in the captured benchmark sizes is a 'benchmark' row with its own geomean; test shapes
+    (``@test``) and drawn shapes (``@<sizes>``) are counted per port, failures named."""
+    shapes = tmp_path / "h200"
+    shapes.mkdir()
+    (shapes / "softmax.json").write_text(json.dumps({"bench": [{"call": "c", "specs": [{"name": "sm_big"}]}],
+                                                     "tests": [], "fuzz": [], "rejected": []}))
+    monkeypatch.setattr(h200_tilegym, "SHAPES", shapes)
+    rep = _report()
+    port = "_ctrs_softmax__softmax_kernel"
+    rep["timings"].append({"port": port, "spec": "sm_big", "ref_median_us": 30.0, "port_median_us": 20.0, "ratio": 1.5})
+    rep["checks"] += [{"port": port, "spec": "sm_t1@test", "ok": True, "bitwise": True, "detail": ""},
+                      {"port": port, "spec": "sm_t2@test", "ok": False, "bitwise": False, "detail": "y: max abs err 1"}]
+    rows = h200_tilegym.rows_of(rep)
+    assert [(r["config"], r["sizes"]) for r in rows] == [("mm_a", "proven"), ("sm_a", "proven"), ("sm_big", "benchmark")]
+    assert h200_tilegym.summary(rows) == (
+        "geomean 1.145 over 3 configs of 2 operators, min 0.800 (matmul); "
+        "proven: geomean 1.000 over 2 configs of 2 operators, min 0.800 (matmul); "
+        "benchmark: geomean 1.500 over 1 configs of 1 operators, min 1.500 (softmax)")
+    (num,) = h200_tilegym.numerics_rows(rep)
+    assert (num["tests"], num["drawn"], num["test_shapes"]) == ([1, 1, 2], [1, 2, 2], ["sm_t1", "sm_t2"])
+    assert num["failed"] == ["sm_a@1x1: ", "sm_t2@test: y: max abs err 1"]
+    md = h200_tilegym.render_md(rep, rows)
+    assert "| softmax | softmax_kernel | sm_big (TileGym benchmark size) |" in md
+    assert "| softmax | softmax_kernel | 1/1/2 | 1/2/2 | 0 | sm_a@1x1: ; sm_t2@test: y: max abs err 1 |" in md
+
+
+def test_committed_shape_specs_are_valid_specs():
+    """Every captured test / benchmark / drawn spec loads through the spec schema as the host will load it."""
+    from ctrs import spec as specmod  # noqa: PLC0415
+
+    files = sorted(h200_tilegym.SHAPES.rglob("*.json"))
+    assert files
+    for f in files:
+        d = json.loads(f.read_text())
+        specs = [s for x in d["tests"] + d["bench"] for s in x["specs"]] + [x["spec"] for x in d["fuzz"]]
+        loaded = specmod.load_specs(json.dumps(specs))
+        assert [s.name for s in loaded] == [s["name"] for s in specs]
+        for x in d["fuzz"]:  # a drawn spec names the committed spec of its host call, then its sizes
+            assert "@" in x["spec"]["name"] and x["spec"]["name"].split("@")[0][:100] == x["base"][:100]
+        rel = str(f.relative_to(h200_tilegym.SHAPES).with_suffix(".py"))
+        for kernel in sorted({s["kernel"] for s in specs}):  # what bundle hands the host, renamed as it is
+            bench, numerics = h200_tilegym.shape_specs(rel, kernel, [])
+            assert len(specmod.load_specs(json.dumps(bench + numerics))) == len(bench) + len(numerics)
+
+
+def test_fit_name_keeps_names_within_the_schema_limit():
+    assert h200_tilegym.fit_name("k__f16_4x8", "@test") == "k__f16_4x8@test"
+    long = "k" * 198
+    a, b = h200_tilegym.fit_name(long, "@12x7"), h200_tilegym.fit_name(long[:-1] + "j", "@12x7")
+    assert len(a) == 200 and a.endswith("@12x7") and a != b
+
+
+def test_drawn_shapes_are_reproducible():
+    """The committed drawn shapes of relu.py are what the seeded draw and the host code give now (needs CPU torch
+    and the TileGym wheel in the ctrs cache)."""
+    pytest.importorskip("torch")
+    from ctrs import toolchain  # noqa: PLC0415
+
+    cache = toolchain.cache_root() / "corpus" / h200_tilegym.corpus.CORPUS
+    if not (cache / h200_tilegym.corpus.WHEEL).exists():
+        pytest.skip("TileGym wheel not in the ctrs cache (benchmarks/corpus.py fetches it)")
+    src = h200_tilegym.corpus.fetch(cache)
+    got = h200_tilegym.shapes_of(src, "activation/relu.py", h200_tilegym.FUZZ_PER_CALL, log=lambda *_: None)
+    want = json.loads((h200_tilegym.SHAPES / "activation" / "relu.json").read_text())
+    assert json.loads(json.dumps(got)) == want
+    grids = {x["spec"]["name"]: x["spec"]["grid"] for x in want["fuzz"]}
+    for x in want["fuzz"]:  # relu's host code: a flat cdiv(n_elements, BLOCK_SIZE) grid
+        a = x["spec"]["args"]
+        assert grids[x["spec"]["name"]] == [str(-(-a["N_ELEMENTS"] // a["BLOCK_SIZE"])), "1", "1"]

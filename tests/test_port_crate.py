@@ -214,6 +214,9 @@ class FakeTensor:
     def stride(self):
         return self._strides
 
+    def get_device(self):  # torch: the CUDA index, -1 on the CPU
+        return self.device.index if self.device.type == "cuda" else -1
+
     def data_ptr(self):
         return self._ptr
 

@@ -116,6 +116,11 @@ def fetch_wheels(out: Path) -> list[Path]:
     return sorted(out.glob("*.whl"))
 
 
+# Optional spec files of a port besides specs.json, run by gpu_host after every port's specs: "bench" (verified and
+# timed: benchmark sizes), "numerics" (verified only: test shapes, drawn shapes).
+EXTRA_SPECS = ("bench", "numerics")
+
+
 def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release") -> Path:
     """Translate, build the cdylib and collect everything the host needs for one kernel file."""
     name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
@@ -154,6 +159,10 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
     reference = carry_reference(kernel_py, port / "ref")
     if reference is not None:
         meta["reference"] = reference
+    for role in EXTRA_SPECS:  # <specs>.bench.json / .numerics.json next to the specs: more sizes (gpu_host)
+        extra = specs.with_name(f"{specs.stem}.{role}.json")
+        if extra.exists():
+            shutil.copy2(extra, port / f"{role}.json")
     if (specs.parent / "regressions.json").exists():  # failures found by earlier GPU runs, replayed first
         shutil.copy2(specs.parent / "regressions.json", port / "regressions.json")
     (port / "bundle.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
@@ -208,7 +217,7 @@ def host_setup_command(kit_dir: str = ".gpu/kit") -> str:
     )
 
 
-def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) -> str:
+def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30, budget_s: int = 0) -> str:
     """Stage 2 on the GPU host (right after stage 1, same machine): unpack the ports and the runner they carry,
     run everything. Nothing depends on the host's working directory but the relative ``stage2`` path."""
     return (
@@ -216,14 +225,26 @@ def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30) ->
         f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
         f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1 CTRS_SPECS_VALIDATED=1; "
         f"python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
-        f"--fuzz {fuzz} --reps {reps}"
+        f"--fuzz {fuzz} --reps {reps}" + (f" --budget-s {budget_s}" if budget_s else "")
     )
 
 
+def tree_bytes(root: Path | None = None) -> int:
+    """What a device call sends besides the carried paths: the files of the git checkout at ``root`` (default: the
+    working directory) that are tracked or untracked but not ignored; 0 outside a git checkout."""
+    root = Path(root or Path.cwd())
+    res = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, capture_output=True)
+    if res.returncode != 0:
+        return 0
+    names = [n for n in res.stdout.decode("utf-8", "replace").split("\0") if n]
+    return sum((root / n).stat().st_size for n in names if (root / n).is_file())
+
+
 def one_transfer(kit_dir: Path, stage2: Path, limit_mib: float = 64.0) -> bool:
-    """Whether both stages fit one transfer of ``limit_mib`` (kit, wheels and ports together)."""
+    """Whether both stages fit one transfer of ``limit_mib`` (kit, wheels and ports together, with the checkout
+    the call sends along: ``tree_bytes``)."""
     files = [*kit_dir.glob("kit.tar.xz"), *kit_dir.glob("wheels/*.whl"), stage2 / "ports.tar.xz"]
-    return sum(f.stat().st_size for f in files if f.exists()) <= limit_mib * 2**20
+    return sum(f.stat().st_size for f in files if f.exists()) + tree_bytes() <= limit_mib * 2**20
 
 
 def display_path(p: Path) -> str:

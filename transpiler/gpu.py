@@ -195,6 +195,7 @@ class Check:
     max_abs_err: float = 0.0
     bitwise: bool = False
     spec_json: dict | None = None  # the (shrunk) failing specialisation, replayed first by the next run
+    max_ulp: int = 0  # largest distance in units in the last place over the finite float elements (0: bitwise)
 
 
 @dataclass
@@ -351,10 +352,37 @@ def call_args(spec: specmod.Spec, params: list[str], tensors: dict[str, Any]) ->
     return tuple(vals)
 
 
-def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> tuple[bool, str, float, bool]:
+# float dtype -> the signed integer type of its bits (ulp distances are differences of ordered bit patterns)
+ULP_INTS = {"float16": ("int16", 16), "bfloat16": ("int16", 16), "float32": ("int32", 32), "float64": ("int64", 64)}
+
+
+def max_ulp(a, b) -> int:
+    """The largest distance in units in the last place between same-dtype float tensors ``a`` and ``b`` over the
+    elements finite in both (0 for other dtypes): the bit patterns, mapped so that they order like the values
+    (-0.0 and +0.0 coincide; the smallest negative and the smallest positive subnormal are 2 apart)."""
     import torch  # noqa: PLC0415
 
-    worst, all_bitwise, details = 0.0, True, []
+    name = str(a.dtype).rsplit(".", 1)[-1]
+    if name not in ULP_INTS:
+        return 0
+    it, bits = ULP_INTS[name]
+    fin = torch.isfinite(a) & torch.isfinite(b)
+    if not bool(fin.any()):
+        return 0
+
+    def ordered(t):
+        i = t.contiguous().view(getattr(torch, it))[fin].to(torch.int64)
+        return torch.where(i >= 0, i, -(i & ((1 << (bits - 1)) - 1)))
+
+    return int((ordered(a) - ordered(b)).abs().max())
+
+
+def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> tuple[bool, str, float, bool, int]:
+    """(ok, what differs, max abs error, every array bitwise equal, max ulp distance) of the port's arrays
+    ``got`` against the reference's ``ref``."""
+    import torch  # noqa: PLC0415
+
+    worst, all_bitwise, details, ulp = 0.0, True, [], 0
     for n in sorted(ref):
         a, b = ref[n], got[n]
         same = bool(torch.equal(a, b))
@@ -365,6 +393,7 @@ def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> 
         if tol is None:
             details.append(f"{n}: integer data differs")
             continue
+        ulp = max(ulp, max_ulp(a, b))
         af, bf = a.float(), b.float()
         err = (af - bf).abs()
         finite = torch.isfinite(af) & torch.isfinite(bf)
@@ -377,4 +406,4 @@ def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> 
             what = f"rtol={rtol}, atol={atol:.3g}" + (f" (= {scale:.3g} * max|ref|)" if scale else "")
             details.append(f"{n}: max abs err {float(err[finite].max()):.3g} over {what}"
                            + (" (non-finite mismatch)" if nan_mismatch else ""))
-    return not details, "; ".join(details), worst, all_bitwise
+    return not details, "; ".join(details), worst, all_bitwise, ulp

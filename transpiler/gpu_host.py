@@ -141,8 +141,9 @@ class PortRunner:
             ref()
             port()
             torch.cuda.synchronize()
-            ok, detail, err, bitwise = gpu.compare(spec, a, b, self.analysis)
-            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise, None if ok else spec.to_json())
+            ok, detail, err, bitwise, ulp = gpu.compare(spec, a, b, self.analysis)
+            return gpu.Check(self.port.name, spec.name, ok, detail, err, bitwise, None if ok else spec.to_json(),
+                             max_ulp=ulp)
         except Exception as e:  # noqa: BLE001 - a failing launch is a result, not a crash of the run
             return gpu.Check(self.port.name, spec.name, False, f"{type(e).__name__}: {e}".splitlines()[0],
                              spec_json=spec.to_json())
@@ -153,6 +154,12 @@ class PortRunner:
         if not f.exists():
             return []
         return [specmod.parse_spec(r["spec"], str(f)) for r in json.loads(f.read_text())]
+
+    def extra(self, role: str) -> list[specmod.Spec]:
+        """The port's ``bench.json`` (benchmark sizes: verified and timed) or ``numerics.json`` (verified only:
+        test shapes, shapes drawn on the build machine, where the host code recomputed grid and constants)."""
+        f = self.port / f"{role}.json"
+        return specmod.load_specs(str(f)) if f.exists() else []
 
     def fuzz(self, spec: specmod.Spec, examples: int, db: Path) -> list[gpu.Check]:
         from hypothesis import HealthCheck, given, settings  # noqa: PLC0415
@@ -269,6 +276,78 @@ def port_dirs(paths: list[str]) -> list[Path]:
     return out
 
 
+def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None:
+    """Regressions, then per spec: verify, hypothesis fuzz (a spec with a fuzz plan), device time; then the
+    launch overhead on the smallest spec. Nothing new starts after ``deadline``."""
+    port = runner.port
+    t0 = time.time()
+    for s in runner.regressions():
+        report.checks.append(runner.verify(s))
+    fuzzable = [s for s in runner.specs if s.fuzz]
+    per_spec = -(-a.fuzz // len(fuzzable)) if fuzzable and a.fuzz else 0
+    for s in runner.specs:
+        if time.time() > deadline:
+            print(f"{port.name}: --budget-s spent, {s.name} and later specs left out", flush=True)
+            break
+        report.checks.append(runner.verify(s))
+        if per_spec and s.fuzz:
+            report.checks.extend(runner.fuzz(s, per_spec, Path(os.environ.get("CTRS_FUZZ_DB", "/tmp/ctrs-fuzz-db")) / port.name))
+        if a.reps:
+            try:
+                report.timings.append(runner.bench(s, a.reps))
+            except Exception as e:  # noqa: BLE001
+                print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
+    if a.overhead_calls and runner.specs and time.time() <= deadline:
+        s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
+                                                 if isinstance(x, specmod.ArrayArg)))  # the smallest input
+        try:
+            r, p = runner.overhead(s0, a.overhead_calls)
+            report.overhead[port.name] = {"ct.launch": r, "port wrapper": p, "calls": a.overhead_calls,
+                                          "spec": s0.name}
+            print(f"{port.name}: launch overhead (median of {a.overhead_calls} calls, {s0.name}): "
+                  f"ct.launch {r:.2f} us, port wrapper {p:.2f} us", flush=True)
+        except Exception as e:  # noqa: BLE001
+            print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
+    ok = sum(c.ok for c in report.checks if c.port == port.name)
+    n = sum(1 for c in report.checks if c.port == port.name)
+    print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
+
+
+def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:
+    """Phase 1: every port's specs (numerics + device time) and launch overhead; phase 2: benchmark sizes
+    (bench.json: numerics + device time); phase 3: numerics only (numerics.json). Phases 2 and 3 take the ports
+    round robin, so a budget that runs out leaves every port some of its sizes. Reports are written after every
+    port of phase 1 and every 10 specs after, so a run cut short still leaves them; nothing new starts after
+    ``deadline``."""
+    for runner in runners:  # phase 1: every port's specs (numerics + device time) and launch overhead
+        run_port(runner, report, a, deadline)
+        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
+    for role in ("bench", "numerics"):  # phases 2 and 3, while the budget lasts: benchmark sizes, numerics only
+        queues = [(runner, runner.extra(role)) for runner in runners]
+        done = {runner.port.name: [] for runner, _ in queues}
+        order = [(runner, q[i]) for i in range(max((len(q) for _, q in queues), default=0))
+                 for runner, q in queues if i < len(q)]  # round robin: every port gets its first specs early
+        for n, (runner, s) in enumerate(order):
+            if time.time() > deadline:
+                break
+            check = runner.verify(s)
+            report.checks.append(check)
+            done[runner.port.name].append(check)
+            if role == "bench" and a.reps:
+                try:
+                    report.timings.append(runner.bench(s, a.reps))
+                except Exception as e:  # noqa: BLE001
+                    print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
+            if n % 10 == 9:
+                gpu.write_reports(report, out)
+        for runner, q in queues:
+            got = done[runner.port.name]
+            if q:
+                print(f"{runner.port.name}: {role} specs {sum(c.ok for c in got)}/{len(got)} ok"
+                      + (f", {len(q) - len(got)} left out by --budget-s" if len(got) < len(q) else ""), flush=True)
+        gpu.write_reports(report, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="ctrs-gpu-host")
     ap.add_argument("bundle", nargs="+", help="bundle directories (from ctrs bundle) or port directories")
@@ -282,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overhead-calls", type=int, default=1000,
                     help="launch overhead: calls timed per side on each port's smallest spec (0: skip)")
     ap.add_argument("--only", nargs="*", help="port names")
+    ap.add_argument("--budget-s", type=float, default=0,
+                    help="start nothing new after this many seconds (0: no limit); the reports cover what ran")
     a = ap.parse_args(argv)
     if a.kit:
         host_env(Path(a.kit))
@@ -300,45 +381,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report = gpu.Report(device=torch.cuda.get_device_name())
     out = Path(a.out)
-    ports = port_dirs(a.bundle)
-    for port in ports:
+    deadline = time.time() + a.budget_s if a.budget_s else math.inf
+    runners: list[PortRunner] = []
+    for port in port_dirs(a.bundle):
         if a.only and port.name not in a.only:
             continue
-        t0 = time.time()
         try:
-            runner = PortRunner(port, Path(a.kernel) if a.kernel else None, Path(a.specs) if a.specs else None)
+            runners.append(PortRunner(port, Path(a.kernel) if a.kernel else None, Path(a.specs) if a.specs else None))
         except Exception as e:  # noqa: BLE001
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
-            continue
-        for s in runner.regressions():
-            report.checks.append(runner.verify(s))
-        fuzzable = [s for s in runner.specs if s.fuzz]
-        per_spec = -(-a.fuzz // len(fuzzable)) if fuzzable and a.fuzz else 0
-        for s in runner.specs:
-            report.checks.append(runner.verify(s))
-            if per_spec and s.fuzz:
-                report.checks.extend(runner.fuzz(s, per_spec, Path(os.environ.get("CTRS_FUZZ_DB", "/tmp/ctrs-fuzz-db")) / port.name))
-            if a.reps:
-                try:
-                    report.timings.append(runner.bench(s, a.reps))
-                except Exception as e:  # noqa: BLE001
-                    print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
-        if a.overhead_calls and runner.specs:
-            s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
-                                                     if isinstance(x, specmod.ArrayArg)))  # the smallest input
-            try:
-                r, p = runner.overhead(s0, a.overhead_calls)
-                report.overhead[port.name] = {"ct.launch": r, "port wrapper": p, "calls": a.overhead_calls,
-                                              "spec": s0.name}
-                print(f"{port.name}: launch overhead (median of {a.overhead_calls} calls, {s0.name}): "
-                      f"ct.launch {r:.2f} us, port wrapper {p:.2f} us", flush=True)
-            except Exception as e:  # noqa: BLE001
-                print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
-        ok = sum(c.ok for c in report.checks if c.port == port.name)
-        n = sum(1 for c in report.checks if c.port == port.name)
-        print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
-        gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
+    run_all(runners, report, a, deadline, out)
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")
     return 0 if all(c.ok for c in report.checks) else 1
