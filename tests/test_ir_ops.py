@@ -31,10 +31,11 @@ def _ops(k: Kernel) -> list:
     return list(walk(k.body))
 
 
-def _refused(tmp_path: Path, body: str) -> errors.CtrsError:
+def _refused(tmp_path: Path, body: str, codes=(errors.IR_UNSUPPORTED, errors.IR_SCAN_AXIS,
+                                                  errors.IR_NOT_IN_REFERENCE)) -> errors.CtrsError:
     with pytest.raises(errors.CtrsError) as ei:
         _lower(tmp_path, body)
-    assert ei.value.code == errors.IR_UNSUPPORTED and ei.value.loc is not None
+    assert ei.value.code in codes and ei.value.loc is not None
     return ei.value
 
 
@@ -198,7 +199,9 @@ def test_missing_cutile_apis_are_named(tmp_path):
     assert "cutile/src/_core.rs" in e.message
     e = _refused(tmp_path, "t = ct.astype(ct.load(x, index=(0, 0), shape=(4, T)), ct.float32)\nr = ct.cumsum(t, axis=1)\n"
                  "ct.store(y, index=(0, 0), tile=ct.astype(r, y.dtype))")
-    assert "always scans axis 0" in e.message and "compile_scan_op" in e.message
+    assert "always scans axis 0" in e.message and "compile_scan_op" in e.message and e.code == errors.IR_SCAN_AXIS
+    e = _refused(tmp_path, LOAD + "r = ct.sigmoid(t)\n" + STORE)
+    assert e.code == errors.IR_NOT_IN_REFERENCE and "not a function of cuTile Python 1.7.0" in e.message
 
 
 def test_function_forms_carry_math_modes(tmp_path):

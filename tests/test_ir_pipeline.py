@@ -38,6 +38,7 @@ TYPED_IR = {
     "tests/data/cf_ifexp.py",
     "tests/data/cf_loop_arm.py",
     "tests/data/cf_loop_if.py",
+    "tests/data/cf_loop_split.py",
     "tests/data/cf_split.py",
     "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",

@@ -155,4 +155,10 @@ KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
+# ir-ops2 (typed cuTile front end: ops and control forms the reference has and cutile 0.3.1 / the typed path
+# cannot spell; each names the missing cutile API or reference behaviour):
+IR_LOOP_SPLIT_STEP = "CTRS-E320"  # a loop_split candidate in a loop whose step is a ct.Constant (reference: per value)
+IR_NESTED_RETURN = "CTRS-E321"  # `return` below the kernel body's top level (cutile-compiler rejects a nested return)
+IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the reference) does not have (ct.sigmoid)
+IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
 INTERNAL = "CTRS-E999"

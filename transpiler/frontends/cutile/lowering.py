@@ -83,7 +83,7 @@ class Lowering(Builder):
         self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
         self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
         self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
-        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step is 1)
+        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step)
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -288,8 +288,11 @@ class Lowering(Builder):
         elif isinstance(s, cst.Pass):
             return
         elif isinstance(s, cst.Return) and self.returns is None:
-            raise self.err(s, "a return inside a kernel body (the reference keeps `if %c { return }`; cutile 0.3.1 "
-                              "rejects a nested return)")
+            raise errors.CtrsError(errors.IR_NESTED_RETURN, "a return inside a kernel body's control flow",
+                                   "the reference keeps `if %c { return }`; cutile-compiler 0.3.1 rejects a `return` "
+                                   "below the function body's top level (src/compiler/compile_block.rs: \"`return` is "
+                                   "only supported at the top level of a function body\"), and guarding the rest with "
+                                   "`if not c { .. }` nests it, which is not the reference's IR", self.loc(s))
         elif isinstance(s, cst.Return) and self.returns is not None:
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
@@ -349,7 +352,7 @@ class Lowering(Builder):
         self.env[s.target.value] = iv
         for n, a in zip(carried, args_v):
             self.env[n] = a
-        self.loops.append((iv, body, args[2] == 1 and not isinstance(args[2], bool)))
+        self.loops.append((iv, body, args[2]))  # the step as written: an int, a Sym or a runtime value
         try:
             self.body(s.body.body)
         finally:
