@@ -267,3 +267,22 @@ def test_module_level_enum_and_math_constants(tmp_path):
     (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
     assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"
     assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == float("-inf") for o in _ops(k))
+
+
+def test_matmul_follows_the_reference_accumulator(tmp_path):
+    """ct.matmul: mma into a zero accumulator of cuTile Python's first supported type for the operand dtype (f16
+    keeps f16, bf16 / tf32 accumulate in f32 and cast back); generic and mixed dtypes are refused."""
+    two = "y = ct.astype(ct.load(x, index=(0, 0), shape=(T, T)), ct.{dt})\nr = ct.matmul(y, y)\n"
+    for dt, acc, back in (("float16", F16, False), ("bfloat16", F32, True), ("int8", DTYPES["i32"], True)):
+        k = _lower(tmp_path, two.format(dt=dt) + "ct.store(y2, index=(0, 0), tile=ct.astype(r, y2.dtype))",
+                   params="x, y2, T: ct.Constant[int]")
+        mma = next(op for op in _ops(k) if op.kind == OpKind.MMA)
+        assert mma.result.type.dtype == acc and mma.operands[2].type.dtype == acc
+        back_to = [op for op in _ops(k) if op.kind == OpKind.CONVERT and op.operands[0] is mma.result
+                   and op.result.type.dtype == DTYPES[{"float16": "f16", "bfloat16": "bf16", "int8": "i8"}[dt]]]
+        assert bool(back_to) == back  # cast back to the operand dtype (cuTile Python's astype(result, common))
+    e = _refused(tmp_path, LOAD + "r = ct.matmul(t, t)\n" + STORE)
+    assert "ct.matmul" in e.message and "2-D" in e.message
+    with pytest.raises(errors.CtrsError) as ei:
+        _lower(tmp_path, "u = ct.load(x, index=(0, 0), shape=(T, T))\nct.store(y, index=(0, 0), tile=ct.matmul(u, u))")
+    assert "dtype-generic" in ei.value.message
