@@ -260,3 +260,19 @@ def test_loop_split_follows_the_reference(tmp_path):
     with pytest.raises(errors.CtrsError) as e:  # a ct.Constant step: the reference splits for S == 1 only
         _lower(_src(tmp_path, body.format(cond="j < n", rng="0, 8, S", more=""), params + ", S: ct.Constant[int]"))
     assert e.value.code == errors.IR_LOOP_SPLIT_STEP and e.value.loc.line == 10
+
+
+def test_runtime_if_on_constant_arithmetic_is_refused(tmp_path):
+    """`if S & 1:` / `if 4 - S == 1:` on a ct.Constant S: cuTile Python folds the condition per launch, a runtime
+    if is not its IR (CTRS-E324); a comparison with a literal stays a constant-flag if."""
+    for cond in ("S & 1", "4 - S == 1", "S * 2 > 3"):
+        with pytest.raises(errors.CtrsError) as e:
+            _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
+                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+        assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8, cond
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S == 1:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    assert [op.attrs.get("flag") for op in _ifs(k)] == ["S"]
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r * S > 3:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))  # a runtime value in it: a runtime if
+    assert len(_ifs(k)) == 1 and "flag" not in _ifs(k)[0].attrs

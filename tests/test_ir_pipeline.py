@@ -48,6 +48,7 @@ TYPED_IR = {
     "tests/data/expr_const_mod.py",
     "tests/data/ir_atomics.py",
     "tests/data/ir_gather_forms.py",
+    "tests/data/ir_matmul.py",
     "tests/data/ir_load_options.py",
     "tests/data/ir_ops_arith.py",
     "tests/data/ir_ops_newaxes.py",

@@ -161,4 +161,5 @@ IR_LOOP_SPLIT_STEP = "CTRS-E320"  # a loop_split candidate in a loop whose step 
 IR_NESTED_RETURN = "CTRS-E321"  # `return` below the kernel body's top level (cutile-compiler rejects a nested return)
 IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the reference) does not have (ct.sigmoid)
 IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
+IR_CONST_CONDITION = "CTRS-E324"  # a runtime if on arithmetic of ct.Constant values (the reference folds it)
 INTERNAL = "CTRS-E999"

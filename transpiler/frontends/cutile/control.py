@@ -204,6 +204,12 @@ def _splits_on_a_constant(lw, c: Value) -> bool:
 
 def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     flag = c.name if isinstance(c, Flag) else None
+    if flag is None and c.id in getattr(lw, "sym_derived", ()):
+        raise errors.CtrsError(errors.IR_CONST_CONDITION, f"a runtime if on '{text}', a value computed from "
+                               "ct.Constant parameters", "cuTile Python folds it per launch (a compile-time "
+                               "condition: one arm in its IR); the typed path folds a constant-flag test only as "
+                               "`FLAG <op> literal` or a ct.Constant[bool], and a runtime if is not the reference's "
+                               "IR", lw.loc(node))
     if flag is None and _splits_on_a_constant(lw, c):
         raise errors.CtrsError(errors.IR_LOOP_SPLIT_STEP, "a runtime if on the loop index against a loop bound in a "
                                "loop whose step is a ct.Constant", "cuTile Python's loop_split splits the loop in two "
