@@ -286,3 +286,16 @@ def test_matmul_follows_the_reference_accumulator(tmp_path):
     with pytest.raises(errors.CtrsError) as ei:
         _lower(tmp_path, "u = ct.load(x, index=(0, 0), shape=(T, T))\nct.store(y, index=(0, 0), tile=ct.matmul(u, u))")
     assert "dtype-generic" in ei.value.message
+
+
+def test_full_of_a_constant_fill(tmp_path):
+    """ct.full((T,), N, dtype=ct.int32) with a ct.Constant N: the const generic's value broadcast (the reference's
+    splat constant); another dtype would cast it at run time where the reference folds: refused."""
+    k = _lower(tmp_path, "i = ct.arange(T, dtype=ct.int32)\nr = ct.where(i < 3, i, ct.full((T,), N, dtype=ct.int32))\n"
+               "ct.scatter(y, i, ct.astype(r, y.dtype))", params="y, N: ct.Constant[int], T: ct.Constant[int]")
+    sym = next(op for op in _ops(k) if op.kind == OpKind.CONST_SYM and op.attrs["sym"] == "N")
+    assert any(op.kind == OpKind.TO_TILE and op.operands[0] is sym.result for op in _ops(k))
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(tmp_path, LOAD + "r = t + ct.full((T,), N, dtype=ct.float32)\n" + STORE,
+               params="x, y, N: ct.Constant[int], T: ct.Constant[int]")
+    assert "ct.Constant fill" in e.value.message

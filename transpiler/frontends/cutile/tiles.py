@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, DTYPES, DType, ScalarType, TileType
+from ...ir.types import BOOL, DTYPES, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from .args import bind, enum_member, value
@@ -33,6 +33,14 @@ def full(lw, c: Call):
     dt = value(lw, a["dtype"])
     if not isinstance(dt, DT) or not isinstance(dt.dtype, DType):
         raise lw.err(c.node, f"{c.fn} of a generic dtype")
+    if isinstance(fill, Sym):
+        # a ct.Constant[int] fill: the reference's splat constant of its value; the const generic's i32 value
+        # reshaped and broadcast is that constant (cutile folds nothing; the IR diff folds a splat's broadcast),
+        # for an i32 tile only: another dtype would add a cast of the constant the reference folds
+        if dt.dtype != I32:
+            raise lw.err(c.node, f"{c.fn} of a ct.Constant fill with dtype {dt.dtype} (the reference folds the cast "
+                         "into its constant; cutile would cast the const generic's i32 value at run time)")
+        fill = lw.i32(fill, c.node)
     if isinstance(fill, Value):
         if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
             raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
