@@ -14,6 +14,7 @@ from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import Kernel, OpKind, walk
 from ctrs.ir.types import BF16, BOOL, DTYPES, F16, F32, F64, I32, I64, TF32, DTypeParam, ScalarType, Sym, TileType
+from ctrs.passes import dce
 
 E = DTypeParam("E")
 U32, I8 = DTYPES["u32"], DTYPES["i8"]
@@ -299,3 +300,14 @@ def test_full_of_a_constant_fill(tmp_path):
         _lower(tmp_path, LOAD + "r = t + ct.full((T,), N, dtype=ct.float32)\n" + STORE,
                params="x, y, N: ct.Constant[int], T: ct.Constant[int]")
     assert "ct.Constant fill" in e.value.message
+
+
+def test_static_assert_on_constants_emits_nothing(tmp_path):
+    """ct.static_assert(A == B) of two ct.Constant values: no IR (the reference checks it at compile time); a
+    note says the port does not check it; a runtime condition is still refused."""
+    k = _lower(tmp_path, "ct.static_assert(T == N, 'T must be N')\n" + LOAD + "r = t\n" + STORE,
+               params="x, y, N: ct.Constant[int], T: ct.Constant[int]")
+    assert not any(op.kind in (OpKind.CMPI, OpKind.CONST_SYM) for op in _ops(dce.run(k)))
+    assert any("static_assert(T == N)" in text for _, _, text in k.notes)
+    e = _refused(tmp_path, "ct.static_assert(ct.bid(0) == 0)\n" + LOAD + "r = t\n" + STORE)
+    assert "not a compile-time constant" in e.message
