@@ -47,6 +47,7 @@ TYPED_IR = {
     "tests/data/expr_approx.py",
     "tests/data/expr_const_mod.py",
     "tests/data/ir_atomics.py",
+    "tests/data/ir_f8.py",
     "tests/data/ir_fill_sym.py",
     "tests/data/ir_gather_forms.py",
     "tests/data/ir_matmul.py",
