@@ -276,3 +276,15 @@ def test_runtime_if_on_constant_arithmetic_is_refused(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r * S > 3:\n    t = t * 2.0\n{STORE}",
                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))  # a runtime value in it: a runtime if
     assert len(_ifs(k)) == 1 and "flag" not in _ifs(k)[0].attrs
+
+
+def test_loop_split_candidate_under_a_constant_flag_is_refused(tmp_path):
+    """`if F == 1:` then `if j < n:` in a loop: the reference folds F, then splits the loop where the inner if is
+    left at the body's top level; the port keeps one loop, so the kernel is refused (CTRS-E325)."""
+    body = ("r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
+            "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+            "    if F == 1:\n        if j < n:\n            acc = acc + t\n"
+            "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(_src(tmp_path, body, "x, y, n: int, F: ct.Constant[int], T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_LOOP_SPLIT_FLAG and e.value.loc.line == 10

@@ -162,7 +162,9 @@ IR_NESTED_RETURN = "CTRS-E321"  # `return` below the kernel body's top level (cu
 IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the reference) does not have (ct.sigmoid)
 IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
 IR_CONST_CONDITION = "CTRS-E324"  # a runtime if on arithmetic of ct.Constant values (the reference folds it)
+IR_LOOP_SPLIT_FLAG = "CTRS-E325"  # a loop_split candidate inside a constant-flag if (reference: per flag value)
 # the typed path refuses these precisely; the text-model pipeline is still tried on the file (pipeline.FALLBACK_CODES),
 # which may take its other kernels, as it did before they had codes of their own
-IR_OPS2_FALLBACK = (IR_LOOP_SPLIT_STEP, IR_NESTED_RETURN, IR_NOT_IN_REFERENCE, IR_SCAN_AXIS, IR_CONST_CONDITION)
+IR_OPS2_FALLBACK = (IR_LOOP_SPLIT_STEP, IR_NESTED_RETURN, IR_NOT_IN_REFERENCE, IR_SCAN_AXIS, IR_CONST_CONDITION,
+                    IR_LOOP_SPLIT_FLAG)
 INTERNAL = "CTRS-E999"

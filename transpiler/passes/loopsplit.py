@@ -13,6 +13,7 @@ comparison) go in the dce pass after this one.
 
 from __future__ import annotations
 
+from .. import errors
 from ..ir.ops import Block, Kernel, Op, OpKind
 from ..ir.types import ScalarType
 from ..ir.values import Value
@@ -28,14 +29,15 @@ def _step_is_one(step: Value, consts: dict[int, Op]) -> bool:
     return d is not None and d.attrs.get("value") == 1 and not isinstance(d.attrs.get("value"), bool)
 
 
-def _candidates(loop: Op) -> list[tuple[Op, str, Value]]:
-    """The body's top-level runtime ifs on ``iv <op> bound`` with ``bound`` defined outside the loop."""
+def _candidates(loop: Op, block: Block | None = None) -> list[tuple[Op, str, Value]]:
+    """The top-level runtime ifs of the body (or of ``block``, an arm at its top level) on ``iv <op> bound``
+    with ``bound`` defined outside the loop."""
     body = loop.regions[0]
     iv = body.args[0]
     inside = defined_in(body)
     comparisons: dict[int, tuple[str, Value]] = {}
     out = []
-    for op in body.ops:
+    for op in (block or body).ops:
         if op.kind == OpKind.CMPI and op.attrs.get("predicate") in _FLIP:
             a, b = op.operands
             if a is iv and b.id not in inside:
@@ -89,6 +91,17 @@ def _split(loop: Op, target: Op, cmp: str, bound: Value, out: list[Op]) -> None:
                   [_clone_body(body, target, 1 - first_arm)]))
 
 
+def _refuse_hidden(loop: Op) -> None:
+    """A candidate inside an arm of a constant-flag ``if`` at the body's top level: the reference folds the flag
+    first, so whether it splits depends on the flag's value (the specialise pass split the flags it could)."""
+    for op in loop.regions[0].ops:
+        if op.kind == OpKind.IF and "flag" in op.attrs and any(_candidates(loop, r) for r in op.regions):
+            raise errors.CtrsError(errors.IR_LOOP_SPLIT_FLAG, "a runtime if on the loop index against a loop bound "
+                                   f"inside `if {op.attrs['flag']}` (a ct.Constant flag)", "cuTile Python folds the "
+                                   "flag, then splits the loop in two where that if is left at the loop body's top "
+                                   "level (loop_split); the port keeps one loop: not its IR", op.loc)
+
+
 def _walk(block: Block, consts: dict[int, Op]) -> None:
     out: list[Op] = []
     for op in block.ops:
@@ -98,6 +111,7 @@ def _walk(block: Block, consts: dict[int, Op]) -> None:
         for region in op.regions:
             _walk(region, consts)
         if op.kind == OpKind.FOR and _step_is_one(op.operands[2], consts):
+            _refuse_hidden(op)
             found = _candidates(op)
             if len(found) == 1:
                 _split(op, *found[0], out)
