@@ -271,7 +271,8 @@ class KernelEmitter:
     def block(self, block: Block, out: list, targets: list[str] | None = None, force: bool = False) -> None:
         """Emit ``block``'s ops; its yield assigns ``targets`` (the enclosing loop's / if's mut slots)."""
         *ops, y = block.ops if block.ops and block.ops[-1].kind == OpKind.YIELD else [*block.ops, None]
-        here = {r.id for o in ops for r in o.results}
+        # (not a for / if result: it already lives in that op's `let mut`; a loop split's second loop copies it)
+        here = {r.id for o in ops if o.kind not in (OpKind.FOR, OpKind.IF) for r in o.results}
         for o in ops:  # a loop's initial value made in this block for it alone lives in the loop's variable
             if o.kind == OpKind.FOR:
                 for v, a in zip(o.operands[3:], o.regions[0].args[1:]):
@@ -654,7 +655,10 @@ class KernelEmitter:
         self.text[(iv.id, _SCALAR)] = ivn
         inner: list = []
         self.convert_forms(inner, op, iv, ivn, _SCALAR)
-        self.block(body, inner, slots)
+        # a carried value the body yields unchanged (a loop split's arm that does not touch it) is still assigned:
+        # cutile carries only the variables a loop body assigns, the reference carries it through `continue`
+        passthrough = body.ops and any(v is a for v, a in zip(body.ops[-1].operands, args))
+        self.block(body, inner, slots, force=bool(passthrough))
         one = self.text.get((step.id, _SCALAR)) == "1i32"
         s_text = "" if one else self.val(step, _SCALAR)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),

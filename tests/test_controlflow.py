@@ -207,3 +207,12 @@ def test_unsupported_condition_diagnostic(tmp_path):
         translate.translate(k, tmp_path / "o")
     assert ei.value.code == errors.NO_RULE
     assert ei.value.one_line().startswith(f"{k}:7:8: error[CTRS-E100]: no rule for this if-condition")
+
+
+def test_loop_split_on_the_loop_index(tmp_path):
+    """A runtime if on the loop index against a loop-invariant bound: two loops, as cuTile Python's loop_split
+    (passes/loopsplit.py); ge / le (split at the bound + 1) / a flipped comparison, every spec EQUIVALENT."""
+    _equivalent(DATA / "cf_loop_split.py", DATA / "cf_loop_split.json", tmp_path / "o")
+    rs = (tmp_path / "o" / "kernel.rs").read_text()
+    assert rs.count("mini(") == 3 and rs.count("maxi(") == 3
+    assert "acc2_1 = acc2_1;" in rs  # the second loop's arm leaves it unchanged: still carried, as the reference

@@ -222,17 +222,69 @@ def test_kernel_return(tmp_path):
     assert [op.kind for op in walk(k.body)][-1] == OpKind.YIELD
     with pytest.raises(errors.CtrsError) as e:
         _lower(_src(tmp_path, f"r = ct.bid(0)\nif r >= n:\n    return\n{LOAD}\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
-    assert e.value.code == errors.IR_UNSUPPORTED and "a return inside a kernel body" in e.value.message
+    assert e.value.code == errors.IR_NESTED_RETURN and "a return inside a kernel body" in e.value.message
+    assert "src/compiler/compile_block.rs" in e.value.hint
     assert (e.value.loc.line, e.value.loc.col) == (8, 9)
 
 
-def test_runtime_if_the_reference_splits_the_loop_on_is_refused(tmp_path):
+def _fors(k: Kernel):
+    return [op for op in walk(k.body) if op.kind == OpKind.FOR]
+
+
+def test_loop_split_follows_the_reference(tmp_path):
+    """passes/loopsplit.py: cuTile Python's loop_split conditions (one top-level runtime if per step-1 loop, on
+    the induction variable against a value defined before the loop) and its two loops."""
+    body = ("r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range({rng}):\n"
+            "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
+            "    if {cond}:\n        acc = acc + t\n{more}"
+            "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))")
+    params = "x, y, n: int, T: ct.Constant[int]"
+
+    def final(cond, rng="4", more=""):
+        (k,) = pipeline.lower(_src(tmp_path, body.format(cond=cond, rng=rng, more=more), params))
+        return k
+
+    k = final("j < n")
+    a, b = _fors(k)
+    assert not _ifs(k) and a.results[0] is b.operands[3]  # the first loop's carried value starts the second
+    mini, maxi = (op for op in k.body.ops if op.kind in (OpKind.MINI, OpKind.MAXI))
+    assert mini.kind == OpKind.MINI and a.operands[1] is mini.result and b.operands[0] is maxi.result
+    assert [o.kind for o in a.regions[0].ops][-2] == OpKind.ADDF  # j < n: the first loop keeps the then arm
+    assert [o.kind for o in b.regions[0].ops] == [OpKind.YIELD]  # the second: the empty else arm (dce'd load)
+    k = final("n >= j")  # flipped to j <= n: split at n + 1
+    assert any(op.kind == OpKind.ADDI for op in k.body.ops) and len(_fors(k)) == 2
+    assert len(_fors(final("r < n"))) == 1  # a loop-invariant test: no split
+    assert len(_fors(final("j < n", rng="0, 8, 2"))) == 1  # step 2: no split
+    two = "    if j > n:\n        acc = acc * 2.0\n"
+    assert len(_fors(final("j < n", more=two))) == 1 and len(_ifs(final("j < n", more=two))) == 2  # two: none
+    with pytest.raises(errors.CtrsError) as e:  # a ct.Constant step: the reference splits for S == 1 only
+        _lower(_src(tmp_path, body.format(cond="j < n", rng="0, 8, S", more=""), params + ", S: ct.Constant[int]"))
+    assert e.value.code == errors.IR_LOOP_SPLIT_STEP and e.value.loc.line == 10
+
+
+def test_runtime_if_on_constant_arithmetic_is_refused(tmp_path):
+    """`if S & 1:` / `if 4 - S == 1:` on a ct.Constant S: cuTile Python folds the condition per launch, a runtime
+    if is not its IR (CTRS-E324); a comparison with a literal stays a constant-flag if."""
+    for cond in ("S & 1", "4 - S == 1", "S * 2 > 3"):
+        with pytest.raises(errors.CtrsError) as e:
+            _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
+                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+        assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8, cond
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S == 1:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    assert [op.attrs.get("flag") for op in _ifs(k)] == ["S"]
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r * S > 3:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))  # a runtime value in it: a runtime if
+    assert len(_ifs(k)) == 1 and "flag" not in _ifs(k)[0].attrs
+
+
+def test_loop_split_candidate_under_a_constant_flag_is_refused(tmp_path):
+    """`if F == 1:` then `if j < n:` in a loop: the reference folds F, then splits the loop where the inner if is
+    left at the body's top level; the port keeps one loop, so the kernel is refused (CTRS-E325)."""
     body = ("r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
             "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
-            "    if {cond}:\n        acc = acc + t\n"
+            "    if F == 1:\n        if j < n:\n            acc = acc + t\n"
             "ct.store(y, index=(r, 0), tile=ct.astype(acc, y.dtype))")
     with pytest.raises(errors.CtrsError) as e:
-        _lower(_src(tmp_path, body.format(cond="j < n"), "x, y, n: int, T: ct.Constant[int]"))
-    assert "the reference splits the loop in two" in e.value.message and e.value.loc.line == 10
-    (k,) = _lower(_src(tmp_path, body.format(cond="r < n"), "x, y, n: int, T: ct.Constant[int]"))  # invariant test
-    assert len(_ifs(k)) == 1
+        pipeline.lower(_src(tmp_path, body, "x, y, n: int, F: ct.Constant[int], T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_LOOP_SPLIT_FLAG and e.value.loc.line == 10

@@ -14,6 +14,7 @@ from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import Kernel, OpKind, walk
 from ctrs.ir.types import BF16, BOOL, DTYPES, F16, F32, F64, I32, I64, TF32, DTypeParam, ScalarType, Sym, TileType
+from ctrs.passes import dce
 
 E = DTypeParam("E")
 U32, I8 = DTYPES["u32"], DTYPES["i8"]
@@ -31,10 +32,11 @@ def _ops(k: Kernel) -> list:
     return list(walk(k.body))
 
 
-def _refused(tmp_path: Path, body: str) -> errors.CtrsError:
+def _refused(tmp_path: Path, body: str, codes=(errors.IR_UNSUPPORTED, errors.IR_SCAN_AXIS,
+                                                  errors.IR_NOT_IN_REFERENCE)) -> errors.CtrsError:
     with pytest.raises(errors.CtrsError) as ei:
         _lower(tmp_path, body)
-    assert ei.value.code == errors.IR_UNSUPPORTED and ei.value.loc is not None
+    assert ei.value.code in codes and ei.value.loc is not None
     return ei.value
 
 
@@ -198,7 +200,9 @@ def test_missing_cutile_apis_are_named(tmp_path):
     assert "cutile/src/_core.rs" in e.message
     e = _refused(tmp_path, "t = ct.astype(ct.load(x, index=(0, 0), shape=(4, T)), ct.float32)\nr = ct.cumsum(t, axis=1)\n"
                  "ct.store(y, index=(0, 0), tile=ct.astype(r, y.dtype))")
-    assert "always scans axis 0" in e.message and "compile_scan_op" in e.message
+    assert "always scans axis 0" in e.message and "compile_scan_op" in e.message and e.code == errors.IR_SCAN_AXIS
+    e = _refused(tmp_path, LOAD + "r = ct.sigmoid(t)\n" + STORE)
+    assert e.code == errors.IR_NOT_IN_REFERENCE and "not a function of cuTile Python 1.7.0" in e.message
 
 
 def test_function_forms_carry_math_modes(tmp_path):
@@ -264,3 +268,46 @@ def test_module_level_enum_and_math_constants(tmp_path):
     (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
     assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"
     assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == float("-inf") for o in _ops(k))
+
+
+def test_matmul_follows_the_reference_accumulator(tmp_path):
+    """ct.matmul: mma into a zero accumulator of cuTile Python's first supported type for the operand dtype (f16
+    keeps f16, bf16 / tf32 accumulate in f32 and cast back); generic and mixed dtypes are refused."""
+    two = "y = ct.astype(ct.load(x, index=(0, 0), shape=(T, T)), ct.{dt})\nr = ct.matmul(y, y)\n"
+    for dt, acc, back in (("float16", F16, False), ("bfloat16", F32, True), ("int8", DTYPES["i32"], True)):
+        k = _lower(tmp_path, two.format(dt=dt) + "ct.store(y2, index=(0, 0), tile=ct.astype(r, y2.dtype))",
+                   params="x, y2, T: ct.Constant[int]")
+        mma = next(op for op in _ops(k) if op.kind == OpKind.MMA)
+        assert mma.result.type.dtype == acc and mma.operands[2].type.dtype == acc
+        back_to = [op for op in _ops(k) if op.kind == OpKind.CONVERT and op.operands[0] is mma.result
+                   and op.result.type.dtype == DTYPES[{"float16": "f16", "bfloat16": "bf16", "int8": "i8"}[dt]]]
+        assert bool(back_to) == back  # cast back to the operand dtype (cuTile Python's astype(result, common))
+    e = _refused(tmp_path, LOAD + "r = ct.matmul(t, t)\n" + STORE)
+    assert "ct.matmul" in e.message and "2-D" in e.message
+    with pytest.raises(errors.CtrsError) as ei:
+        _lower(tmp_path, "u = ct.load(x, index=(0, 0), shape=(T, T))\nct.store(y, index=(0, 0), tile=ct.matmul(u, u))")
+    assert "dtype-generic" in ei.value.message
+
+
+def test_full_of_a_constant_fill(tmp_path):
+    """ct.full((T,), N, dtype=ct.int32) with a ct.Constant N: the const generic's value broadcast (the reference's
+    splat constant); another dtype would cast it at run time where the reference folds: refused."""
+    k = _lower(tmp_path, "i = ct.arange(T, dtype=ct.int32)\nr = ct.where(i < 3, i, ct.full((T,), N, dtype=ct.int32))\n"
+               "ct.scatter(y, i, ct.astype(r, y.dtype))", params="y, N: ct.Constant[int], T: ct.Constant[int]")
+    sym = next(op for op in _ops(k) if op.kind == OpKind.CONST_SYM and op.attrs["sym"] == "N")
+    assert any(op.kind == OpKind.TO_TILE and op.operands[0] is sym.result for op in _ops(k))
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(tmp_path, LOAD + "r = t + ct.full((T,), N, dtype=ct.float32)\n" + STORE,
+               params="x, y, N: ct.Constant[int], T: ct.Constant[int]")
+    assert "ct.Constant fill" in e.value.message
+
+
+def test_static_assert_on_constants_emits_nothing(tmp_path):
+    """ct.static_assert(A == B) of two ct.Constant values: no IR (the reference checks it at compile time); a
+    note says the port does not check it; a runtime condition is still refused."""
+    k = _lower(tmp_path, "ct.static_assert(T == N, 'T must be N')\n" + LOAD + "r = t\n" + STORE,
+               params="x, y, N: ct.Constant[int], T: ct.Constant[int]")
+    assert not any(op.kind in (OpKind.CMPI, OpKind.CONST_SYM) for op in _ops(dce.run(k)))
+    assert any("static_assert(T == N)" in text for _, _, text in k.notes)
+    e = _refused(tmp_path, "ct.static_assert(ct.bid(0) == 0)\n" + LOAD + "r = t\n" + STORE)
+    assert "not a compile-time constant" in e.message

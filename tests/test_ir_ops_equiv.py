@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["ir_ops_arith", "ir_ops_shapes", "ir_ops_newaxes"]
+KERNELS = ["ir_ops_arith", "ir_ops_shapes", "ir_ops_newaxes", "ir_matmul", "ir_fill_sym", "ir_f8"]
 
 
 @pytest.fixture(scope="module")

@@ -167,3 +167,14 @@ def test_every_lowering_named_by_the_rules_exists():
 
     lowers = {f["lower"] for f in load_rules()["functions"].values()}
     assert {lw for lw in lowers if not callable(getattr(KernelFront, f"_lower_{lw}", None))} == set()
+
+
+def test_every_typed_only_rule_has_a_typed_handler():
+    """`lower = "typed"`: the typed-IR front end's registry (frontends/cutile/registry.py CALLS) lowers the call;
+    an entry without a handler would hide a missing construct from the corpus scan (benchmarks/corpus.py)."""
+    from ctrs.frontends.cutile.registry import CALLS
+    import ctrs.frontends.cutile  # noqa: F401 - registers every handler
+
+    typed = {name for name, f in load_rules()["functions"].items() if f["lower"] == "typed"}
+    assert {"ct.extract", "ct.cumsum", "ct.abs", "ct.atomic_add", "ct.static_assert"} <= typed
+    assert typed - set(CALLS) == set()

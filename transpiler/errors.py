@@ -141,6 +141,18 @@ IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
 # Typed cuTile front end, memory constructs cutile 0.3.1 cannot spell (the text-model pipeline cannot either):
 IR_GATHER_RANK = "CTRS-E230"  # ct.gather with a rank >= 2 index shape (load_ptr_tko's rank-1 padding reshape)
 IR_ARRAY_LIST = "CTRS-E231"  # a list / tuple of arrays as a kernel parameter (no cutile entry parameter type)
+# ir-ops2 (typed cuTile front end: ops and control forms the reference has and cutile 0.3.1 / the typed path
+# cannot spell; each names the missing cutile API or reference behaviour):
+IR_LOOP_SPLIT_STEP = "CTRS-E320"  # a loop_split candidate in a loop whose step is a ct.Constant (reference: per value)
+IR_NESTED_RETURN = "CTRS-E321"  # `return` below the kernel body's top level (cutile-compiler rejects a nested return)
+IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the reference) does not have (ct.sigmoid)
+IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
+IR_CONST_CONDITION = "CTRS-E324"  # a runtime if on arithmetic of ct.Constant values (the reference folds it)
+IR_LOOP_SPLIT_FLAG = "CTRS-E325"  # a loop_split candidate inside a constant-flag if (reference: per flag value)
+# the typed path refuses these precisely; the text-model pipeline is still tried on the file (pipeline.FALLBACK_CODES),
+# which may take its other kernels, as it did before they had codes of their own
+IR_OPS2_FALLBACK = (IR_LOOP_SPLIT_STEP, IR_NESTED_RETURN, IR_NOT_IN_REFERENCE, IR_SCAN_AXIS, IR_CONST_CONDITION,
+                    IR_LOOP_SPLIT_FLAG)
 # Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;
 # a report file cannot be written where asked (ctrs check --html/--markdown).
 CORPUS_FETCH = "CTRS-E150"

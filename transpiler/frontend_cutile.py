@@ -661,6 +661,12 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             return self.env.pop(tmp)
         return None
 
+    def _lower_typed(self, node, rule, fname, hint) -> Val:
+        """A ct.* function only the typed-IR front end lowers (rules/cutile.toml ``lower = "typed"``)."""
+        raise self._err(node, f"no rule for '{fname}' in the text-model pipeline",
+                        f"the typed-IR front end lowers it ({rule.get('note', 'transpiler/frontends/cutile/')}); "
+                        "a construct elsewhere in the file keeps the file off that path")
+
     def _lower_len(self, node, rule, fname, hint) -> Val:
         args = self._args(node, ["obj"])
         v = self._expr(args["obj"], hint)

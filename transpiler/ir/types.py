@@ -68,6 +68,7 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     _dt("i8", "int", 8), _dt("i16", "int", 16), _dt("i32", "int", 32), _dt("i64", "int", 64),
     _dt("u8", "uint", 8), _dt("u16", "uint", 16), _dt("u32", "uint", 32), _dt("u64", "uint", 64),
     _dt("bool", "bool", 1),
+    _dt("f8e4m3fn", "float", 8),  # ct.float8_e4m3fn: a cast target (cutile 0.3.1's f8e4m3fn, cutile/src/_core.rs)
 )}
 F16, BF16, F32, F64, TF32 = (DTYPES[n] for n in ("f16", "bf16", "f32", "f64", "tf32"))
 I32, I64, BOOL = DTYPES["i32"], DTYPES["i64"], DTYPES["bool"]
@@ -76,7 +77,7 @@ I32, I64, BOOL = DTYPES["i32"], DTYPES["i64"], DTYPES["bool"]
 PY_DTYPES = {"float16": F16, "bfloat16": BF16, "float32": F32, "float64": F64, "tfloat32": TF32,
              "int8": DTYPES["i8"], "int16": DTYPES["i16"], "int32": I32, "int64": I64,
              "uint8": DTYPES["u8"], "uint16": DTYPES["u16"], "uint32": DTYPES["u32"], "uint64": DTYPES["u64"],
-             "bool_": BOOL}
+             "bool_": BOOL, "float8_e4m3fn": DTYPES["f8e4m3fn"]}
 
 
 @dataclass(frozen=True)

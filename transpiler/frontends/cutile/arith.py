@@ -97,6 +97,12 @@ def static_assert(lw, c: Call):
     """A compile-time assertion: nothing in the IR when it holds, a diagnostic where cuTile Python raises."""
     a = bind(lw, c, "condition, message=None, /")
     cond = value(lw, a["condition"])
+    if isinstance(cond, Value) and cond.id in getattr(lw, "sym_derived", ()):
+        # on ct.Constant values (BLOCK_N == GROUP_N): cuTile Python checks it per launch and emits nothing; the
+        # port's IR is the same where it holds (its ops are dead), and the reference compiles nothing where not
+        lw.note(c.node, "demotion", f"ct.static_assert({lw.info.module.code_for_node(a['condition'])}) on "
+                "ct.Constant values: checked by cuTile Python at compile time, not by the port (no Tile IR either way)")
+        return None
     if not isinstance(cond, bool):
         raise lw.err(c.node, "ct.static_assert of a condition that is not a compile-time constant")
     if not cond:

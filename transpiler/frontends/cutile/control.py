@@ -23,6 +23,7 @@ import operator
 
 import libcst as cst
 
+from ... import errors
 from ...cutile_base import Structural
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
@@ -183,15 +184,15 @@ def _code(lw, node) -> str:
     return lw.info.module.code_for_node(node)
 
 
-def _splits_loop(lw, c: Value) -> bool:
-    """Whether cuTile Python's loop_split pass would split the enclosing loop on this runtime ``if``: directly
-    in the body of a step-1 ``for``, on ``iv <op> bound`` (lt le gt ge) with ``bound`` defined before the loop.
-    The reference then runs two loops (to ``min(stop, bound)`` and from ``max(start, bound)``), each with one
-    arm; a port keeping the ``if`` in one loop is not its IR."""
+def _splits_on_a_constant(lw, c: Value) -> bool:
+    """Whether cuTile Python's loop_split would split the enclosing loop on this runtime ``if`` (directly in
+    the body, on ``iv <op> bound`` with lt le gt ge and ``bound`` defined before the loop) depending on the
+    value of a ct.Constant step: it splits a loop whose step is the constant 1 only (passes/loopsplit.py
+    splits the loops whose step is the literal 1; a symbolic step is decided per launch by the reference)."""
     if not lw.loops:
         return False
-    iv, body, step_one = lw.loops[-1]
-    if lw.block is not body or not step_one:
+    iv, body, step = lw.loops[-1]
+    if lw.block is not body or not isinstance(step, Sym):
         return False
     d = next((op for op in body.ops if c in op.results), None)
     if d is None or d.kind != OpKind.CMPI or d.attrs.get("predicate") not in ("lt", "le", "gt", "ge"):
@@ -203,9 +204,17 @@ def _splits_loop(lw, c: Value) -> bool:
 
 def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     flag = c.name if isinstance(c, Flag) else None
-    if flag is None and _splits_loop(lw, c):
-        raise lw.err(node, "a runtime if on the loop index against a loop bound (the reference splits the loop in "
-                           "two: cuTile Python's loop_split, not done by the typed path yet)")
+    if flag is None and c.id in getattr(lw, "sym_derived", ()):
+        raise errors.CtrsError(errors.IR_CONST_CONDITION, f"a runtime if on '{text}', a value computed from "
+                               "ct.Constant parameters", "cuTile Python folds it per launch (a compile-time "
+                               "condition: one arm in its IR); the typed path folds a constant-flag test only as "
+                               "`FLAG <op> literal` or a ct.Constant[bool], and a runtime if is not the reference's "
+                               "IR", lw.loc(node))
+    if flag is None and _splits_on_a_constant(lw, c):
+        raise errors.CtrsError(errors.IR_LOOP_SPLIT_STEP, "a runtime if on the loop index against a loop bound in a "
+                               "loop whose step is a ct.Constant", "cuTile Python's loop_split splits the loop in two "
+                               "when the step's value is 1 (cuda/tile/_passes/loop_split.py); the port cannot know "
+                               "the step at translate time: write the step as a literal", lw.loc(node))
     line = lw.info.span(node).line
     pre = dict(lw.env)
     outer = lw.block

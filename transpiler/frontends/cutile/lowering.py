@@ -24,7 +24,7 @@ from ... import errors, frontend_cutile
 from ...cutile_base import _is_docstring, scalar_only_names
 from ...kernel_hints import read_hints
 from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
-from ...ir.ops import Block, Generic, Kernel, Op, OpKind, Param
+from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
@@ -83,7 +83,10 @@ class Lowering(Builder):
         self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag: literals it is not
         self.one_armed: dict[str, tuple] = {}  # names bound in one arm of an if only -> (flag, line)
         self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
-        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step is 1)
+        self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step)
+        # scalar values computed from ct.Constant symbols (and literals) only: cuTile Python folds them per launch
+        self.sym_derived: set[int] = set()
+        self._literal: set[int] = set()
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -127,6 +130,19 @@ class Lowering(Builder):
         k = Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
         k.notes = sorted(set(self.notes))
         return k
+
+    def emit(self, kind: OpKind, operands, result_types, node, hint: str = "", **attrs) -> Op:
+        """Builder.emit, noting which scalars are computed from const-generic symbols alone (sym_derived)."""
+        op = super().emit(kind, operands, result_types, node, hint, **attrs)
+        if kind == OpKind.CONSTANT and isinstance(op.results[0].type, ScalarType):
+            self._literal.add(op.results[0].id)
+        elif kind == OpKind.CONST_SYM or (
+                operands and kind.family in (Family.ELEMENTWISE, Family.COMPARE)
+                and all(isinstance(r.type, ScalarType) for r in op.results)
+                and all(v.id in self.sym_derived or v.id in self._literal for v in operands)
+                and any(v.id in self.sym_derived for v in operands)):
+            self.sym_derived.update(r.id for r in op.results)
+        return op
 
     def note(self, node, kind: str, text: str) -> None:
         self.notes.append((self.info.span(node).line, kind, text))
@@ -288,8 +304,11 @@ class Lowering(Builder):
         elif isinstance(s, cst.Pass):
             return
         elif isinstance(s, cst.Return) and self.returns is None:
-            raise self.err(s, "a return inside a kernel body (the reference keeps `if %c { return }`; cutile 0.3.1 "
-                              "rejects a nested return)")
+            raise errors.CtrsError(errors.IR_NESTED_RETURN, "a return inside a kernel body's control flow",
+                                   "the reference keeps `if %c { return }`; cutile-compiler 0.3.1 rejects a `return` "
+                                   "below the function body's top level (src/compiler/compile_block.rs: \"`return` is "
+                                   "only supported at the top level of a function body\"), and guarding the rest with "
+                                   "`if not c { .. }` nests it, which is not the reference's IR", self.loc(s))
         elif isinstance(s, cst.Return) and self.returns is not None:
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
@@ -349,7 +368,7 @@ class Lowering(Builder):
         self.env[s.target.value] = iv
         for n, a in zip(carried, args_v):
             self.env[n] = a
-        self.loops.append((iv, body, args[2] == 1 and not isinstance(args[2], bool)))
+        self.loops.append((iv, body, args[2]))  # the step as written: an int, a Sym or a runtime value
         try:
             self.body(s.body.body)
         finally:

@@ -4,6 +4,7 @@ typed path does not write yet, so they are refused with that name."""
 
 from __future__ import annotations
 
+from ... import errors
 from ...ir.ops import OpKind
 from ...ir.types import DType
 from .args import bind, constant, value
@@ -23,9 +24,22 @@ def cumsum(lw, c: Call):
     axis = _axis(lw, c, constant(lw, c, a, "axis", (int,), "an integer"), len(x.type.shape))
     reverse = constant(lw, c, a, "reverse", (bool,), "True or False")
     if axis != 0:
-        raise lw.err(c.node, f"ct.cumsum along axis {axis}: cutile 0.3.1's scan_sum ignores its `dim` and always scans "
-                     "axis 0 (cutile-compiler compile_cuda_tile_op.rs compile_scan_op; docs/cutile-defects.md)")
+        raise errors.CtrsError(errors.IR_SCAN_AXIS, f"ct.cumsum along axis {axis}: cutile 0.3.1's scan_sum ignores its "
+                               "`dim` and always scans axis 0 (cutile-compiler src/compiler/compile_cuda_tile_op.rs "
+                               "compile_scan_op; docs/cutile-defects.md)",
+                               "a permute to axis 0 around the scan is not the reference's IR (one scan along the "
+                               "axis, no permutes)", lw.info.loc(c.node))
     return lw.emit(OpKind.SCAN_SUM, [x], [x.type], c.node, c.hint or "cum", axis=axis, reverse=reverse).result
+
+
+@lowers("ct.sigmoid")
+def sigmoid(lw, c: Call):
+    """Not a function of cuTile Python 1.7.0 (cuda/tile has no ``sigmoid``; the reference cannot compile the
+    call): refused with that, rather than guessing its lowering."""
+    raise errors.CtrsError(errors.IR_NOT_IN_REFERENCE, "ct.sigmoid is not a function of cuTile Python 1.7.0 (the "
+                           "reference compiler: cuda.tile has no sigmoid)",
+                           "write it as 1.0 / (1.0 + ct.exp(-x)); a port cannot be proven against a call the "
+                           "reference does not compile", lw.info.loc(c.node))
 
 
 @lowers("ct.cumprod", "ct.scan")

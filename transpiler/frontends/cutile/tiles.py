@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, DType, ScalarType, TileType
+from ...ir.types import BOOL, DTYPES, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from .args import bind, enum_member, value
@@ -33,6 +33,14 @@ def full(lw, c: Call):
     dt = value(lw, a["dtype"])
     if not isinstance(dt, DT) or not isinstance(dt.dtype, DType):
         raise lw.err(c.node, f"{c.fn} of a generic dtype")
+    if isinstance(fill, Sym):
+        # a ct.Constant[int] fill: the reference's splat constant of its value; the const generic's i32 value
+        # reshaped and broadcast is that constant (cutile folds nothing; the IR diff folds a splat's broadcast),
+        # for an i32 tile only: another dtype would add a cast of the constant the reference folds
+        if dt.dtype != I32:
+            raise lw.err(c.node, f"{c.fn} of a ct.Constant fill with dtype {dt.dtype} (the reference folds the cast "
+                         "into its constant; cutile would cast the const generic's i32 value at run time)")
+        fill = lw.i32(fill, c.node)
     if isinstance(fill, Value):
         if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
             raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
@@ -69,6 +77,35 @@ def mma(lw, c: Call):
         raise lw.err(c.node, "ct.mma(use_fast_acc=True) (cutile 0.3.1's mmaf has no fast-accumulation flag)")
     x, y, acc = (tile(lw, a[k], "ct.mma(tile, tile, acc)") for k in ("x", "y", "acc"))
     return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
+
+
+# cuTile Python's _mma_supported_dtypes: operand dtype -> the accumulator ct.matmul uses (the first listed)
+_MATMUL_ACC = {"f16": "f16", "bf16": "f32", "f32": "f32", "tf32": "f32", "f64": "f64", "i8": "i32", "u8": "i32"}
+
+
+@lowers("ct.matmul")
+def matmul(lw, c: Call):
+    """``ct.matmul(x, y)`` of two 2-D tiles of one dtype, as cuTile Python's matmul_impl: ``mma`` into a zero
+    accumulator of the dtype's first supported accumulator type, then cast back to the operand dtype."""
+    a = bind(lw, c, "x, y, /")
+    x, y = (tile(lw, a[k], "ct.matmul(tile, tile)") for k in ("x", "y"))
+    if len(x.type.shape) != 2 or len(y.type.shape) != 2:
+        raise lw.err(c.node, f"ct.matmul of {x.type} and {y.type} (2-D tiles; 1-D and batched forms not yet)")
+    if x.type.shape[1] != y.type.shape[0]:
+        raise lw.err(c.node, f"ct.matmul: incompatible shapes {x.type.shape}, {y.type.shape}")
+    dt = x.type.dtype
+    if dt != y.type.dtype:
+        raise lw.err(c.node, f"ct.matmul of {dt} and {y.type.dtype} (cuTile Python requires one dtype)")
+    if not isinstance(dt, DType):
+        raise lw.err(c.node, "ct.matmul of a dtype-generic tile (its accumulator is f16 for f16, f32 for bf16 / f32: "
+                     "cast the operands with ct.astype first)")
+    if dt.name not in _MATMUL_ACC:
+        raise lw.err(c.node, f"ct.matmul of {dt} tiles (cuTile Python supports {', '.join(_MATMUL_ACC)})")
+    acc_dt = DTYPES[_MATMUL_ACC[dt.name]]
+    shape = (x.type.shape[0], y.type.shape[1])
+    acc = lw.const(0, acc_dt, c.node, shape, "acc")
+    r = lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, (c.hint or "mm") + ("_acc" if acc_dt != dt else "")).result
+    return lw.convert(r, dt, c.node, c.hint or "mm")
 
 
 @lowers(*_FN_BINOPS)
