@@ -42,10 +42,15 @@ def _number(v) -> bool:
 
 
 class Flag:
-    """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter."""
+    """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter (``value``: an int, or another
+    const generic, a :class:`Sym`: ``TILE != N``)."""
 
-    def __init__(self, name: str, op: str, value: int):
+    def __init__(self, name: str, op: str, value):
         self.name, self.op, self.value = name, op, value
+
+    def spelled(self) -> str:
+        v = self.value.name if isinstance(self.value, Sym) else f"{self.value}i32"
+        return f"{self.name} {_SYM[self.op]} {v}"
 
 
 # -- conditions --------------------------------------------------------------------------------------------
@@ -251,7 +256,7 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     lw.emit_op(op)
     for n, r in zip(merged, results):
         lw.env[n] = r
-    how = f"const-generic if {c.name} {_SYM[c.op]} {c.value}i32 (folded by the cuTile JIT)" if flag else "runtime if"
+    how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
 
@@ -296,6 +301,37 @@ def if_expr(lw, node: cst.IfExp, hint: str):
     return v
 
 
+def const_test(lw, v) -> Flag | None:
+    """The ct.Constant test a compile-time-per-specialisation value ``v`` stands for: a ``ct.Constant[bool]``
+    (``check_bounds=CHECK``), a ``ct.Constant[int]`` (true when non-zero) or a comparison of ct.Constant ints
+    (``check = TILE != N``, Lowering.const_tests); None for anything else."""
+    if isinstance(v, Sym):
+        return Flag(v.name, "eq", 1) if lw.flags.get(v.name) == "bool" else Flag(v.name, "ne", 0)
+    test = lw.const_tests.get(v.id) if isinstance(v, Value) else None
+    if test is None:
+        return None
+    op, a, b = test
+    pred = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}[op]
+    if isinstance(a, Sym):
+        return Flag(a.name, pred, b)
+    return Flag(b.name, _FLIP[pred], a)
+
+
+def flag_arms(lw, flag: Flag, lower_arm, node, text: str):
+    """``lower_arm(True)`` and ``lower_arm(False)`` (a call whose attribute follows ``flag``) as the arms of a
+    constant-flag ``if`` on ``flag``: the cuTile JIT folds it per launch, as cuTile Python folds the attribute.
+    Returns the arms' value (None for a statement such as ct.store)."""
+    tmp = f"\0flagarm{id(node)}"
+
+    def arm(value: bool):
+        def run():
+            lw.env[tmp] = lower_arm(value)
+        return run
+
+    two_arms(lw, flag, arm(True), arm(False), node, text)
+    return lw.env.pop(tmp, None)
+
+
 def signal_one_armed(lw, name: str, node) -> None:
     """Reading a name bound in one arm of an ``if`` only: a structural flag (lowered per value), else an error."""
     flag, line = lw.one_armed[name]
@@ -304,5 +340,5 @@ def signal_one_armed(lw, name: str, node) -> None:
     raise lw.err(node, f"'{name}' is bound in one arm of a runtime if only")
 
 
-__all__ = ["Flag", "atom", "branch", "compare", "if_expr", "if_stmt", "runtime_bool", "signal_one_armed",
-           "two_arms"]
+__all__ = ["Flag", "atom", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
+           "signal_one_armed", "two_arms"]

@@ -1,0 +1,106 @@
+"""Op attributes known per specialisation (issue 12): latency= / allow_tma= / check_bounds= given by ct.Constant
+parameters or by comparisons of them, on the typed cuTile front end (frontends/cutile/memory.py per_flag,
+control.py const_test / flag_arms) and the emitter (ir_rust.py: ``Some(LAT)``, ``if TILE != N``).
+
+tests/data/ir_const_attrs.py is IR-equivalent to cuTile Python's reference for specs with different constant
+values (cargo); the rest are model-only."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctrs import check, errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs.emitters import render_host
+from ctrs.ir.ops import Block, Kernel, Op, OpKind
+from ctrs.ir.types import I32, ScalarType, Sym
+from ctrs.ir.values import Loc, Value
+from ctrs.passes import constfold
+from ctrs.spec import load_specs
+
+from .conftest import DATA, assert_equivalent_report
+
+KERNEL = DATA / "ir_const_attrs.py"
+
+
+def _rust() -> str:
+    return translate.translate_source(KERNEL)["kernel.rs"]
+
+
+def _entries(kernel, specs) -> list[tuple]:
+    fks = render_host.ffi_kernels(translate.translate_module(kernel))
+    out = []
+    for s in specs:
+        fk = check.entry_for(s, fks)
+        out.append((s, s.rust.get("entry") or (fk.name if fk is not None else s.kernel)))
+    return out
+
+
+def test_const_attrs_are_ir_equivalent(tmp_path):
+    assert translate.translate_module(KERNEL).pipeline == pipeline.PIPELINE_NAME
+    files = translate.translate(KERNEL, tmp_path / "port")
+    kernel_rs = next(p for p in files if p.name == "kernel.rs")
+    specs = load_specs(str(DATA / "ir_const_attrs.json"))
+    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag"):  # >= 2 constant values each
+        assert len({tuple(sorted(s.constants.items())) for s in specs if s.kernel == kernel}) >= 2
+    jobs = _entries(KERNEL, specs)
+    gens = ir_rs.compile_ports(kernel_rs, jobs)
+    for (s, _), gen in zip(jobs, gens):
+        ref = ir_ref.compile_reference(KERNEL, s)
+        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+
+
+# -- model-only ---------------------------------------------------------------------------------------------
+
+def test_latency_of_a_constant_is_spelled_as_the_generic():
+    text = pipeline.emit_model(KERNEL, "frontend")
+    assert "if const LAT ge 1" in text
+    assert sum("latency = LAT" in ln for ln in text.splitlines()) == 2  # the load and the store
+    rs = _rust()
+    assert "[i, 0i32], ordering::Weak, scope::TileBlock, Some(LAT), tma::Enabled);" in rs
+    assert "scope::TileBlock, Some(LAT), tma::Enabled) };" in rs
+
+
+def test_check_bounds_and_allow_tma_of_constants_are_folded_ifs():
+    rs = _rust()
+    assert "if CHECK == 1i32 {" in rs      # check_bounds=CHECK (a ct.Constant[bool])
+    assert "if TILE != N {" in rs          # check = TILE != N (two ct.Constant ints)
+    assert "if USE_TMA == 1i32 {" in rs    # allow_tma=USE_TMA
+    assert "None, tma::Disabled);" in rs and "None, tma::Enabled);" in rs
+    text = pipeline.emit_model(KERNEL, "frontend")
+    gathers = [ln for ln in text.splitlines() if " = gather " in ln]
+    assert [("check_bounds = true" in g, "check_bounds = false" in g) for g in gathers] == \
+        [(True, False), (False, True)] * 2  # each ct.gather lowered once per value, in the two arms
+
+
+def test_generic_latency_of_a_gather_is_refused(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, TILE: ct.Constant[int], LAT: ct.Constant[int]):\n"
+                   "    offs = ct.arange(TILE, dtype=ct.int32)\n"
+                   "    ct.scatter(y, offs, ct.gather(x, offs, latency=LAT))\n")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(src)
+    assert e.value.code == errors.IR_UNSUPPORTED and "Latency<const CYCLES: u32>" in e.value.message
+    assert e.value.loc.line == 7
+
+
+def _if_on(flag: str, value) -> tuple[Kernel, Value]:
+    loc = Loc("k.py", 1, 1)
+    arms = []
+    for v in (1, 2):
+        c = Value(ScalarType(I32), "c")
+        arms.append(Block([], [Op(OpKind.CONSTANT, [], [c], {"value": v}, loc), Op(OpKind.YIELD, [c], [], loc=loc)]))
+    r = Value(ScalarType(I32), "r")
+    iff = Op(OpKind.IF, [], [r], {"flag": flag, "test": ("ne", value)}, loc, arms)
+    k = Kernel("k", [], [], Block([], [iff, Op(OpKind.YIELD, [], [], loc=loc)]), loc)
+    return k, r
+
+
+def test_constfold_folds_a_test_of_two_constants_only_when_both_are_fixed():
+    k, _ = _if_on("TILE", Sym("N"))
+    k.variant = (("TILE", 128),)
+    assert constfold.run(k).body.ops[0].kind == OpKind.IF  # N is not fixed: the JIT folds it
+    k, _ = _if_on("TILE", Sym("N"))
+    k.variant = (("TILE", 128), ("N", 128))
+    assert [op.kind for op in constfold.run(k).body.ops] == [OpKind.CONSTANT, OpKind.YIELD]
+    assert constfold.run(k).body.ops[0].attrs["value"] == 2  # TILE != N is false: the else arm
+
