@@ -7,6 +7,8 @@ values (cargo); the rest are model-only."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ctrs import check, errors, ir_ref, ir_rs, irdiff, pipeline, translate
@@ -15,7 +17,8 @@ from ctrs.ir.ops import Block, Kernel, Op, OpKind
 from ctrs.ir.types import I32, ScalarType, Sym
 from ctrs.ir.values import Loc, Value
 from ctrs.passes import constfold
-from ctrs.spec import load_specs
+from ctrs import spec as spec_mod
+from ctrs.spec import ConstArg, load_specs
 
 from .conftest import DATA, assert_equivalent_report
 
@@ -40,13 +43,20 @@ def test_const_attrs_are_ir_equivalent(tmp_path):
     files = translate.translate(KERNEL, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     specs = load_specs(str(DATA / "ir_const_attrs.json"))
-    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag"):  # >= 2 constant values each
-        assert len({tuple(sorted(s.constants.items())) for s in specs if s.kernel == kernel}) >= 2
+    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted"):  # >= 2 constant values
+        consts = {tuple(sorted((n, a.value) for n, a in s.args.items() if isinstance(a, ConstArg)))
+                  for s in specs if s.kernel == kernel}
+        assert len(consts) >= 2
     jobs = _entries(KERNEL, specs)
-    gens = ir_rs.compile_ports(kernel_rs, jobs)
+    # the launch hints of the autotuned spec dropped: the port keeps its decorator's (the diff must say so)
+    tuned = next(s for s in specs if s.name == "hint_autotuned")
+    dropped = dataclasses.replace(tuned, name="hint_dropped", hints={})
+    gens = ir_rs.compile_ports(kernel_rs, [*jobs, (dropped, "hinted")])
     for (s, _), gen in zip(jobs, gens):
         ref = ir_ref.compile_reference(KERNEL, s)
         assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+    report = irdiff.diff(ir_ref.compile_reference(KERNEL, tuned).text, gens[-1].text, "ref", "gen")
+    assert [f.code for f in report.findings if f.severity == irdiff.CRITICAL] == ["IRD-HINT-ENTRY"]
 
 
 # -- model-only ---------------------------------------------------------------------------------------------
@@ -104,3 +114,14 @@ def test_constfold_folds_a_test_of_two_constants_only_when_both_are_fixed():
     assert [op.kind for op in constfold.run(k).body.ops] == [OpKind.CONSTANT, OpKind.YIELD]
     assert constfold.run(k).body.ops[0].attrs["value"] == 2  # TILE != N is false: the else arm
 
+
+
+def test_launch_hints_of_a_spec_are_compile_options():
+    """A spec's "hints" (an autotune config / replace_hints of the launch) reach the compile harness as cutile's
+    CompileOptions, which override the entry's optimization_hints as replace_hints overrides the decorator."""
+    specs = {s.name: s for s in load_specs(str(DATA / "ir_const_attrs.json"))}
+    assert spec_mod.compile_options(specs["hint_decorator"]) == {}
+    assert spec_mod.compile_options(specs["hint_autotuned"]) == {"num_cta_in_cga": 2, "occupancy": 1}
+    assert spec_mod.compile_options(specs["hint_occ4"]) == {"num_worker_warps_per_cta": 8, "occupancy": 4}
+    rs = _rust()
+    assert "sm_90 = (occupancy = 2" in rs  # the decorator's hint stays the entry's default

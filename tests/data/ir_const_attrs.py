@@ -42,3 +42,10 @@ def tma_flag(a, out, TILE: ConstInt, USE_TMA: ConstBool):
     i = ct.bid(0)
     t = ct.load(a, (i,), (TILE,), allow_tma=USE_TMA)
     ct.store(out, (i,), t * t, allow_tma=USE_TMA)
+
+
+@ct.kernel(occupancy=2)
+def hinted(x, y, TILE: ConstInt):
+    i = ct.bid(0)
+    t = ct.load(x, (i,), (TILE,))
+    ct.store(y, (i,), t + t)
