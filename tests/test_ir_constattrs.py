@@ -43,7 +43,7 @@ def test_const_attrs_are_ir_equivalent(tmp_path):
     files = translate.translate(KERNEL, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     specs = load_specs(str(DATA / "ir_const_attrs.json"))
-    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted"):  # >= 2 constant values
+    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted", "folded_tests"):
         consts = {tuple(sorted((n, a.value) for n, a in s.args.items() if isinstance(a, ConstArg)))
                   for s in specs if s.kernel == kernel}
         assert len(consts) >= 2
@@ -125,3 +125,25 @@ def test_launch_hints_of_a_spec_are_compile_options():
     assert spec_mod.compile_options(specs["hint_occ4"]) == {"num_worker_warps_per_cta": 8, "occupancy": 4}
     rs = _rust()
     assert "sm_90 = (occupancy = 2" in rs  # the decorator's hint stays the entry's default
+
+
+def test_compile_time_tests_that_are_not_numbers_fold():
+    """``x.dtype == ct.float32`` on the element type E: one entry per element type, where it folds; ``y is not
+    None`` of an array folds to True; ct.static_assert of ct.Constant ints is left to cuTile Python's launch;
+    ct.bid(axis=0) takes its keyword."""
+    text = pipeline.emit_model(KERNEL, "final")
+    heads = [ln.split("<")[0] for ln in text.splitlines() if ln.startswith("kernel @folded_tests")]
+    assert heads == ["kernel @folded_tests_f32", "kernel @folded_tests_f16", "kernel @folded_tests_bf16"]
+    bodies = text.split("kernel @folded_tests_")[1:]
+    assert "mulf %t, %t" in bodies[0] and "addf" not in bodies[0]
+    assert all("addf %t, %t" in b.split("kernel @")[0] and "mulf" not in b.split("kernel @")[0] for b in bodies[1:])
+    assert "cmpi" not in bodies[0].split("kernel @")[0]  # the static_assert leaves nothing behind
+
+
+def test_a_failing_or_runtime_static_assert_is_still_refused(tmp_path):
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, TILE: ct.Constant[int]):\n"
+                   "    ct.static_assert(ct.bid(0) == 1)\n    ct.store(x, (0,), ct.load(x, (0,), (TILE,)))\n")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(src)
+    assert "not a compile-time constant" in e.value.message and e.value.loc.line == 6

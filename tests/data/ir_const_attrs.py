@@ -49,3 +49,15 @@ def hinted(x, y, TILE: ConstInt):
     i = ct.bid(0)
     t = ct.load(x, (i,), (TILE,))
     ct.store(y, (i,), t + t)
+
+
+@ct.kernel
+def folded_tests(x, y, TILE: ConstInt, BN: ConstInt, GN: ConstInt):
+    ct.static_assert(BN == GN, "BN must equal GN")  # checked by cuTile Python per launch
+    i = ct.bid(axis=0)
+    t = ct.load(x, (i,), (TILE,))
+    if x.dtype == ct.float32 and y is not None:  # folded per element type, as the cuTile JIT folds it
+        t = t * t
+    else:
+        t = t + t
+    ct.store(y, (i,), t)

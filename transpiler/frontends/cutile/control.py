@@ -27,7 +27,8 @@ from ...cutile_base import Structural
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
-from .values import Poison
+from ...ir.typing import GenericMeetsConcrete
+from .values import DT, EnumRef, Poison
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
         cst.GreaterThanEqual: "ge"}
@@ -71,7 +72,17 @@ def atom(lw, node):
                 return Flag(x.name, o, int(y))
         if (isinstance(a, bool) or _number(a)) and (isinstance(b, bool) or _number(b)):
             return bool(_PY[op](a, b))
+        folded = fold_compile_time(lw, op, a, b, node)
+        if folded is not None:
+            return folded
         return compare(lw, op, a, b, node)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+            and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
+        a, b = _operand(lw, node.left), _operand(lw, node.comparisons[0].comparator)
+        folded = fold_compile_time(lw, "eq", a, b, node)
+        if folded is None:
+            raise lw.err(node, "`is` / `is not` of values that are not known at translate time")
+        return folded == isinstance(node.comparisons[0].operator, cst.Is)
     v = lw.expr(node)
     if isinstance(v, (bool, int, float)):
         return bool(v)
@@ -88,6 +99,35 @@ def atom(lw, node):
         if v.type.dtype == I32:
             return compare(lw, "ne", v, 0, node)
     raise lw.err(node, "a condition other than a compile-time value, a ct.Constant flag or a scalar comparison")
+
+
+def fold_compile_time(lw, op: str, a, b, node) -> bool | None:
+    """``==`` / ``!=`` of two compile-time values that are not numbers, folded as cuTile Python folds them at JIT
+    time: dtypes (``a.dtype == ct.float32``), None, strings, enum members. A dtype test on the arrays' element type
+    ``E`` depends on the launch: its blocker asks for one entry per element type (lower_file), where it folds.
+    None when ``a`` / ``b`` are not such values."""
+    if op not in ("eq", "ne") or any(isinstance(x, (Value, Sym)) for x in (a, b)):
+        return None
+    if isinstance(a, DT) and isinstance(b, DT):
+        if a.dtype == b.dtype:
+            return op == "eq"
+        if isinstance(a.dtype, DType) and isinstance(b.dtype, DType):
+            return op == "ne"
+        cause = GenericMeetsConcrete(f"a dtype test of {a.dtype} against {b.dtype} depends on the element type")
+        raise lw.err(node, "a dtype test on the arrays' element type E (lowered once per element type)") from cause
+    if a is None or b is None or all(isinstance(x, (str, EnumRef)) for x in (a, b)):  # PadMode is a str
+        same = _key(a) == _key(b) if a is not None and b is not None else a is b
+        return same if op == "eq" else not same
+    return None
+
+
+def _operand(lw, node):
+    """An operand of ``is`` / ``is not``: ``None`` itself, else the expression's value."""
+    return None if isinstance(node, cst.Name) and node.value == "None" else lw.expr(node)
+
+
+def _key(v):
+    return v.dotted if isinstance(v, EnumRef) else v
 
 
 def compare(lw, op: str, a, b, node) -> Value:
