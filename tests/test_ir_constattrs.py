@@ -43,7 +43,8 @@ def test_const_attrs_are_ir_equivalent(tmp_path):
     files = translate.translate(KERNEL, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     specs = load_specs(str(DATA / "ir_const_attrs.json"))
-    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted", "folded_tests"):
+    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted", "folded_tests",
+                   "bounds_loop"):
         consts = {tuple(sorted((n, a.value) for n, a in s.args.items() if isinstance(a, ConstArg)))
                   for s in specs if s.kernel == kernel}
         assert len(consts) >= 2

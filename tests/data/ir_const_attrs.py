@@ -61,3 +61,14 @@ def folded_tests(x, y, TILE: ConstInt, BN: ConstInt, GN: ConstInt):
     else:
         t = t + t
     ct.store(y, (i,), t)
+
+
+@ct.kernel
+def bounds_loop(x, y, N: ConstInt, TILE: ConstInt, NT: ConstInt):
+    row = ct.bid(0)
+    offs = ct.arange(TILE, dtype=ct.int32)
+    check = N != TILE  # inside the loop: one if per access, folded by the JIT
+    for j in range(NT):
+        o = j * TILE + offs
+        v = ct.gather(x, (row, o), check_bounds=check, padding_value=0.0)
+        ct.scatter(y, (row, o), v + v, check_bounds=check)
