@@ -28,6 +28,7 @@ from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
 from ...ir.typing import GenericMeetsConcrete
+from ..builder import PREDICATES
 from .values import DT, EnumRef, Poison
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
@@ -351,7 +352,7 @@ def const_test(lw, v) -> Flag | None:
     if test is None:
         return None
     op, a, b = test
-    pred = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}[op]
+    pred = PREDICATES[op]
     if isinstance(a, Sym):
         return Flag(a.name, pred, b)
     return Flag(b.name, _FLIP[pred], a)
