@@ -148,3 +148,14 @@ def test_a_failing_or_runtime_static_assert_is_still_refused(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         pipeline.lower(src)
     assert "not a compile-time constant" in e.value.message and e.value.loc.line == 6
+
+
+def test_port_takes_launch_hints_per_launch():
+    """On the GPU the port receives a spec's hints per launch: wrapper.set_launch_hints -> the C entry
+    ctrs_set_launch_hints (this thread's next launches) -> cutile CompileOptions on the launcher."""
+    files = translate.translate_source(KERNEL)
+    ffi, wrapper = files["ffi.rs"], files["wrapper.py"]
+    assert 'pub extern "C" fn ctrs_set_launch_hints(' in ffi
+    assert "Some(o) => op.compile_options(o)," in ffi and "o.num_cta_in_cga = (ctas > 0).then_some(ctas);" in ffi
+    assert "int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);" in wrapper
+    assert "def set_launch_hints(occupancy: int = 0, num_ctas: int = 0, num_worker_warps: int = 0" in wrapper
