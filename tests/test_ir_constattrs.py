@@ -159,3 +159,19 @@ def test_port_takes_launch_hints_per_launch():
     assert "Some(o) => op.compile_options(o)," in ffi and "o.num_cta_in_cga = (ctas > 0).then_some(ctas);" in ffi
     assert "int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);" in wrapper
     assert "def set_launch_hints(occupancy: int = 0, num_ctas: int = 0, num_worker_warps: int = 0" in wrapper
+
+
+def test_bool_flag_in_a_loop_splits_and_a_comparison_in_a_loop_is_refused(tmp_path):
+    """check_bounds=CHECK inside a loop: one entry per value (split_flags: the reference hoists out of the folded
+    arm); a ct.Constant comparison there is refused (E124, so the file can take the text-model path)."""
+    heads = [ln.split("<")[0] for ln in pipeline.emit_model(KERNEL, "final").splitlines()
+             if ln.startswith("kernel @bounds_loop")]
+    assert heads[0] == "kernel @bounds_loop__CHECK_0_f32" and len(heads) == 6
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, N: ct.Constant[int], T: ct.Constant[int]):\n"
+                   "    offs = ct.arange(T, dtype=ct.int32)\n    for j in range(4):\n"
+                   "        ct.scatter(y, j * T + offs, ct.gather(x, j * T + offs, check_bounds=N != T))\n")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(src)
+    assert e.value.code == errors.IR_UNSUPPORTED and "inside a loop" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (8, 77)  # the check_bounds= value
