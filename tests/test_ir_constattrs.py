@@ -43,8 +43,7 @@ def test_const_attrs_are_ir_equivalent(tmp_path):
     files = translate.translate(KERNEL, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     specs = load_specs(str(DATA / "ir_const_attrs.json"))
-    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted", "folded_tests",
-                   "bounds_loop"):
+    for kernel in ("lat_generic", "bounds_flag", "bounds_pred", "tma_flag", "hinted", "folded_tests"):
         consts = {tuple(sorted((n, a.value) for n, a in s.args.items() if isinstance(a, ConstArg)))
                   for s in specs if s.kernel == kernel}
         assert len(consts) >= 2
@@ -80,7 +79,7 @@ def test_check_bounds_and_allow_tma_of_constants_are_folded_ifs():
     text = pipeline.emit_model(KERNEL, "frontend")
     gathers = [ln for ln in text.splitlines() if " = gather " in ln]
     assert [("check_bounds = true" in g, "check_bounds = false" in g) for g in gathers] == \
-        [(True, False), (False, True)] * 3  # each ct.gather lowered once per value, in the two arms
+        [(True, False), (False, True)] * 2  # each ct.gather lowered once per value, in the two arms
 
 
 def test_generic_latency_of_a_gather_is_refused(tmp_path):
@@ -161,12 +160,9 @@ def test_port_takes_launch_hints_per_launch():
     assert "def set_launch_hints(occupancy: int = 0, num_ctas: int = 0, num_worker_warps: int = 0" in wrapper
 
 
-def test_bool_flag_in_a_loop_splits_and_a_comparison_in_a_loop_is_refused(tmp_path):
-    """check_bounds=CHECK inside a loop: one entry per value (split_flags: the reference hoists out of the folded
-    arm); a ct.Constant comparison there is refused (E124, so the file can take the text-model path)."""
-    heads = [ln.split("<")[0] for ln in pipeline.emit_model(KERNEL, "final").splitlines()
-             if ln.startswith("kernel @bounds_loop")]
-    assert heads[0] == "kernel @bounds_loop__CHECK_0_f32" and len(heads) == 6
+def test_a_comparison_in_a_loop_is_refused(tmp_path):
+    """check_bounds= given by a ct.Constant comparison inside a loop: refused (E124, so the file can take the
+    text-model path); its constant if in the loop body was not proven equivalent."""
     src = tmp_path / "k.py"
     src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, N: ct.Constant[int], T: ct.Constant[int]):\n"
                    "    offs = ct.arange(T, dtype=ct.int32)\n    for j in range(4):\n"

@@ -62,13 +62,3 @@ def folded_tests(x, y, TILE: ConstInt, BN: ConstInt, GN: ConstInt):
         t = t + t
     ct.store(y, (i,), t)
 
-
-@ct.kernel
-def bounds_loop(x, y, TILE: ConstInt, NT: ConstInt, CHECK: ConstBool):
-    row = ct.bid(0)
-    offs = ct.arange(TILE, dtype=ct.int32)
-    check = CHECK  # inside the loop: one entry per value (the reference hoists out of the folded arm)
-    for j in range(NT):
-        o = j * TILE + offs
-        v = ct.gather(x, (row, o), check_bounds=check, padding_value=0.0)
-        ct.scatter(y, (row, o), v + v, check_bounds=check)
