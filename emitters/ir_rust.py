@@ -120,9 +120,17 @@ _CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
 
 def _view_hints(op: Op) -> str:
     """The latency and TMA arguments of a view load/store (ct.load/ct.store latency=, allow_tma=)."""
-    lat = op.attrs.get("latency")
+    lat = _latency(op)
     tma = "tma::Disabled" if op.attrs.get("allow_tma") is False else "tma::Enabled"
-    return f"{f'Some({lat}i32)' if lat is not None else 'None'}, {tma}"
+    return f"{f'Some({lat})' if lat is not None else 'None'}, {tma}"
+
+
+def _latency(op: Op) -> str | None:
+    """``latency=``: an i32 literal, or the const generic it is (a Sym: cutile resolves it per specialisation)."""
+    lat = op.attrs.get("latency")
+    if isinstance(lat, Sym):
+        return const_spelling(lat.name)
+    return None if lat is None else f"{int(lat)}i32"
 
 
 def _tile0(t) -> str:
@@ -686,9 +694,12 @@ class KernelEmitter:
         if "flag" in op.attrs:
             pred, value = op.attrs.get("test", ("eq", 1))
             sym = _CMP_SYM[pred]
-            out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {int(value)}i32", arms[0], arms[1],
-                                     self.span(op),
-                                     test=(op.attrs["flag"], sym, int(value))))
+            if isinstance(value, Sym):  # two const generics compared (TILE != N): folded by the JIT alike
+                out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {const_spelling(value.name)}",
+                                         arms[0], arms[1], self.span(op)))
+            else:
+                out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {int(value)}i32", arms[0],
+                                         arms[1], self.span(op), test=(op.attrs["flag"], sym, int(value))))
         else:
             out.append(model.IfConst(self.val(op.operands[0], _SCALAR), arms[0], arms[1], self.span(op),
                                      runtime=True))

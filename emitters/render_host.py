@@ -224,6 +224,7 @@ def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
         lines.append(f"int32_t {fk.symbol}({fk.c_params});")
     for d in dispatchers or []:
         lines.append(f"int32_t {d['symbol']}({d['c_params']});")
+    lines.append("int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);")
     return "\n".join(lines) + "\n"
 
 

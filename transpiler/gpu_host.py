@@ -87,11 +87,18 @@ class PortRunner:
         inputs = [tensors[p] if isinstance(spec.args[p], specmod.ArrayArg) else spec.args[p].value
                   for p in params if not isinstance(spec.args[p], specmod.ConstArg)]
         port_fn = getattr(self.wrapper, spec.kernel)
+        if spec.hints:  # the launch's compiler hints (an autotune config, replace_hints): both sides take them
+            kernel = kernel.replace_hints(**spec.hints)
+        set_hints = getattr(self.wrapper, "set_launch_hints", None)  # ports generated before it have none
+        hints = dict(spec.hints) if set_hints is not None else {}
 
         def ref():
             ct.launch(torch.cuda.current_stream(), grid, kernel, args)
 
         def port():
+            if hints or getattr(self, "_hinted", False):  # this thread's hints are this spec's (0: the entry's)
+                set_hints(**hints)
+                self._hinted = bool(hints)
             port_fn(*inputs, **consts, grid=grid)
 
         return ref, port

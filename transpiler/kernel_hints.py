@@ -14,10 +14,11 @@ from collections.abc import Callable
 import libcst as cst
 
 from . import ops_cutile, toolchain
+from .spec import LAUNCH_HINTS
 
-# cuTile Python keyword -> cutile entry optimization_hints key (cuda/tile/_ir2bytecode.py: EntryHints)
-ENTRY_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy",
-               "num_worker_warps": "num_worker_warps_per_cta"}
+# cuTile Python keyword -> cutile entry optimization_hints key (cuda/tile/_ir2bytecode.py: EntryHints); the same
+# keys of a launch (replace_hints, a spec's "hints") are cutile CompileOptions fields
+ENTRY_HINTS = LAUNCH_HINTS
 
 
 def read_hints(info, deco, err: Callable, note: Callable) -> tuple[tuple[str, int], ...]:

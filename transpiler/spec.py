@@ -374,7 +374,18 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str) -> dict[str, Any]:
         elif ptype == "int" and a is None and (d := derived_dim(spec, pname)) is not None:
             hints[pname] = _pow2_div(d)  # raw-pointer entry: `<array>_shape_<i>` / `<array>_stride_<i>`
     return {"module": entry.module, "function": entry.name, "generics": generics, "strides": strides,
-            "spec_args": specs, "scalar_hints": hints, "target": target}
+            "spec_args": specs, "scalar_hints": hints, "target": target, "compile_options": compile_options(spec)}
+
+
+# a launch's compiler hints (cuTile Python replace_hints / autotune config keys) -> cutile's runtime CompileOptions
+# fields (cutile-compiler hints.rs: they override the entry's optimization_hints, as replace_hints overrides the
+# decorator's); kernel_hints.ENTRY_HINTS maps the same keys for the decorator
+LAUNCH_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy", "num_worker_warps": "num_worker_warps_per_cta"}
+
+
+def compile_options(spec: Spec) -> dict[str, int]:
+    """The spec's launch hints as cutile CompileOptions fields (``opt_level`` is a tileiras flag, not Tile IR)."""
+    return {LAUNCH_HINTS[k]: int(v) for k, v in sorted(spec.hints.items()) if k in LAUNCH_HINTS and v is not None}
 
 
 def derived_dim(spec: Spec, pname: str) -> int | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import operator
 
 from ..ir.ops import Block, Kernel, Op, OpKind
+from ..ir.types import Sym
 from .util import replace_uses
 
 _INT = {OpKind.ADDI: operator.add, OpKind.SUBI: operator.sub, OpKind.MULI: operator.mul}
@@ -28,9 +29,10 @@ def _fold_block(block: Block, consts: dict[int, object], flags: dict, mapping: d
             a, b = (consts[v.id] for v in op.operands)
             op = Op(OpKind.CONSTANT, [], op.results, {"value": _INT[op.kind](a, b)}, op.loc)
             consts[op.result.id] = op.attrs["value"]
-        if op.kind == OpKind.IF and op.attrs.get("flag") in flags:
-            pred, value = op.attrs.get("test", ("ne", 0))  # a dtype-choice flag: 1 takes the then arm
-            arm = op.regions[0 if _TEST[pred](int(flags[op.attrs["flag"]]), value) else 1]
+        pred, value = op.attrs.get("test", ("ne", 0))  # a dtype-choice flag: 1 takes the then arm
+        value = flags.get(value.name) if isinstance(value, Sym) else value  # TILE != N: both must be fixed
+        if op.kind == OpKind.IF and op.attrs.get("flag") in flags and value is not None:
+            arm = op.regions[0 if _TEST[pred](int(flags[op.attrs["flag"]]), int(value)) else 1]
             *body, y = arm.ops
             out += body
             mapping.update({r.id: mapping.get(v.id, v) for r, v in zip(op.results, y.operands)})

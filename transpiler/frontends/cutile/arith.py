@@ -9,6 +9,7 @@ from ...ir.ops import OpKind
 from ...ir.types import BOOL, DType, ScalarType, TileType
 from ...ir.values import Value
 from .args import bind, value
+from .control import const_test
 from .registry import Call, lowers
 
 _BINARY = {"ct.floordiv": "//", "ct.mod": "%", "ct.pow": "**", "ct.bitwise_and": "&", "ct.bitwise_or": "|",
@@ -102,6 +103,11 @@ def static_assert(lw, c: Call):
         # port's IR is the same where it holds (its ops are dead), and the reference compiles nothing where not
         lw.note(c.node, "demotion", f"ct.static_assert({lw.info.module.code_for_node(a['condition'])}) on "
                 "ct.Constant values: checked by cuTile Python at compile time, not by the port (no Tile IR either way)")
+        return None
+    test = const_test(lw, cond) if not isinstance(cond, (bool, int, float)) else None
+    if test is not None:  # BLOCK_N == GROUP_N of ct.Constant ints: cuTile Python checks it at JIT time per launch
+        lw.note(c.node, "demotion", f"ct.static_assert({test.spelled()}) is checked by cuTile Python per launch; "
+                                    "the port does not check it (a spec that violates it fails the reference)")
         return None
     if not isinstance(cond, bool):
         raise lw.err(c.node, "ct.static_assert of a condition that is not a compile-time constant")

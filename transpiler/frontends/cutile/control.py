@@ -28,7 +28,9 @@ from ...cutile_base import Structural
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
-from .values import Poison
+from ...ir.typing import GenericMeetsConcrete
+from ..builder import PREDICATES
+from .values import DT, EnumRef, Poison
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
         cst.GreaterThanEqual: "ge"}
@@ -43,10 +45,15 @@ def _number(v) -> bool:
 
 
 class Flag:
-    """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter."""
+    """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter (``value``: an int, or another
+    const generic, a :class:`Sym`: ``TILE != N``)."""
 
-    def __init__(self, name: str, op: str, value: int):
+    def __init__(self, name: str, op: str, value):
         self.name, self.op, self.value = name, op, value
+
+    def spelled(self) -> str:
+        v = self.value.name if isinstance(self.value, Sym) else f"{self.value}i32"
+        return f"{self.name} {_SYM[self.op]} {v}"
 
 
 # -- conditions --------------------------------------------------------------------------------------------
@@ -67,7 +74,17 @@ def atom(lw, node):
                 return Flag(x.name, o, int(y))
         if (isinstance(a, bool) or _number(a)) and (isinstance(b, bool) or _number(b)):
             return bool(_PY[op](a, b))
+        folded = fold_compile_time(lw, op, a, b, node)
+        if folded is not None:
+            return folded
         return compare(lw, op, a, b, node)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+            and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
+        a, b = _operand(lw, node.left), _operand(lw, node.comparisons[0].comparator)
+        folded = fold_compile_time(lw, "eq", a, b, node)
+        if folded is None:
+            raise lw.err(node, "`is` / `is not` of values that are not known at translate time")
+        return folded == isinstance(node.comparisons[0].operator, cst.Is)
     v = lw.expr(node)
     if isinstance(v, (bool, int, float)):
         return bool(v)
@@ -84,6 +101,35 @@ def atom(lw, node):
         if v.type.dtype == I32:
             return compare(lw, "ne", v, 0, node)
     raise lw.err(node, "a condition other than a compile-time value, a ct.Constant flag or a scalar comparison")
+
+
+def fold_compile_time(lw, op: str, a, b, node) -> bool | None:
+    """``==`` / ``!=`` of two compile-time values that are not numbers, folded as cuTile Python folds them at JIT
+    time: dtypes (``a.dtype == ct.float32``), None, strings, enum members. A dtype test on the arrays' element type
+    ``E`` depends on the launch: its blocker asks for one entry per element type (lower_file), where it folds.
+    None when ``a`` / ``b`` are not such values."""
+    if op not in ("eq", "ne") or any(isinstance(x, (Value, Sym)) for x in (a, b)):
+        return None
+    if isinstance(a, DT) and isinstance(b, DT):
+        if a.dtype == b.dtype:
+            return op == "eq"
+        if isinstance(a.dtype, DType) and isinstance(b.dtype, DType):
+            return op == "ne"
+        cause = GenericMeetsConcrete(f"a dtype test of {a.dtype} against {b.dtype} depends on the element type")
+        raise lw.err(node, "a dtype test on the arrays' element type E (lowered once per element type)") from cause
+    if a is None or b is None or all(isinstance(x, (str, EnumRef)) for x in (a, b)):  # PadMode is a str
+        same = _key(a) == _key(b) if a is not None and b is not None else a is b
+        return same if op == "eq" else not same
+    return None
+
+
+def _operand(lw, node):
+    """An operand of ``is`` / ``is not``: ``None`` itself, else the expression's value."""
+    return None if isinstance(node, cst.Name) and node.value == "None" else lw.expr(node)
+
+
+def _key(v):
+    return v.dotted if isinstance(v, EnumRef) else v
 
 
 def compare(lw, op: str, a, b, node) -> Value:
@@ -260,7 +306,7 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     lw.emit_op(op)
     for n, r in zip(merged, results):
         lw.env[n] = r
-    how = f"const-generic if {c.name} {_SYM[c.op]} {c.value}i32 (folded by the cuTile JIT)" if flag else "runtime if"
+    how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
 
@@ -305,6 +351,37 @@ def if_expr(lw, node: cst.IfExp, hint: str):
     return v
 
 
+def const_test(lw, v) -> Flag | None:
+    """The ct.Constant test a compile-time-per-specialisation value ``v`` stands for: a ``ct.Constant[bool]``
+    (``check_bounds=CHECK``), a ``ct.Constant[int]`` (true when non-zero) or a comparison of ct.Constant ints
+    (``check = TILE != N``, Lowering.const_tests); None for anything else."""
+    if isinstance(v, Sym):
+        return Flag(v.name, "eq", 1) if lw.flags.get(v.name) == "bool" else Flag(v.name, "ne", 0)
+    test = lw.const_tests.get(v.id) if isinstance(v, Value) else None
+    if test is None:
+        return None
+    op, a, b = test
+    pred = PREDICATES[op]
+    if isinstance(a, Sym):
+        return Flag(a.name, pred, b)
+    return Flag(b.name, _FLIP[pred], a)
+
+
+def flag_arms(lw, flag: Flag, lower_arm, node, text: str):
+    """``lower_arm(True)`` and ``lower_arm(False)`` (a call whose attribute follows ``flag``) as the arms of a
+    constant-flag ``if`` on ``flag``: the cuTile JIT folds it per launch, as cuTile Python folds the attribute.
+    Returns the arms' value (None for a statement such as ct.store)."""
+    tmp = f"\0flagarm{id(node)}"
+
+    def arm(value: bool):
+        def run():
+            lw.env[tmp] = lower_arm(value)
+        return run
+
+    two_arms(lw, flag, arm(True), arm(False), node, text)
+    return lw.env.pop(tmp, None)
+
+
 def signal_one_armed(lw, name: str, node) -> None:
     """Reading a name bound in one arm of an ``if`` only: a structural flag (lowered per value), else an error."""
     flag, line = lw.one_armed[name]
@@ -313,5 +390,5 @@ def signal_one_armed(lw, name: str, node) -> None:
     raise lw.err(node, f"'{name}' is bound in one arm of a runtime if only")
 
 
-__all__ = ["Flag", "atom", "branch", "compare", "if_expr", "if_stmt", "runtime_bool", "signal_one_armed",
-           "two_arms"]
+__all__ = ["Flag", "atom", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
+           "signal_one_armed", "two_arms"]

@@ -87,6 +87,9 @@ class Lowering(Builder):
         # scalar values computed from ct.Constant symbols (and literals) only: cuTile Python folds them per launch
         self.sym_derived: set[int] = set()
         self._literal: set[int] = set()
+        # i1 values that compare ct.Constant ints (``TILE != N``): (operator, a, b), a compile-time test per
+        # specialisation (memory.py splits an attribute on it: control.const_test)
+        self.const_tests: dict[int, tuple] = {}
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -414,7 +417,12 @@ class Lowering(Builder):
             if len(node.comparisons) != 1 or type(node.comparisons[0].operator) not in _CMPOPS:
                 raise self.err(node, "chained comparisons and is / in")
             c = node.comparisons[0]
-            return self.binary(_CMPOPS[type(c.operator)], self.expr(node.left), self.expr(c.comparator), node, hint)
+            a, b = self.expr(node.left), self.expr(c.comparator)
+            v = self.binary(_CMPOPS[type(c.operator)], a, b, node, hint)
+            if isinstance(v, Value) and all(isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)
+                                            for x in (a, b)):
+                self.const_tests[v.id] = (_CMPOPS[type(c.operator)], a, b)  # known per specialisation
+            return v
         if isinstance(node, cst.Subscript):
             return self.subscript(node)
         if isinstance(node, cst.Attribute):

@@ -5,6 +5,7 @@ dtype; emitters/ir_rust.py spells the chain)."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import libcst as cst
@@ -12,12 +13,45 @@ import libcst as cst
 from ... import errors
 from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, I32, DType, ScalarType, TileType, ViewType
+from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
+from .control import const_test, flag_arms
 from .recovery import record
 from .registry import Call, lowers
 from .values import ArrayRef, EnumRef
+
+def per_flag(*keys: str):
+    """A handler whose ``keys`` attributes (``check_bounds=``, ``allow_tma=``: a structural choice, literal in
+    cutile's API) may be a ct.Constant test (``check_bounds=CHECK``, ``check = TILE != N``): known per
+    specialisation, as cuTile Python folds it at JIT time. The call is lowered once per value of the attribute,
+    as the arms of a constant-flag ``if`` on the test (control.flag_arms), which the cuTile JIT folds alike."""
+    def wrap(handler):
+        @functools.wraps(handler)
+        def lower(lw, c: Call):
+            for key in keys:
+                node = c.kw.get(key)
+                none = node is None or isinstance(node, cst.Name) and node.value == "None"
+                flag = None if none else const_test(lw, lw.expr(node))
+                if flag is None:
+                    continue
+                text = f"{key}={lw.info.module.code_for_node(node)}"
+                if lw.loops:  # a gather / scatter on a ct.Constant test inside a loop: not proven equivalent yet
+                    raise lw.err(node, f"{text} inside a loop: a ct.Constant test as {key}= is proven outside "
+                                       "loops only")
+
+                def lower_arm(value: bool, key=key):
+                    kw = {**c.kw, key: cst.Name("True" if value else "False")}
+                    return lower(lw, Call(c.node, c.fn, c.pos, kw, c.hint))
+
+                v = flag_arms(lw, flag, lower_arm, c.node, text)
+                if isinstance(v, Value) and c.hint:
+                    v.hint = c.hint
+                return v
+            return handler(lw, c)
+        return lower
+    return wrap
+
 
 _PADDING = {"ZERO": "zero", "NEG_ZERO": "neg_zero", "NEG_INF": "neg_inf", "POS_INF": "pos_inf", "NAN": "nan",
             "UNDETERMINED": "none"}
@@ -78,7 +112,7 @@ def order(lw, node, rank: int) -> tuple | None:
 def hints(lw, kw) -> dict:
     """``latency=`` (a translate-time int, 1..10) and ``allow_tma=`` (a translate-time bool) of a view load/store."""
     out = {}
-    lat = _latency(lw, kw)
+    lat = _latency(lw, kw, generic=True)
     if lat is not None:
         out["latency"] = lat
     if "allow_tma" in kw and not (isinstance(kw["allow_tma"], cst.Name) and kw["allow_tma"].value == "None"):
@@ -87,6 +121,7 @@ def hints(lw, kw) -> dict:
 
 
 @lowers("ct.load")
+@per_flag("allow_tma")
 def load(lw, c: Call):
     """``ct.load(array, index, shape[, order=, padding_mode=, latency=, allow_tma=])`` (index and shape by
     position or keyword); ``shape=()`` loads a 1x..x1 tile and reshapes it to 0-d, as cuTile Python does."""
@@ -119,6 +154,7 @@ def _empty_tuple(node) -> bool:
 
 
 @lowers("ct.store")
+@per_flag("allow_tma")
 def store(lw, c: Call):
     kw = dict(c.kw)
     for name, node in zip(("index", "tile"), c.pos[1:]):
@@ -316,16 +352,27 @@ def _access(lw, c: Call, fn: str, names: list[str], extra: set[str]):
     return a, args, operands, attrs
 
 
-def _latency(lw, kw) -> int | None:
+def _latency(lw, kw, generic: bool = False) -> int | Sym | None:
+    """``latency=``: an int literal / module constant in 1..10, or a ``ct.Constant[int]`` parameter: known per
+    specialisation (cuTile Python checks its range at JIT time), spelled as the const generic (cutile 0.3.1 reads
+    ``Some(LAT)`` / ``Latency::<LAT>`` of a const generic: compile_cuda_tile_op.rs read_view_hint_params,
+    extract_latency_cycles); ``generic``: the op takes a generic (a view load/store: ``Option<i32>``; a pointer
+    op's ``Latency<const CYCLES: u32>`` cannot take an i32 const generic on stable Rust)."""
     if "latency" not in kw or (isinstance(kw["latency"], cst.Name) and kw["latency"].value == "None"):
         return None
     v = lw.expr(kw["latency"])
+    if isinstance(v, Sym) and lw.flags.get(v.name) != "bool":
+        if generic:
+            return v
+        raise lw.err(kw["latency"], f"latency={v.name} (a ct.Constant) of an element-wise access: cutile 0.3.1's "
+                     "Latency<const CYCLES: u32> cannot take an i32 const generic (give a literal)")
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 10:
         raise lw.err(kw["latency"], "latency= must be a translate-time int in 1..10")
     return v
 
 
 @lowers("ct.gather")
+@per_flag("check_bounds")
 def gather(lw, c: Call):
     a, args, idx, attrs = _access(lw, c, "ct.gather", ["array", "indices"],
                                   {"mask", "padding_value", "check_bounds", "latency"})
@@ -350,6 +397,7 @@ def gather(lw, c: Call):
 
 
 @lowers("ct.scatter")
+@per_flag("check_bounds")
 def scatter(lw, c: Call):
     a, args, idx, attrs = _access(lw, c, "ct.scatter", ["array", "indices", "value"],
                                   {"mask", "check_bounds", "latency"})
@@ -398,6 +446,7 @@ def _atomic_dtype(lw, c: Call, dt, mode: str) -> None:
 
 
 @lowers(*_RMW)
+@per_flag("check_bounds")
 def atomic_rmw(lw, c: Call):
     """``ct.atomic_add/max/min/and/or/xor/xchg(array, indices, update)``: the old values (tile_atomic_rmw)."""
     mode = _RMW[c.fn]
@@ -412,6 +461,7 @@ def atomic_rmw(lw, c: Call):
 
 
 @lowers("ct.atomic_cas")
+@per_flag("check_bounds")
 def atomic_cas(lw, c: Call):
     """``ct.atomic_cas(array, indices, expected, desired)``: the old values (tile_atomic_cas)."""
     a, args, idx, attrs = _access(lw, c, c.fn, ["array", "indices", "expected", "desired"],
