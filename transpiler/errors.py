@@ -156,3 +156,6 @@ KERNELS_REFUSED = "CTRS-E240"
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
 INTERNAL = "CTRS-E999"
+# triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
+TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
+TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for

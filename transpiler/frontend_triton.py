@@ -1707,8 +1707,10 @@ def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
             if n.value in params:
                 return {n.value}
             return set().union(*[roots(v, depth + 1) for v in local.get(n.value, [])])
-        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.Add, cst.Subtract)):
-            return roots(n.left, depth + 1) | roots(n.right, depth + 1)
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Add):  # p + offs / offs + p
+            return roots(n.left, depth + 1) or roots(n.right, depth + 1)
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Subtract):  # p - k: only p
+            return roots(n.left, depth + 1)
         if isinstance(n, cst.Call) and tf.dotted(n.func) == "tl.make_block_ptr" and n.args:
             return roots(n.args[0].value, depth + 1)
         return set()
@@ -2002,12 +2004,12 @@ def mine_sites(path: Path) -> dict:
     tf = _load(path)
     tf.llm = True  # only the kept parameters matter here: an expression without a rule (--llm) is no obstacle
     configs, specs, kernels = [], [], {}
-    for fn in tf.kernels:
+    helpers = helper_names(tf)
+    for fn in (f for f in tf.kernels if f.name.value not in helpers):
         kname = fn.name.value
         consts = [p.name.value for p in fn.params.params
                   if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"]
-        kr = _rewrite(tf, fn)  # the port's parameters: what the cuTile rewrite keeps, in signature order
-        kernels[kname] = [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
+        kernels[kname] = _port_params(tf, fn)
         for d in fn.decorators:
             dd = d.decorator
             if not (isinstance(dd, cst.Call) and tf.dotted(dd.func) == "triton.autotune"):
@@ -2036,7 +2038,40 @@ def mine_sites(path: Path) -> dict:
                               "name": "site_" + "_".join(f"{k}{v}" for k, v in sorted(cs.items())),
                               "hints": hints[i]})
     return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels,
-            "triton": {fn.name.value: launch_map(tf, fn) for fn in tf.kernels}}
+            "triton": {fn.name.value: launch_map(tf, fn) for fn in tf.kernels if fn.name.value not in helpers}}
+
+
+def helper_names(tf: TritonFile) -> set[str]:
+    """The ``@triton.jit`` functions of the file another one of them calls by name: helpers (inlined into their
+    callers by the typed front end, frontends/triton/inline.py), not kernels of the port."""
+    names = {fn.name.value for fn in tf.kernels}
+    out: set[str] = set()
+    for fn in tf.kernels:
+        me = fn.name.value
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value in names and node.func.value != me:
+                    out.add(node.func.value)
+
+        fn.body.visit(V())
+    return out
+
+
+def _port_params(tf: TritonFile, fn: cst.FunctionDef) -> list:
+    """The port's parameters of kernel ``fn`` ([name, constexpr?] in signature order): what the cuTile rewrite
+    keeps, or, for a kernel only the typed front end lowers, the typed kernel's parameters."""
+    try:
+        kr = _rewrite(tf, fn)
+        return [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
+    except errors.CtrsError as first:
+        from .frontends.triton import lower_kernel  # noqa: PLC0415 - the typed front end imports this module
+
+        try:
+            _lw, k = lower_kernel(tf, fn)
+        except errors.CtrsError:
+            raise first from None
+        return [[p.name, p.kind == "constant"] for p in k.params]
 
 
 # ---------------------------------------------------------------------------------------------- launch map
@@ -2051,8 +2086,14 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
     constant), ``scalar`` (a runtime scalar), in the Triton signature's order. ``grid`` "spec": the
     spec's grid is the Triton launch grid too (program ids cover the same tiles as the counterpart's
     block ids). ``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision).
-    ``ties``: [bound, kind, [[array, axis], ..]] -- the axes a mask bound limits (the wrapper checks their extents)."""
-    kr = _rewrite(tf, fn)
+    ``ties``: [bound, kind, [[array, axis], ..]] -- the axes a mask bound limits (the wrapper checks their extents).
+    A kernel only the typed front end lowers gets the typed front end's map (frontends/triton/hostmap.py)."""
+    try:
+        kr = _rewrite(tf, fn)
+    except errors.CtrsError as first:
+        from .frontends.triton import hostmap  # noqa: PLC0415 - the typed front end imports this module
+
+        return hostmap.launch_map(tf, fn, first)
     params = []
     for name, kind, _p in kr.params:
         m = _SHAPE_RE.match(kr.subst.get(name, ""))

@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ... import errors, frontend_triton, ir
-from . import grid, memory, tiles  # noqa: F401 - importing a family module registers its handlers
-from .lowering import Lowering, unsupported
+from . import calls, grid, inline, memory, tiles  # noqa: F401 - importing a family module registers its handlers
+from .lowering import Lowering, lower_kernel, unsupported
 
-__all__ = ["Lowering", "lower_file", "unsupported"]
+__all__ = ["Lowering", "lower_file", "lower_kernel", "unsupported"]
 
 
 def lower_file(path: Path) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
@@ -24,10 +24,10 @@ def lower_file(path: Path) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
     (line, kernel, kind, text) for ``--explain``."""
     tf = frontend_triton._load(Path(path))
     kernels, notes = [], []
-    for fn in tf.kernels:
+    helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
+    for fn in (f for f in tf.kernels if f.name.value not in helpers):
         frontend_triton._check_signatures(tf, fn)
-        lw = Lowering(tf, fn)
-        k = lw.kernel()
+        lw, k = lower_kernel(tf, fn)
         kernels.append(ir.verify(k))
         for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
             notes.append((line, fn.name.value, kind, text))

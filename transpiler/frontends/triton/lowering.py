@@ -27,6 +27,7 @@ from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import gathers, inline
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
@@ -34,7 +35,8 @@ from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-           cst.Modulo: "%", cst.BitAnd: "&"}
+           cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+           cst.RightShift: ">>"}
 _CMP = {cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt", cst.GreaterThanEqual: "ge",
         cst.Equal: "eq", cst.NotEqual: "ne"}
 _AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
@@ -80,8 +82,9 @@ class Lowering(Builder):
 
     scalars_meet_tiles = True
 
-    def __init__(self, tf, fn: cst.FunctionDef):
+    def __init__(self, tf, fn: cst.FunctionDef, flat=()):
         super().__init__()
+        self.flat: set[str] = set(flat)  # pointer parameters accessed by gather/scatter (gathers.py): 1-D arrays
         self.tf = tf
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -183,6 +186,8 @@ class Lowering(Builder):
             return self.range_value(v, node)
         if isinstance(v, Mask):
             return self.mask_value(v, node)
+        if isinstance(v, Ptr) and v.base is None:  # an offset expression used as a value (offs * 2, offs + 1 < n)
+            return gathers.offsets(self, v, node)
         if isinstance(v, (Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
         return v
@@ -303,7 +308,9 @@ class Lowering(Builder):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
-        if isinstance(s, cst.Assign):
+        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple):
+            inline.unpack(self, s)  # a, b = helper(...) / a, b = x, y
+        elif isinstance(s, cst.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
             name = s.targets[0].target.value
@@ -433,6 +440,9 @@ class Lowering(Builder):
                 return self.env[node.value]
             if node.value in ("True", "False"):
                 return node.value == "True"
+            g = inline.global_value(self, node)  # a module constant (Triton folds globals)
+            if g is not None:
+                return g
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
             return self.display(node)
@@ -477,8 +487,8 @@ class Lowering(Builder):
                     return Ptr(None, (Term(idx=x, stride=y.name),))
         if op == "&" and isinstance(a, Mask) and isinstance(b, Mask):
             return Mask(a.parts + b.parts)
-        if op == "&":
-            raise self.err(node, "& of anything but two `offs < n` masks")
+        if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
+            a, b = (self.value(x, node) for x in (a, b))
         for x, y in ((a, b), (b, a)):
             if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float:
                 raise self.err(node, f"constexpr '{x.name}' used as a float")
@@ -513,6 +523,11 @@ class Lowering(Builder):
         if isinstance(x, Value) and x.type == ScalarType(I32):
             t, blk = self.scaled.get(x, (None, None))
             return Ptr(None, (Term(idx=x, tiles=t, block=blk),))
+        if isinstance(x, Value) and isinstance(x.type, (TileType, ScalarType)) and isinstance(x.type.dtype, DType) \
+                and x.type.dtype.kind in ("int", "uint"):
+            return Ptr(None, (Term(idx=x, lanes=True),))  # offsets computed per lane (a gather/scatter)
+        if isinstance(x, Sym):
+            return Ptr(None, (Term(idx=self.i32(x, node)),))
         if isinstance(x, int) and not isinstance(x, bool):
             return Ptr(None, (Term(idx=x),) if x else ())
         raise self.err(node, f"'{type(x).__name__}' added to a pointer")
@@ -521,21 +536,21 @@ class Lowering(Builder):
         c = node.comparisons[0]
         left = self.expr(node.left)
         if isinstance(left, Range):
-            if not isinstance(c.operator, cst.LessThan):
-                raise self.err(node, "a mask other than `offs < n`")
+            if not isinstance(c.operator, cst.LessThan) or type(c.operator) not in _CMP:
+                return self.predicate(node)
             cmp = c.comparator
             if isinstance(cmp, cst.BinaryOperation) and isinstance(cmp.operator, cst.Subtract):
                 bound, shift = self.expr(cmp.left), self.expr(cmp.right)  # offs < K - k * BLOCK: offs + k * BLOCK < K
                 kind = "param" if isinstance(bound, ScalarParam) else "const" if isinstance(bound, Sym) else None
                 if kind and isinstance(shift, Value) and shift in self.scaled and self.scaled[shift][1] == left.size:
                     return Mask((MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
-                raise self.err(node, "a mask bound other than `n` or `n - k * BLOCK`")
+                return self.predicate(node)
             right = self.expr(cmp)
-            if isinstance(right, ScalarParam):
+            if isinstance(right, ScalarParam) and right.name not in self.runtime:
                 return Mask((MaskPart(left, right.name, "param"),))
             if isinstance(right, Sym):
                 return Mask((MaskPart(left, right.name, "const"),))
-            raise self.err(node, "a mask bound that is not a parameter")
+            return self.predicate(node)
         pred = _CMP.get(type(c.operator))
         if pred is None:
             raise self.err(node, f"comparison {type(c.operator).__name__}")
@@ -543,6 +558,22 @@ class Lowering(Builder):
         a = self.value(left, node.left, like=right)
         b = self.value(right, c.comparator, like=a)
         return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def predicate(self, node: cst.Comparison) -> Value:
+        """A comparison of offsets that is not a view's bound (``offs >= lo``, ``offs < HI + tl.minimum(..)``,
+        ``offs < n`` after ``n`` was used as a value): a bool tile (a gather/scatter mask, a tl.where condition)."""
+        c = node.comparisons[0]
+        pred = _CMP[type(c.operator)]
+        left, right = self.expr(node.left), self.expr(c.comparator)
+        a = self.value(left, node.left, like=right)
+        b = self.value(right, c.comparator, like=a)
+        return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def stride_value(self, name: str, node) -> Value:
+        """A stride parameter of a flat array's offsets: a runtime i32 parameter of the port."""
+        if name in self.strides:
+            raise self.err(node, f"'{name}' is a view's dropped stride and a gather offset's stride")
+        return self.scalar(ScalarParam(name), node)
 
     def subscript(self, node: cst.Subscript):
         v = self.expr(node.value)
@@ -599,7 +630,25 @@ class Lowering(Builder):
                                            {a.keyword.value: a.value for a in node.args if a.keyword}, hint))
         if isinstance(node.func, cst.Name) and node.func.value == "float":
             fn = "float"
+        if isinstance(node.func, cst.Name) and node.func.value not in self.env:
+            helper = inline.helper_def(self, node.func.value)
+            if helper is not None:  # a @triton.jit helper of the file: inlined (inline.py)
+                return inline.inline(self, helper, self.call_of(node, hint))
         handler = CALLS.get(fn or "")
         if handler is None:
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         return handler(self, self.call_of(node, hint))
+
+
+def lower_kernel(tf, fn: cst.FunctionDef) -> tuple[Lowering, Kernel]:
+    """``fn`` lowered: first with every pointer parameter a partition-viewed array; each parameter an access of
+    which is not a view becomes a flat array (gathers.FlatNeeded) and the kernel is lowered again."""
+    flat: set[str] = set()
+    while True:
+        lw = Lowering(tf, fn, flat)
+        try:
+            return lw, lw.kernel()
+        except gathers.FlatNeeded as e:
+            if e.name in flat:
+                raise
+            flat.add(e.name)
