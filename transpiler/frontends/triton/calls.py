@@ -112,6 +112,12 @@ def hint(lw, c: Call):
     return lw.expr(c.pos[0], c.hint)
 
 
+@lowers("tl.pointer_type")
+def pointer_type(lw, c: Call):
+    """``tl.pointer_type(dtype)``: a marker; ``p.to(tl.pointer_type(..))`` is refused by ``.to``."""
+    return ("pointer_type", *c.pos)
+
+
 @lowers("tl.static_assert")
 def static_assert(lw, c: Call):
     """A compile-time assertion: checked when its condition is a translate-time constant, else only noted."""

@@ -131,11 +131,15 @@ class Lowering(Builder):
         v = self.arrays[name]
         if v.type.rank == 0:
             v.type = ArrayType(ELEMENT, rank)
+        elif v.type.rank != rank and name not in self.flat:  # views of two ranks: a flat array (gathers.py)
+            raise gathers.FlatNeeded(name, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         elif v.type.rank != rank:
             raise self.err(node, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         return v
 
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
+        if name in self.runtime and arr not in self.flat:  # a bound already read as a value: the access gathers
+            raise gathers.FlatNeeded(arr, f"'{name}' is used as a value before it is the extent {arr}.shape[{axis}]")
         if name in self.runtime:
             raise self.err(node, f"'{name}' is used as a value before it is known to be the extent {arr}.shape[{axis}]")
         if name not in self.extents:
@@ -528,6 +532,8 @@ class Lowering(Builder):
             return Ptr(None, (Term(idx=x, lanes=True),))  # offsets computed per lane (a gather/scatter)
         if isinstance(x, Sym):
             return Ptr(None, (Term(idx=self.i32(x, node)),))
+        if isinstance(x, ScalarParam) and x.name not in self.strides:  # p + off: a runtime offset parameter
+            return Ptr(None, (Term(idx=self.scalar(x, node)),))
         if isinstance(x, int) and not isinstance(x, bool):
             return Ptr(None, (Term(idx=x),) if x else ())
         raise self.err(node, f"'{type(x).__name__}' added to a pointer")

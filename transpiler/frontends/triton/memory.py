@@ -245,13 +245,13 @@ def load(lw, c: Call):
     key = None
     if "mask" in a and "other" in a:
         key = frontend_triton.padding_key(a["other"])
-        if key is None:
-            raise lw.err(a["other"], "other= without a padding mode")
+        if key is None:  # a padding value no view padding mode spells: a gather pads with any number
+            raise gathers.FlatNeeded(arr, "other= without a padding mode")
     elif "padding_option" in a:
         opt = frontend_triton._lit(a["padding_option"])
         key = opt or None
     if key is not None and key not in _PADDING:
-        raise lw.err(c.node, f"padding {key}")
+        raise gathers.FlatNeeded(arr, f"padding {key}")
     v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
     t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
     lw.origin[t.id] = arr

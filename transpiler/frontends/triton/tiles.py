@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
-from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
+from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
 from .memory import view
 from .registry import Call, lowers
-from .values import DT, ScalarParam
+from .pointers import Ptr
+from .values import DT, ArrayRef, ScalarParam
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
 
@@ -48,10 +49,22 @@ def full(lw, c: Call):
 def to(lw, c: Call):
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
-    x = lw.value(lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else ""), c.pos[0])
+    raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
+    dt = lw.expr(c.pos[1])
+    if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
+        raise lw.err(c.node, "a pointer cast to another element type (x.to(tl.pointer_type(..))): the port's arrays "
+                     "have the element type of the tensor passed")
+    x = lw.value(raw, c.pos[0])
+    if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
+            and dt.dtype == I64:
+        # Triton's 64-bit index idiom (pid.to(tl.int64) * stride): cuTile tile indices and gather offsets are i32
+        lw.note(c.node, "index", "64-bit index kept i32 (cuTile tile indices and gather offsets are i32: exact "
+                "below 2**31 elements)")
+        return x
+    if isinstance(x, Value) and isinstance(x.type, ScalarType) and isinstance(dt, DT):
+        return lw.convert(x, dt.dtype, c.node, c.hint)
     if not isinstance(x, Value) or not isinstance(x.type, TileType):
         raise lw.err(c.node, "x.to(dtype) of a tile")
-    dt = lw.expr(c.pos[1])
     if not isinstance(dt, DT):
         raise lw.err(c.pos[1], "x.to of something other than a dtype")
     r = lw.convert(x, dt.dtype, c.node, c.hint)
@@ -150,8 +163,9 @@ def extremum(lw, c: Call):
         x = lw.tile_of(x, y, c.node)
     y = lw.tile_of(y, x, c.node)
     x2, y2 = lw.unify(x, y, c.node)
-    if not _is_float(x2) or not isinstance(x2.type, TileType):
-        raise lw.err(c.node, f"{c.fn} of non-float tiles")
+    if not _is_float(x2) or not isinstance(x2.type, TileType):  # ints, scalars: maxi/mini (builder.minmax)
+        r = lw.minmax("max" if c.fn == "tl.maximum" else "min", x2, y2, c.node, c.hint)
+        return lw.keep_rank(r, x, y) if isinstance(r.type, TileType) else r
     kind = OpKind.MAXF if c.fn == "tl.maximum" else OpKind.MINF
     return lw.keep_rank(lw.emit(kind, [x2, y2], [x2.type], c.node, c.hint).result, x, y)
 
