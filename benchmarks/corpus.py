@@ -16,8 +16,7 @@ into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``
   Tier ``rules`` (rules only), ``llm`` (``--llm``: translated with the verified LLM fallback) or ``refused``
   with its blockers: for cuTile every blocker the translator reports for the kernel, then every ``ct.*``
   call without a rule in rules/cutile.toml it did not name (a static scan of the kernel; on rules-only kernels
-  it must find nothing, tests/test_corpus.py checks that), for Triton the typed front end's first blocker, then
-  every construct outside the text-model subset (``ctrs translate --dry-run``).
+  it must find nothing, tests/test_corpus.py checks that), for Triton every blocker ``ctrs translate`` reports.
 
 ``--corpus unsloth``: the Triton kernels of ``unsloth==2026.10.9`` (``unsloth/kernels``, PyPI, same cache layout:
 ``~/.cache/ctrs/corpus/unsloth-2026.10.9``). A row is a ``@triton.jit`` function (decorated, or made one by a
@@ -329,7 +328,7 @@ def _internal(e: Exception, rel: str) -> dict:
 
 
 def translate_kernel(k: Kernel, src: Path, llm) -> None:
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+    from ctrs import errors, translate  # noqa: PLC0415
 
     variant = _variant(k, src)
     if llm is not None:  # answers are verified against the kernel's committed specs (ctrs check's set)
@@ -341,29 +340,12 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
             k.tier = "llm" if llm is not None and _has_llm_lines(Path(d) / "port" / "kernel.rs") else "rules"
         except errors.CtrsError as e:
             k.tier = "refused"
-            problems = frontend_triton.check_subset(variant) if k.front == "triton" else []
+            problems = list(e.blockers) if k.front == "triton" and isinstance(e, errors.Refused) else []
             k.blockers = [_blocker(p, variant, k.file) for p in problems] or [_blocker(e, variant, k.file)]
-            typed = _typed_blocker(variant) if k.front == "triton" else None
-            if typed is not None and typed.one_line() not in {p.one_line() for p in problems} | {e.one_line()}:
-                k.blockers.insert(0, _blocker(typed, variant, k.file))  # the typed front end's first, then the rest
         except Exception as e:  # noqa: BLE001 - a translator bug is a finding, not the end of the run
             k.tier = "refused"
             k.blockers = [_internal(e, k.file)]
         k.translate_s = round(time.perf_counter() - t, 3)
-
-
-def _typed_blocker(variant: Path):
-    """The typed Triton front end's first blocker of the kernel (frontends/triton/), or None when it lowers."""
-    from ctrs import errors  # noqa: PLC0415
-    from ctrs.frontends import triton as fe_triton  # noqa: PLC0415
-
-    try:
-        fe_triton.lower_file(variant)
-    except errors.CtrsError as e:
-        return e
-    except Exception as e:  # noqa: BLE001 - a front-end bug is a finding
-        return errors.CtrsError(errors.INTERNAL, f"internal error: {type(e).__name__}: {e}", "", errors.Loc(str(variant)))
-    return None
 
 
 def _has_llm_lines(kernel_rs: Path) -> bool:

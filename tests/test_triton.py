@@ -126,12 +126,16 @@ def test_autotune_configs_in_analysis(translated):
 
 def test_unsupported_diagnosed_exactly(tmp_path):
     out = tmp_path / "out"
-    with pytest.raises(errors.CtrsError) as ei:
+    with pytest.raises(errors.Refused) as ei:  # keep-going: every kernel's blockers, then the summary
         translate.translate(UNSUPPORTED, out)
-    assert ei.value.one_line() == (
+    assert ei.value.lines() == [
         f"{UNSUPPORTED}:17:13: error[CTRS-E110]: 'tl.randn' is outside the supported Triton subset "
         "(hint: no rule for tl.randn yet (tl.rand is mapped): transform tl.rand values, or pass precomputed noise and "
-        "tl.load it)")
+        "tl.load it)",
+        f"{UNSUPPORTED}:27:9: error[CTRS-E124]: typed-IR Triton front end: call 'tl.inline_asm_elementwise' "
+        "(hint: the file goes through the text-model Triton front end)",
+        f"{UNSUPPORTED}: error[CTRS-E240]: 0 of 2 kernels translated; 2 refused (add_noise, fast_neg) (hint: each "
+        "blocker has its own line; ctrs translate --dry-run lists them without writing)"]
     assert not out.exists()
 
 
@@ -152,7 +156,7 @@ def test_dry_run_cli():
     cmd = [sys.executable, "-m", "ctrs.cli", "translate", "--dry-run"]
     r = subprocess.run([*cmd, str(UNSUPPORTED)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1
-    assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E110"]
+    assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E110", "CTRS-E124"]
     ok = subprocess.run([*cmd, str(FIXTURES / "triton_matmul" / "kernel.py")], capture_output=True, text=True,
                         cwd=ROOT)
     assert ok.returncode == 0 and ok.stdout == ""
@@ -181,7 +185,7 @@ def test_diagnostics(tmp_path, body, code, where, needle):
     f = tmp_path / "k.py"
     f.write_text(src)
     with pytest.raises(errors.CtrsError) as ei:
-        translate.translate_module(f)
+        translate.translate_source(f)
     line = ei.value.one_line()
     assert line.startswith(f"{f}:{where}: error[{code}]: "), line
     assert needle in line
@@ -249,7 +253,7 @@ def _kernel(tmp_path, body: str, sig: str = "x, y, n, T: tl.constexpr", extra: s
 def test_descriptor_without_block_shape(tmp_path):
     f = _kernel(tmp_path, "    t = x.load([0, 0])\n    y.store([0, 0], t)\n", "x, y")
     with pytest.raises(errors.CtrsError) as ei:
-        translate.translate_module(f)
+        translate.translate_source(f)
     assert ei.value.one_line().startswith(f"{f}:6:7: error[CTRS-E111]: tensor descriptor parameter 'x': block shape "
                                           "unknown (hint: add a comment `# ctrs: x.block_shape = (BLOCK_M, BLOCK_N)`")
 
@@ -296,7 +300,7 @@ def test_directory_mode_picks_up_triton_files(tmp_path):
     rows = {r["file"]: r for r in translate.translate_dir(src, tmp_path / "out")}
     assert sorted(rows) == ["triton_unsupported/kernel.py", "triton_vector_add/kernel.py", "vector_add/kernel.py"]
     assert (rows["triton_vector_add/kernel.py"]["status"], rows["triton_vector_add/kernel.py"]["kernels"]) == ("ok", 1)
-    assert rows["triton_unsupported/kernel.py"]["code"] == "CTRS-E110"
+    assert rows["triton_unsupported/kernel.py"]["code"] == "CTRS-E240"  # keep-going: both kernels refused
     assert (tmp_path / "out" / "triton_vector_add" / "kernel_rs" / "kernel.rs").exists()
 
 

@@ -19,12 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 # A ratchet: exactly the Triton fixtures that translate through the typed IR. A fixture leaving it is a regression;
 # one joining it fails until it is added here, after its IR-equivalence tests passed on the typed path.
 TYPED_TRITON = {
+    "fixtures/triton_attention/kernel.py",
     "fixtures/triton_autotune_add/kernel.py",
     "fixtures/triton_desc_scale/kernel.py",
+    "fixtures/triton_flat_gather/kernel.py",
     "fixtures/triton_layer_norm/kernel.py",
+    "fixtures/triton_layer_norm_loop/kernel.py",
     "fixtures/triton_matmul/kernel.py",
     "fixtures/triton_matmul_advance/kernel.py",
     "fixtures/triton_matmul_ptr2d/kernel.py",
+    "fixtures/triton_math_helpers/kernel.py",
     "fixtures/triton_rms_norm/kernel.py",
     "fixtures/triton_row_softmax/kernel.py",
     "fixtures/triton_vector_add/kernel.py",
@@ -42,7 +46,9 @@ def test_typed_triton_ratchet():
         try:
             mod = translate.translate_module(p)
         except errors.CtrsError:
-            continue  # a diagnostic fixture (triton_unsupported)
+            continue
+        if not mod.kernels:
+            continue  # a diagnostic fixture (triton_unsupported): every kernel refused
         (typed if mod.pipeline == pipeline.PIPELINE_NAME else text).add(rel)
     assert typed == TYPED_TRITON, f"joined: {sorted(typed - TYPED_TRITON)}; left: {sorted(TYPED_TRITON - typed)}"
     assert text  # the rewrite path still takes the rest
@@ -199,3 +205,45 @@ def test_tile_index_of_block_pointer_offsets():
     assert P.tile_index(off, 1, scaled) is off
     with pytest.raises(P.NotView):
         P.tile_index(off, BN, scaled)
+
+
+def test_control_flow_on_the_typed_path():
+    """tests/data/triton_control.py: an early return runs the rest under the negated condition, a bool constexpr
+    and an int constexpr compared with literals are const-generic ifs (elif nests), a float comparison is a
+    runtime if, and a flag whose arms give a name different types splits the kernel into one entry per value."""
+    final = pipeline.emit_model(ROOT / "tests" / "data" / "triton_control.py", "final")
+    assert "%ncond = xori %m, %c : bool  loc(triton_control.py:14:8)" in final
+    assert "if %ncond {  loc(triton_control.py:14:5)" in final
+    assert "%v_1 = if const NEG eq 1 -> (tile<BLOCKxf32>) {" in final
+    assert "%v_3 = if const MODE eq 1 -> (tile<BLOCKxf32>) {" in final
+    assert "%v_5 = if const MODE eq 2 -> (tile<BLOCKxf32>) {" in final
+    assert "%m_1 = cmpf %s, %c_3 {ordering = ordered, predicate = gt} : bool  loc(triton_control.py:24:8)" in final
+    assert "kernel @split_upcast__UPCAST_0<E: dtype, BLOCK: const>" in final
+    assert "kernel @split_upcast__UPCAST_1<E: dtype, BLOCK: const>" in final
+    assert "kernel @pick__MODE_1<E: dtype, BLOCK: const>(%x: array<?x!E>, %y: array<?x!E>, %s: f32) variant {MODE = 1}" \
+        in final
+    assert "kernel @pick__MODE_2<E: dtype, BLOCK: const, MODE: const>" in final  # any MODE but 1
+    assert "%sel = if %m -> (f32) {  loc(triton_control.py:47:9)" in final
+    assert "%abs = absf %v : tile<BLOCKxf32>  loc(triton_control.py:48:9)" in final
+
+
+def test_keep_going_reports_every_blocker_and_emits_the_others(tmp_path, monkeypatch):
+    """A Triton file keeps going as a cuTile one: every blocker of a refused kernel (one per construct, none for
+    what a failed statement left undefined), the other kernels emitted, errors.Refused (CTRS-E240) at the end."""
+    src = (ROOT / "fixtures" / "triton_vector_add" / "kernel.py").read_text()
+    src += ('\n\n@triton.jit\ndef two_gaps(x, y, n, TILE: tl.constexpr):\n    offs = tl.program_id(0) * TILE + '
+            'tl.arange(0, TILE)\n    v = tl.histogram(tl.load(x + offs, mask=offs < n), 8)\n    w = v * 2\n'
+            '    u = tl.fancy(offs)\n    tl.store(y + offs, w, mask=offs < n)\n')
+    f = tmp_path / "k.py"
+    f.write_text(src)
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    mod = translate.translate_module(f)
+    assert [k.name for k in mod.kernels] == ["vector_add"]
+    lines = mod.refused.lines()
+    n = src[:src.index("def two_gaps")].count("\n") + 1
+    assert [ln.split(": error[")[0].rsplit(":", 2)[1:] for ln in lines[:-1]] == [[str(n + 2), "9"], [str(n + 4), "9"]]
+    assert "call 'tl.histogram'" in lines[0] and "call 'tl.fancy'" in lines[1]
+    assert lines[-1].endswith("1 of 2 kernels translated; 1 refused (two_gaps) (hint: each blocker has its own line; "
+                              "ctrs translate --dry-run lists them without writing)")
+    files, refused = translate.port_files(f)
+    assert refused.code == errors.KERNELS_REFUSED and "vector_add" in files["kernel.rs"]

@@ -158,16 +158,8 @@ def cmd_translate(args) -> int:
 
     if Path(args.kernel).is_dir():
         return _translate_dir(args)
-    if getattr(args, "dry_run", False):  # every construct outside the subset, one per line; writes nothing
-        from . import frontend_triton  # noqa: PLC0415
-        if not frontend_triton.is_triton_file(Path(args.kernel)):
-            return _dry_run_cutile(Path(args.kernel))
-        problems = frontend_triton.check_subset(Path(args.kernel), translate.translate_module)
-        for e in problems:
-            print(e.one_line())
-        print(f"ctrs translate --dry-run: {len(problems)} construct(s) outside the supported Triton subset",
-              file=sys.stderr)
-        return 1 if problems else 0
+    if getattr(args, "dry_run", False):  # every blocker, one per line; writes nothing (cuTile and Triton alike)
+        return _dry_run(Path(args.kernel))
     if getattr(args, "emit", None):
         return _emit_model(args)
     llm = _llm_config(args)
@@ -202,8 +194,8 @@ def cmd_translate(args) -> int:
     return 0
 
 
-def _dry_run_cutile(kernel: Path) -> int:
-    """``ctrs translate --dry-run`` of a cuTile file: the blockers translate would report, one per line, and the
+def _dry_run(kernel: Path) -> int:
+    """``ctrs translate --dry-run`` of a cuTile or Triton file: the blockers translate would report, one per line, and the
     summary; writes nothing; exit 1 if any kernel would be refused."""
     from . import translate  # noqa: PLC0415
 

@@ -2059,19 +2059,20 @@ def helper_names(tf: TritonFile) -> set[str]:
 
 
 def _port_params(tf: TritonFile, fn: cst.FunctionDef) -> list:
-    """The port's parameters of kernel ``fn`` ([name, constexpr?] in signature order): what the cuTile rewrite
-    keeps, or, for a kernel only the typed front end lowers, the typed kernel's parameters."""
-    try:
-        kr = _rewrite(tf, fn)
-        return [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
-    except errors.CtrsError as first:
-        from .frontends.triton import lower_kernel  # noqa: PLC0415 - the typed front end imports this module
-
+    """The port's parameters of kernel ``fn`` ([name, constexpr?] in signature order): the typed kernel's when the
+    typed front end lowers it (its port is that one), else what the cuTile rewrite keeps."""
+    if typed_host is not None:  # the typed front end's port when it lowers the kernel (the default pipeline's)
         try:
-            _lw, k = lower_kernel(tf, fn)
+            return typed_host.port_params(tf, fn)
         except errors.CtrsError:
-            raise first from None
-        return [[p.name, p.kind == "constant"] for p in k.params]
+            pass
+    kr = _rewrite(tf, fn)
+    return [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
+
+
+# The typed front end's host side for a kernel the rewrite path refuses (frontends/triton/hostmap.py; the package
+# sets it when imported, so that this module does not import the typed front end, which imports it)
+typed_host = None
 
 
 # ---------------------------------------------------------------------------------------------- launch map
@@ -2090,10 +2091,10 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
     A kernel only the typed front end lowers gets the typed front end's map (frontends/triton/hostmap.py)."""
     try:
         kr = _rewrite(tf, fn)
-    except errors.CtrsError as first:
-        from .frontends.triton import hostmap  # noqa: PLC0415 - the typed front end imports this module
-
-        return hostmap.launch_map(tf, fn, first)
+    except errors.CtrsError:
+        if typed_host is None:
+            raise
+        return typed_host.launch_map(tf, fn, first=None)
     params = []
     for name, kind, _p in kr.params:
         m = _SHAPE_RE.match(kr.subst.get(name, ""))
@@ -2129,5 +2130,6 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
 
     fn.body.visit(V())
     ties = [[b, kind, [list(x) for x in axes]] for (b, kind), axes in sorted(kr.ties.items()) if kind in ("param", "const")]
-    return {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned,
-            "ties": ties}
+    out = {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned,
+           "ties": ties}
+    return typed_host.agreeing(tf, fn, out) if typed_host is not None else out

@@ -6,10 +6,10 @@ outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) go
 pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
 tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
 
-Keep-going (``refused`` below, cuTile files): every kernel is lowered, specialised and emitted on its own; a kernel
+Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel
 whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
-translate.translate_module decides between that partial module and the text-model pipeline (README). A Triton file
-takes the typed IR whole (its first blocker raises) or the text-model rewrite path.
+translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file
+alike (the rewrite path takes a Triton file whole or not at all).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def _info(path: Path) -> frontend_cutile.ModuleInfo:
 def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None,
           on_unsupported=None) -> list[Kernel]:
     """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
-    With ``refused`` (kernel -> blockers; cuTile files) a kernel that fails is recorded there and the others go
+    With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go
     on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
     cuTile front end's hook for constructs without a rule (``ctrs translate --llm``)."""
     if frontend_triton.is_triton_file(Path(path)):
-        mod, tnotes = fe_triton.lower_file(Path(path))
+        mod, tnotes = fe_triton.lower_file(Path(path), refused)
         if notes is not None:
             notes.extend(tnotes)
     else:

@@ -91,8 +91,8 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
     refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
     a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
-    (docs/ir.md). A Triton file: the typed IR on the whole file (frontends/triton/), else (CTRS-E124/E125) the
-    text model on the whole file, stopping at the first blocker; ``--llm``: the text model."""
+    (docs/ir.md). A Triton file alike (frontends/triton/ keeps going too), except that the text model (the
+    Triton rewrite path) takes the whole file or nothing; ``--llm``: the text model."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
     if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
@@ -100,29 +100,22 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     if llm_hook is not None:
         return _text_model(kernel, llm_hook, triton)
     typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
-    if triton:  # the typed IR takes a Triton file whole (frontends/triton/) or the rewrite path does
-        try:
-            return pipeline.translate_module(kernel, _stem(kernel))
-        except errors.CtrsError as e:
-            if e.code not in pipeline.FALLBACK_CODES or typed_only:
-                raise
-            return _text_model(kernel, None, True)
     refused: dict[str, list[errors.CtrsError]] = {}
     try:
         mod = pipeline.translate_module(kernel, _stem(kernel), refused)
     except errors.CtrsError as e:  # the whole file is outside the typed path: the text model takes it
         if e.code not in pipeline.FALLBACK_CODES or typed_only:
             raise
-        return _text_model(kernel, None, False)
+        return _text_model(kernel, None, triton)
     if not refused:
         return mod
     total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
     if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
         text_refused: dict[str, list[errors.CtrsError]] = {}
-        try:
-            text = _text_model(kernel, None, False, text_refused)
-        except errors.CtrsError as e:  # the text model cannot read the file at all
-            text, text_refused = None, {"": [e]}
+        try:  # a Triton file: the rewrite path takes the whole file or nothing
+            text = _text_model(kernel, None, triton, None if triton else text_refused)
+        except errors.CtrsError as e:  # the text model cannot read the file at all (Triton: its first blocker)
+            text, text_refused = None, {_kernel_at(kernel, e) if triton else "": [e]}
         if text is not None and not text_refused:
             return text  # the text model takes the whole file: as before keep-going
         refused = {k: _merged(bs, text_refused[k][0]) if k in text_refused else bs for k, bs in refused.items()}
@@ -131,6 +124,17 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
             return text
     mod.refused = errors.Refused(kernel, refused, total)
     return mod
+
+
+def _kernel_at(kernel: Path, e: errors.CtrsError) -> str:
+    """The Triton kernel whose source holds the text model's blocker ("" when none does)."""
+    from . import frontend_triton  # noqa: PLC0415
+    try:
+        tf = frontend_triton._load(kernel)
+    except errors.CtrsError:
+        return ""
+    line = e.loc.line if e.loc and e.loc.line else 0
+    return next((fn.name.value for fn in tf.kernels if tf.line(fn) <= line <= tf.end_line(fn)), "")
 
 
 def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.CtrsError]:

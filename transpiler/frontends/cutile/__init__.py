@@ -53,21 +53,22 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
-def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
-                 on_unsupported=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None, make=None,
+                 literals=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
     Entries are named and recorded (Kernel.variant / python_name) as the text-model pipeline does, so ffi.rs,
     wrapper.py and ``ctrs check`` dispatch to them alike. Returns the verified entries, or no entry and the
-    blockers of the first lowering that has any (recovery.py)."""
+    blockers of the first lowering that has any (recovery.py). The Triton front end passes ``make()`` (a fresh
+    Lowering of ``fn``) and ``literals(info, fn, flag)`` (the literals a flag is compared with)."""
     order = [p.name.value for p in fn.params.params]
     pending: list[tuple[dict, dict]] = [({}, {})]
     out: list[ir.Kernel] = []
     why: dict[str, tuple[int, str]] = {}
     while pending:
         fixed, other = pending.pop(0)
-        lw = Lowering(info, fn, element, on_unsupported)
+        lw = make() if make is not None else Lowering(info, fn, element, on_unsupported)
         lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
         try:
             k = lw.kernel()
@@ -88,7 +89,7 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
             if lw.flags.get(s.flag) == "bool":
                 pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
             else:
-                lits = _compared_literals(info, fn, s.flag)
+                lits = (literals or _compared_literals)(info, fn, s.flag)
                 top = max(lits, default=0) + 1
                 pending[0:0] = [({**fixed, s.flag: v}, other) for v in sorted(lits)] + [
                     (fixed, {**other, s.flag: (top, lits)})]

@@ -12,23 +12,90 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import libcst as cst
+
 from ... import errors, frontend_triton, ir
-from . import calls, grid, inline, memory, tiles  # noqa: F401 - importing a family module registers its handlers
-from .lowering import Lowering, lower_kernel, unsupported
+from ...cutile_base import compared_literals
+from .. import cutile as fe_cutile
+from . import calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import gathers, hostmap
+from .lowering import Lowering, unsupported
 
 __all__ = ["Lowering", "lower_file", "lower_kernel", "unsupported"]
 
+frontend_triton.typed_host = hostmap  # the host side of kernels only this front end lowers (hostmap.py)
 
-def lower_file(path: Path) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
+
+def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
     """Every @triton.jit kernel of a file as typed IR, verified, and the front end's notes
-    (line, kernel, kind, text) for ``--explain``."""
+    (line, kernel, kind, text) for ``--explain``.
+
+    Keep-going as the cuTile front end (control.py, cutile/recovery.py): each kernel is lowered to the end, every
+    blocker recorded; without ``refused`` the first blocker of the first refused kernel is raised, with it
+    ``refused[kernel]`` gets every blocker of each refused kernel and the module holds the others. A constexpr
+    flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel)."""
     tf = frontend_triton._load(Path(path))
     kernels, notes = [], []
     helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):
-        frontend_triton._check_signatures(tf, fn)
-        lw, k = lower_kernel(tf, fn)
-        kernels.append(ir.verify(k))
-        for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
-            notes.append((line, fn.name.value, kind, text))
+        made: list[Lowering] = []
+        flat: set[str] = set()  # pointer parameters read by gather/scatter (gathers.py): found by lowering again
+
+        def make(fn=fn, made=made, flat=flat):
+            made.append(Lowering(tf, fn, flat))
+            return made[-1]
+
+        while True:
+            try:
+                frontend_triton._check_signatures(tf, fn)
+                ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
+            except gathers.FlatNeeded as e:
+                if e.name in flat:
+                    raise
+                flat.add(e.name)
+                made.clear()
+                continue
+            except errors.CtrsError as e:
+                ks, blockers = [], [e]
+            break
+        if blockers and refused is None:
+            raise blockers[0]
+        if blockers:
+            refused[fn.name.value] = blockers
+            continue
+        kernels += ks
+        seen: dict = {}
+        for lw in made:
+            for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
+                seen.setdefault((line, fn.name.value, kind, text), None)
+        notes += list(seen)
     return ir.Module(str(path), kernels), notes
+
+
+def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
+    return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+
+
+def lower_kernel(tf, fn: cst.FunctionDef) -> tuple[Lowering, ir.Kernel]:
+    """The first entry of kernel ``fn`` and its Lowering (the host side's parameter map, hostmap.py): lowered as
+    :func:`lower_file` does it; raises the first blocker."""
+    made: list[Lowering] = []
+    flat: set[str] = set()
+
+    def make():
+        made.append(Lowering(tf, fn, flat))
+        return made[-1]
+
+    while True:
+        try:
+            ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
+        except gathers.FlatNeeded as e:
+            if e.name in flat:
+                raise
+            flat.add(e.name)
+            made.clear()
+            continue
+        break
+    if blockers:
+        raise blockers[0]
+    return made[-1], ks[0]

@@ -1,7 +1,7 @@
-"""Math family beyond rules/triton.toml ``[calls]``: ``tl.abs``, ``tl.sigmoid``, ``tl.fma``, the correctly rounded
-libdevice / ``tl.math`` forms (``div_rn``, ``mul_rn``, ...), ``tl.cast``, the compiler hints that do not change a
-value (``tl.multiple_of``, ``tl.max_contiguous``, ``tl.static_assert``), and the math functions cutile 0.3.1 has no
-function for (refused naming the missing API, CTRS-E341).
+"""Math family beyond rules/triton.toml ``[calls]``: ``tl.sigmoid``, ``tl.fma``, the correctly rounded libdevice /
+``tl.math`` forms (``div_rn``, ``mul_rn``, ...), ``tl.cast``, ``tl.static_assert``, ``tl.pointer_type`` (a marker
+``.to`` refuses), and the math functions cutile 0.3.1 has no function for (refused naming the missing API,
+CTRS-E341). ``tl.abs`` and the alignment hints are hints.py's.
 
 Spellings: ``tl.math.X``, ``tl.extra.cuda.libdevice.X`` and ``libdevice.X`` (``from triton.language.extra import
 libdevice``) are one function ``X``; the unary float functions of rules/triton.toml ``[calls]`` with a rules/ir.toml
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ... import errors, frontend_triton
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, DType, ScalarType, TileType
+from ...ir.types import DType, ScalarType, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from .registry import CALLS, Call, lowers
@@ -60,18 +60,6 @@ def rounded(lw, c: Call):
     return lw.binop(op, a, b, c.node, c.hint)
 
 
-@lowers("tl.abs", "tl.math.abs")
-def abs_(lw, c: Call):
-    if len(c.pos) != 1 or c.kw:
-        raise lw.err(c.node, "tl.abs(x)")
-    x = _tile(lw, c)
-    dt = x.type.dtype
-    if dt == BOOL:
-        raise lw.err(c.node, "tl.abs of a bool tile")
-    kind = OpKind.ABSI if isinstance(dt, DType) and dt.kind in ("int", "uint") else OpKind.ABSF
-    return lw.keep_rank(lw.emit(kind, [x], [x.type], c.node, c.hint or "abs").result, x)
-
-
 @lowers("tl.sigmoid", "tl.math.sigmoid")
 def sigmoid(lw, c: Call):
     """``1 / (1 + exp(-x))`` (Triton's definition, in the operand's float type)."""
@@ -101,15 +89,6 @@ def cast(lw, c: Call):
     if len(c.pos) != 2 or c.kw:
         raise lw.err(c.node, "tl.cast(x, dtype) without bitcast / rounding options")
     return CALLS[".to"](lw, c)
-
-
-@lowers("tl.multiple_of", "tl.max_contiguous", "tl.max_constancy")
-def hint(lw, c: Call):
-    """Compiler hints about a value's alignment: the value itself (cuTile views carry alignment themselves)."""
-    if len(c.pos) != 2 or c.kw:
-        raise lw.err(c.node, f"{c.fn}(x, n)")
-    lw.note(c.node, "hint", f"{c.fn} dropped (an alignment hint; the value is unchanged)")
-    return lw.expr(c.pos[0], c.hint)
 
 
 @lowers("tl.pointer_type")

@@ -15,13 +15,25 @@ from ... import errors, frontend_triton
 from ...ir.types import ScalarType
 
 
-def launch_map(tf, fn: cst.FunctionDef, first: errors.CtrsError) -> dict:
-    from .lowering import lower_kernel  # noqa: PLC0415
+def _lowered(tf, fn: cst.FunctionDef, first):
+    from . import lower_kernel  # noqa: PLC0415 - the package lowers (structural entries, flat arrays)
 
     try:
-        lw, k = lower_kernel(tf, fn)
+        return lower_kernel(tf, fn)
     except errors.CtrsError:
+        if first is None:
+            raise
         raise first from None
+
+
+def port_params(tf, fn: cst.FunctionDef, first=None) -> list:
+    """[name, constexpr?] of each parameter the typed port keeps, in signature order (mine_sites' "kernels")."""
+    _lw, k = _lowered(tf, fn, first)
+    return [[p.name, p.kind == "constant"] for p in k.params]
+
+
+def launch_map(tf, fn: cst.FunctionDef, first=None) -> dict:
+    lw, k = _lowered(tf, fn, first)
     kept = {p.name: p for p in k.params}
     params = []
     for p in fn.params.params:
@@ -59,3 +71,17 @@ def launch_map(tf, fn: cst.FunctionDef, first: errors.CtrsError) -> dict:
     ties = [[b, "param", [[arr, axis]]] for b, (arr, axis, _blk) in sorted(lw.extents.items())]
     return {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned,
             "ties": ties}
+
+
+_KEPT = ("array", "scalar", "constexpr", "descriptor")
+
+
+def agreeing(tf, fn: cst.FunctionDef, rewrite_map: dict) -> dict:
+    """The rewrite path's launch map when the parameters it keeps are the typed port's (same names, in order), else
+    the typed front end's map: the port the default pipeline writes is the typed one when it lowers."""
+    try:
+        typed = port_params(tf, fn)
+    except errors.CtrsError:
+        return rewrite_map
+    kept = [p["name"] for p in rewrite_map["params"] if p["kind"] in _KEPT]
+    return rewrite_map if kept == [n for n, _c in typed] else launch_map(tf, fn)

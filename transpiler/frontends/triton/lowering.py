@@ -22,12 +22,15 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, frontend_triton
-from ...cutile_base import _is_docstring, assigned_names, slice_kinds
+from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from . import gathers, inline
+from ..cutile.recovery import live
+from ..cutile.values import Poison, PoisonUse
+from .control import Control, if_expr
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
@@ -77,7 +80,7 @@ def unsupported(tf, node, what: str) -> errors.CtrsError:
                             "the file goes through the text-model Triton front end", tf.loc(node))
 
 
-class Lowering(Builder):
+class Lowering(Control, Builder):
     """Lowers one ``@triton.jit`` function into an ir.Kernel; ``tl.*`` calls go to the handlers of registry.py."""
 
     scalars_meet_tiles = True
@@ -98,10 +101,11 @@ class Lowering(Builder):
         self.trank: dict[int, int] = {}  # value id -> its Triton rank where the IR tile has extra leading 1s
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
-        self.pending: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
+        self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
+        self.setup_control()
 
     # -- helpers -----------------------------------------------------------------------------------
     def loc(self, node) -> Loc:
@@ -138,10 +142,11 @@ class Lowering(Builder):
         return v
 
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
-        if name in self.runtime and arr not in self.flat:  # a bound already read as a value: the access gathers
-            raise gathers.FlatNeeded(arr, f"'{name}' is used as a value before it is the extent {arr}.shape[{axis}]")
-        if name in self.runtime:
-            raise self.err(node, f"'{name}' is used as a value before it is known to be the extent {arr}.shape[{axis}]")
+        if name in self.runtime and name not in self.extents:  # used as a value (a loop bound) before the mask:
+            v = self.runtime.pop(name)  # the value becomes the extent, read at the kernel's start
+            if v.type != ScalarType(I32):
+                raise self.err(node, f"'{name}' is used as a {v.type} value and as the extent {arr}.shape[{axis}]")
+            self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, self.loc(node)))
         if name not in self.extents:
             self.extents[name] = (arr, axis, block)
             self.note(node, "param", f"'{name}' is the extent {arr}.shape[{axis}]: parameter dropped, read from the "
@@ -233,7 +238,9 @@ class Lowering(Builder):
         for p in ps.params:
             name = p.name.value
             ann = p.annotation.annotation if p.annotation else None
-            if ann is not None and self.dotted(ann) == "tl.constexpr":
+            if ann is not None and self.dotted(ann) == "tl.constexpr" and name in self.fixed:
+                self.env[name] = self.fixed[name]  # a flag fixed by a structural entry (control.py): not a parameter
+            elif ann is not None and self.dotted(ann) == "tl.constexpr":
                 self.env[name] = Sym(name)
                 order.append((name, "constant", p))
             elif name in self.pointers:
@@ -250,7 +257,10 @@ class Lowering(Builder):
             if kind == "array" and name in self.descs:
                 self.env[name] = self.desc_param(name, p)
         prescan_block_ptrs(self)
-        self.body(fn.body.body)
+        self.top = self.block
+        self.statements(fn.body.body, top=True)
+        if self.blockers:  # what follows (parameters never viewed, cdiv bounds) only echoes those blockers
+            raise PoisonUse("kernel")
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         self.resolve_pending()
         params: list[Param] = []
@@ -282,7 +292,7 @@ class Lowering(Builder):
     def resolve_pending(self) -> None:
         """Each ``tl.cdiv(n, BLOCK)`` lowered before ``n`` was known: ``n`` must now be the extent of an array axis
         whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
-        for name, b, view_op, tiles_op, node in self.pending:
+        for name, b, view_op, tiles_op, node in self.cdivs:
             arr, axis, block = self.extents.get(name, (None, None, None))
             if arr is None or block is None or block[axis] != b:
                 raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
@@ -295,10 +305,7 @@ class Lowering(Builder):
 
     # -- statements --------------------------------------------------------------------------------
     def body(self, stmts) -> None:
-        for i, s in enumerate(stmts):
-            if i == 0 and _is_docstring(s):
-                continue
-            self.stmt(s)
+        self.statements(stmts)
 
     def stmt(self, s) -> None:
         if s in self.skip:
@@ -308,7 +315,7 @@ class Lowering(Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
-        else:
+        elif not self.control_stmt(s):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
@@ -333,7 +340,7 @@ class Lowering(Builder):
             self.expr(s.value)
         elif isinstance(s, cst.Pass):
             return
-        else:
+        elif not self.control_small(s):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def for_(self, s: cst.For) -> None:
@@ -352,13 +359,16 @@ class Lowering(Builder):
         if len(args) == 2:
             args.append(1)
         counted = args[0] == 0 and args[2] == 1  # the induction variable counts iterations
+        stepped = args[2] if isinstance(args[0], int) and args[0] == 0 and (
+            isinstance(args[2], Sym) or isinstance(args[2], int) and not isinstance(args[2], bool) and args[2] > 1) \
+            else None  # the induction variable steps by whole blocks of this size
         start, stop, step = (self.i32(a, it) for a in args)
         advances = self.advances(s)
         if advances and not counted:
             raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
         assigned = assigned_names(s.body) - set(advances)
         for n in sorted(assigned):
-            if n in self.env and not isinstance(self.env[n], Value):
+            if n in self.env and not isinstance(self.env[n], (Value, Poison)):
                 raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
@@ -367,6 +377,8 @@ class Lowering(Builder):
 
         def lower_body(args: list[Value]) -> list:
             self.env[s.target.value] = iv
+            if stepped:  # `for off in range(0, N, BLOCK)`: off is tile off // BLOCK at a block offset (dce drops it)
+                self.scaled[iv] = (self.binop("//", iv, stepped, s, s.target.value + "_t"), stepped)
             for n, (bp, steps) in advances.items():
                 if isinstance(bp, BlockPtr):
                     idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
@@ -381,7 +393,7 @@ class Lowering(Builder):
                 if init[carried.index(n)].id in self.trank:
                     self.trank[a.id] = self.trank[init[carried.index(n)].id]
             self.body(s.body.body)
-            return [self.env[n] for n in carried]
+            return [live(self.env[n]) for n in carried]
 
         results = self.for_loop(start, stop, step, iv, init, s, lower_body)
         self.env = outer_env
@@ -440,8 +452,8 @@ class Lowering(Builder):
         if isinstance(node, cst.Name):
             if isinstance(self.env.get(node.value), Moved):
                 raise self.err(node, f"block pointer '{node.value}' used after the loop that advances it")
-            if node.value in self.env:
-                return self.env[node.value]
+            if node.value in self.env or node.value in self.one_armed:
+                return self.lookup(node)
             if node.value in ("True", "False"):
                 return node.value == "True"
             g = inline.global_value(self, node)  # a module constant (Triton folds globals)
@@ -469,6 +481,8 @@ class Lowering(Builder):
             return self.subscript(node)
         if isinstance(node, cst.Call):
             return self.call(node, hint)
+        if isinstance(node, cst.IfExp):
+            return if_expr(self, node, hint)
         raise self.err(node, f"expression {type(node).__name__}")
 
     def keep_rank(self, r: Value, *srcs) -> Value:
@@ -552,7 +566,7 @@ class Lowering(Builder):
                     return Mask((MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
                 return self.predicate(node)
             right = self.expr(cmp)
-            if isinstance(right, ScalarParam) and right.name not in self.runtime:
+            if isinstance(right, ScalarParam):
                 return Mask((MaskPart(left, right.name, "param"),))
             if isinstance(right, Sym):
                 return Mask((MaskPart(left, right.name, "const"),))
@@ -645,16 +659,3 @@ class Lowering(Builder):
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         return handler(self, self.call_of(node, hint))
 
-
-def lower_kernel(tf, fn: cst.FunctionDef) -> tuple[Lowering, Kernel]:
-    """``fn`` lowered: first with every pointer parameter a partition-viewed array; each parameter an access of
-    which is not a view becomes a flat array (gathers.FlatNeeded) and the kernel is lowered again."""
-    flat: set[str] = set()
-    while True:
-        lw = Lowering(tf, fn, flat)
-        try:
-            return lw, lw.kernel()
-        except gathers.FlatNeeded as e:
-            if e.name in flat:
-                raise
-            flat.add(e.name)

@@ -12,6 +12,7 @@ from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
 from . import gathers
+from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
 from .values import ArrayRef, BlockPtr, Desc, ScalarParam
@@ -270,6 +271,8 @@ def store(lw, c: Call):
     a = _args(c, ["pointer", "value", "mask", "boundary_check"], lw)
     if set(a) - {"pointer", "value", "mask", "boundary_check", *_DROPPED_HINTS} or "value" not in a:
         raise lw.err(c.node, f"tl.store({', '.join(sorted(a))})")
+    if element_store(lw, c, a):
+        return None
     val = lw.value(lw.expr(a["value"], "out"), a["value"])
     if not isinstance(val, Value) or not isinstance(val.type, TileType):
         raise lw.err(a["value"], "tl.store of something other than a tile")

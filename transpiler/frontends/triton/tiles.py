@@ -5,6 +5,8 @@ rules/ir.toml ``[math]`` spells (the cuTile front end's math lowering)."""
 
 from __future__ import annotations
 
+import libcst as cst
+
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
@@ -71,6 +73,11 @@ def to(lw, c: Call):
     lw.keep_rank(r, x)
     if x.id in lw.origin:
         lw.origin.setdefault(r.id, lw.origin[x.id])
+    d = c.pos[1]  # x.to(t.dtype) of a tile t loaded from an array: the array's element type (its tf32 flag)
+    if isinstance(d, cst.Attribute) and d.attr.value == "dtype" and isinstance(d.value, cst.Name):
+        t = lw.env.get(d.value.value)
+        if isinstance(t, Value) and t.id in lw.origin and r is not x:
+            lw.origin[r.id] = lw.origin[t.id]
     return r
 
 
@@ -211,7 +218,7 @@ def cdiv(lw, c: Call):
         # and axis are filled in when the kernel is lowered (Lowering.resolve_pending)
         v = lw.emit(OpKind.MAKE_VIEW, [], [ScalarType(I32)], c.node, "p")
         t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
-        lw.pending.append((n.name, b, v, t, c.node))
+        lw.cdivs.append((n.name, b, v, t, c.node))
         return t.result
     raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
 

@@ -1,0 +1,323 @@
+"""Control flow and statements of the typed Triton front end: ``if`` / ``elif`` / ``else``, early return,
+annotated assignment, and the keep-going recovery of every statement.
+
+A condition is classified as Triton's code generator sees it:
+
+* **compile-time** (literals, Python values; ``not``/``and``/``or``/comparisons of those): folded, only the taken
+  arm is lowered (Triton does not even type-check the other);
+* **constexpr flag** (a ``tl.constexpr`` parameter, or one compared with an integer literal): a constant-flag ``if``
+  (attrs ``flag``, ``test``) folded per specialisation, as cuTile's ``ct.Constant`` flags (the cuTile front end's
+  control.py builds the ``if``; arms that cannot share one body split the kernel into structural entries,
+  ``<kernel>__<FLAG>_<v>``); ``not`` flips the test, ``and``/``or`` of flags nest the ``if``s;
+* **runtime** (an i1 scalar: comparisons of scalar values): a runtime ``if``; ``a and b`` / ``a or b`` of runtime
+  conditions are ``andi`` / ``ori`` of both sides (Triton evaluates both operands of a ``BoolOp``; no short
+  circuit), ``not c`` is ``c xor true``.
+
+``if c: return`` (no ``else``) directly in the kernel body is an early return: the rest of the kernel runs under
+``if not c`` (Triton ends the program there). Any other ``return`` or a ``raise`` that is lowered (not in a folded arm)
+is a blocker. A blocker in a statement is recorded and lowering goes on (the cuTile front end's recovery.py):
+every blocker of a kernel is reported, one per construct.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import libcst as cst
+
+from ...cutile_base import _is_docstring
+from ...ir.ops import Op, OpKind
+from ...ir.types import BOOL, I32, ScalarType, Sym
+from ...ir.values import Value
+from ..cutile.control import Flag, two_arms
+from ..cutile.recovery import guard, live
+
+_CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
+        cst.GreaterThanEqual: "ge"}
+_FLIP = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+_NOT = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le"}
+_PY = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b, "le": lambda a, b: a <= b,
+       "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
+
+
+class Control:
+    """Mixed into the Triton Lowering: the state the cuTile front end's control.py and recovery.py read."""
+
+    def setup_control(self) -> None:
+        tf = self.tf
+        self.info = SimpleNamespace(module=tf.module, span=lambda node: SimpleNamespace(line=tf.line(node)))
+        self.flags: dict[str, str] = _bool_flags(tf, self.fn)
+        self.fixed: dict[str, int] = {}  # structural variant: flags lowered with a fixed value
+        self.other: dict[str, set[int]] = {}  # the "any other value" entry of an int flag
+        self.one_armed: dict[str, tuple] = {}
+        self.loops: list = []  # the cuTile loop_split check does not apply to Triton references
+        self.returns = None
+        self.blockers: list = []
+        self.pending: list = []  # blockers of parameters (recovery.py; none in Triton)
+
+    def emit_op(self, op: Op) -> Op:
+        self.block.ops.append(op)
+        return op
+
+    def lookup(self, node: cst.Name):
+        """A name's value (live: a name a failed statement bound is poison, recovery.py)."""
+        if node.value in self.one_armed and node.value not in self.env:
+            from ..cutile.control import signal_one_armed  # noqa: PLC0415
+            signal_one_armed(self, node.value, node)
+        return live(self.env[node.value])
+
+    def statements(self, stmts, top: bool = False) -> None:
+        """A block of statements, each guarded (a blocker is recorded, lowering goes on); in the kernel body an
+        ``if c: return`` makes the rest of the body its ``else`` arm."""
+        stmts = list(stmts)
+        for i, s in enumerate(stmts):
+            if i == 0 and top and _is_docstring(s):
+                continue
+            if top and _is_guard_return(s):
+                rest = stmts[i + 1:]
+                with guard(self, s, _bound(rest)):
+                    self.note(s, "control", "early return -> the rest of the kernel runs under the negated condition")
+                    branch(self, s.test, lambda: self.statements(rest, top=True), lambda: None, s, negate=True)
+                return
+            with guard(self, s):
+                self.stmt(s)
+
+    def control_stmt(self, s) -> bool:
+        """Lower a statement this module owns; False when it is not one."""
+        if isinstance(s, cst.If):
+            if_stmt(self, s)
+            return True
+        return False
+
+    def control_small(self, s) -> bool:
+        if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+            self.bind(s.target.value, self.expr(s.value, hint=s.target.value))  # `x: tl.constexpr = ..`
+            return True
+        if isinstance(s, cst.Return):
+            raise self.err(s, "a return other than `if cond: return` directly in the kernel body")
+        if isinstance(s, cst.Raise):
+            raise self.err(s, "a raise that is reached (only one in an arm folded away at translate time is dropped)")
+        if isinstance(s, cst.Assert):
+            raise self.err(s, "an assert")
+        return False
+
+
+def _bound(stmts) -> list[str]:
+    from ..cutile.recovery import bound_names  # noqa: PLC0415
+    out: list[str] = []
+    for s in stmts:
+        out += [n for n in bound_names(s) if n not in out]
+    return out
+
+
+def _is_guard_return(st) -> bool:
+    """``if cond: return`` (no else)."""
+    if not isinstance(st, cst.If) or st.orelse is not None:
+        return False
+    body = st.body.body
+    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
+            and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is None)
+
+
+def _bool_flags(tf, fn: cst.FunctionDef) -> dict[str, str]:
+    """``tl.constexpr`` parameters that are flags: a bool default, or only ever tested for truth (``if F``,
+    ``not F``, ``F and G``)."""
+    consts = {p.name.value: p for p in fn.params.params
+              if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"}
+    out = {n: "bool" for n, p in consts.items()
+           if isinstance(p.default, cst.Name) and p.default.value in ("True", "False")}
+    tests: set[int] = set()
+    uses: dict[str, int] = {}
+
+    class V(cst.CSTVisitor):
+        def visit_If(self, n: cst.If) -> None:
+            tests.add(id(n.test))
+
+        def visit_IfExp(self, n: cst.IfExp) -> None:
+            tests.add(id(n.test))
+
+        def visit_UnaryOperation(self, n: cst.UnaryOperation) -> None:
+            if isinstance(n.operator, cst.Not):
+                tests.add(id(n.expression))
+
+        def visit_BooleanOperation(self, n: cst.BooleanOperation) -> None:
+            tests.update((id(n.left), id(n.right)))
+
+        def visit_Name(self, n: cst.Name) -> None:
+            if n.value in consts:
+                uses[n.value] = uses.get(n.value, 0) + (0 if id(n) in tests else 1)
+
+    fn.body.visit(V())
+    out.update({n: "bool" for n, k in uses.items() if k == 0})
+    return out
+
+
+# -- conditions --------------------------------------------------------------------------------------------
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float, bool))
+
+
+def condition(lw, node):
+    """A Python bool (compile-time), a :class:`Flag` (constexpr test) or an i1 Value (runtime)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return negated(lw, condition(lw, node.expression), node)
+    if isinstance(node, cst.BooleanOperation):
+        is_and = isinstance(node.operator, cst.And)
+        a, b = condition(lw, node.left), condition(lw, node.right)
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, bool):
+                return y if x == is_and else x
+        if isinstance(a, Flag) or isinstance(b, Flag):
+            raise lw.err(node, "a tl.constexpr flag and a runtime condition in one and/or")
+        return lw.emit(OpKind.ANDI if is_and else OpKind.ORI, [a, b], [ScalarType(BOOL)], node, "cond").result
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+        c = node.comparisons[0]
+        if isinstance(c.operator, (cst.Is, cst.IsNot)):
+            return _is_none(lw, node)
+        op = _CMP.get(type(c.operator))
+        if op is None:
+            raise lw.err(node, f"comparison {type(c.operator).__name__} in a condition")
+        a, b = lw.expr(node.left), lw.expr(c.comparator)
+        if isinstance(a, Sym) and isinstance(b, Sym) and a == b:
+            return op in ("eq", "le", "ge")
+        for x, y, o in ((a, b, op), (b, a, _FLIP[op])):
+            if isinstance(x, Sym) and isinstance(y, int) and not isinstance(y, bool):
+                other = lw.other.get(x.name)
+                if other is not None and o in ("eq", "ne") and y in other:
+                    return o == "ne"
+                return Flag(x.name, o, y)
+        if _number(a) and _number(b):
+            return bool(_PY[op](a, b))
+        return _scalar(lw, lw.comparison(node), node)
+    v = lw.expr(node)
+    if isinstance(v, (bool, int, float)):
+        return bool(v)
+    if isinstance(v, Sym):
+        if lw.flags.get(v.name) == "bool":
+            return Flag(v.name, "eq", 1)
+        other = lw.other.get(v.name)
+        if other is not None and 0 in other:
+            return True
+        return Flag(v.name, "ne", 0)
+    v = lw.value(v, node)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType) and v.type.dtype == I32:
+        return lw.compare("ne", v, 0, node, "cond")
+    return _scalar(lw, v, node)
+
+
+def negated(lw, c, node):
+    if isinstance(c, bool):
+        return not c
+    if isinstance(c, Flag):
+        return Flag(c.name, _NOT[c.op], c.value)
+    return lw.emit(OpKind.XORI, [c, lw.const(True, BOOL, node)], [ScalarType(BOOL)], node, "ncond").result
+
+
+def _scalar(lw, v, node) -> Value:
+    if isinstance(v, Value) and v.type == ScalarType(BOOL):
+        return v
+    raise lw.err(node, "an if-condition that is not a scalar (a tile condition: use tl.where)")
+
+
+def _is_none(lw, node):
+    """``X is None`` / ``X is not None``: compile-time when X is a value of the kernel (never None); a
+    constexpr that may be None at launch cannot be a const generic."""
+    c = node.comparisons[0]
+    if not (isinstance(c.comparator, cst.Name) and c.comparator.value == "None"):
+        raise lw.err(node, "`is` other than `is None` / `is not None`")
+    v = lw.expr(node.left)
+    if isinstance(v, Sym):
+        raise lw.err(node, f"'{v.name} is None': a tl.constexpr that may be None (pass a flag instead)")
+    return isinstance(c.operator, cst.IsNot) == (v is not None)
+
+
+# -- branches ----------------------------------------------------------------------------------------------
+
+
+def _runtime(lw, node) -> bool:
+    """Whether ``node`` mentions a runtime value (a call, or a name bound to anything but a compile-time value)."""
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            v = lw.env.get(n.value)
+            if v is not None and not isinstance(v, (Sym, bool, int, float)):
+                found.append(n)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            found.append(n)
+
+    node.visit(V())
+    return bool(found)
+
+
+def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
+    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements);
+    ``negate``: ``if not test``."""
+    if negate and not _runtime(lw, test):
+        return branch(lw, test, else_fn, then_fn, node)
+    if isinstance(test, cst.BooleanOperation) and not _runtime(lw, test):
+        a, b = test.left, test.right
+        if isinstance(test.operator, cst.And):
+            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node), else_fn, node)
+        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node), node)
+    c = condition(lw, test)
+    text = lw.tf.module.code_for_node(test)
+    if negate:
+        c, text = negated(lw, c, test), f"not ({text})"
+    if isinstance(c, bool):
+        fixed = sorted(f for f in lw.fixed if f in text)
+        why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
+        lw.note(node, "branch", f"if {text} -> {c}, {why}: folded, {'then' if c else 'else'} arm kept")
+        return (then_fn if c else else_fn)()
+    envs: list[dict] = []
+
+    def arm(fn):
+        def run():
+            fn()
+            envs.append(dict(lw.env))
+        return run
+
+    pre = dict(lw.env)
+    two_arms(lw, c, arm(then_fn), arm(else_fn), node, text)
+    for n, r in lw.env.items():  # a merged result keeps its arm's Triton rank (a (1, N) row tile stays 1-D)
+        if isinstance(r, Value) and r is not pre.get(n):
+            src = next((e[n] for e in envs if isinstance(e.get(n), Value) and e[n].id in lw.trank), None)
+            if src is not None:
+                lw.trank[r.id] = lw.trank[src.id]
+
+
+def if_stmt(lw, s: cst.If) -> None:
+    def arm(stmts):
+        return lambda: lw.statements(stmts)
+
+    orelse = s.orelse
+    if orelse is None:
+        else_body: tuple = ()
+    elif isinstance(orelse, cst.If):  # elif
+        else_body = (orelse,)
+    else:
+        else_body = tuple(orelse.body.body)
+    branch(lw, s.test, arm(s.body.body), arm(else_body), s)
+
+
+def if_expr(lw, node: cst.IfExp, hint: str):
+    """``a if c else b``: folded when ``c`` is compile-time, else an ``if`` yielding the value (a constexpr test
+    choosing between two compile-time values splits the kernel into structural entries)."""
+    tmp = f"\0ifexp{id(node)}"
+
+    def arm(expr):
+        def run():
+            lw.env[tmp] = lw.value(lw.expr(expr, hint), expr)
+        return run
+
+    branch(lw, node.test, arm(node.body), arm(node.orelse), node)
+    v = lw.env.pop(tmp, None)
+    if v is None:
+        raise lw.err(node, "a conditional expression without a value")
+    return v
+
+
+__all__ = ["Control", "branch", "condition", "if_expr", "if_stmt"]
