@@ -91,6 +91,18 @@ def cast(lw, c: Call):
     return CALLS[".to"](lw, c)
 
 
+@lowers("min", "max")
+def builtin_minmax(lw, c: Call):
+    """Python ``min`` / ``max`` of two values: folded on numbers, else ``tl.minimum`` / ``tl.maximum``."""
+    if len(c.pos) != 2 or c.kw:
+        raise lw.err(c.node, f"{c.fn}(a, b)")
+    a, b = (lw.expr(p) for p in c.pos)
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+        return (min if c.fn == "min" else max)(a, b)
+    return CALLS["tl.minimum" if c.fn == "min" else "tl.maximum"](lw, Call(c.node, "tl.minimum" if c.fn == "min"
+                                                                          else "tl.maximum", c.pos, c.kw, c.hint))
+
+
 @lowers("tl.pointer_type")
 def pointer_type(lw, c: Call):
     """``tl.pointer_type(dtype)``: a marker; ``p.to(tl.pointer_type(..))`` is refused by ``.to``."""

@@ -173,3 +173,77 @@ def unpack(lw, s: cst.Assign) -> None:
         raise lw.err(s, f"tuple assignment of {len(names)} names from a value that is not a {len(names)}-tuple")
     for n, x in zip(names, v):
         lw.bind(n.value, x)
+
+
+def is_int_constexpr(lw, name: str) -> bool:
+    """A constexpr parameter only an int fits (frontend_triton._int_constexprs: ranges, shapes, masks, ``//``...):
+    meeting a float tile it promotes like an i32 (Triton converts an int constexpr to the float's type)."""
+    cache = lw.__dict__.get("_int_consts")
+    if cache is None:
+        cache = lw._int_consts = frontend_triton._int_constexprs(lw.tf, lw.fn)
+    return name in cache
+
+
+def imported_alias(lw, name: str) -> str | None:
+    """``from .mod import name`` where the sibling module assigns ``name = <dotted>`` at module level (also inside
+    a top-level if/else on the Triton version): the first such target with a lowering (``triton_tanh =
+    libdevice.tanh``, ``triton_cast = tl.cast``), else None."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from .registry import CALLS  # noqa: PLC0415
+
+    tree = ast.parse(lw.tf.source)
+    mod = next((n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module
+                and any((a.asname or a.name) == name for a in n.names)), None)
+    if mod is None:
+        return None
+    sibling = Path(lw.tf.path).parent / (mod.replace(".", "/") + ".py")
+    if not sibling.exists():
+        return None
+    other = ast.parse(sibling.read_text())
+    heads = {"tl": "tl", "libdevice": "libdevice", "triton.language": "tl"}
+    for n in ast.walk(other):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name and isinstance(n.value, ast.Attribute):
+            text = ast.unparse(n.value)
+            head, _, rest = text.partition(".")
+            dotted = f"{heads[head]}.{rest}" if head in heads else text
+            if dotted in CALLS:
+                lw.note(lw.fn, "helper", f"'{name}' (from .{mod}) is {dotted}")
+                return dotted
+    return None
+
+
+def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
+    """Parameters of ``fn`` passed (by name, or as ``p + offsets`` / ``p - k``) where a helper it calls takes a
+    pointer (a parameter the helper loads/stores through, transitively): pointers of ``fn`` too."""
+    if depth > _MAX_DEPTH:
+        return set()
+    helpers = {h.name.value: h for h in tf.kernels}
+    params = {p.name.value for p in fn.params.params}
+    calls: list[cst.Call] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in helpers and node.func.value != fn.name.value:
+                calls.append(node)
+
+    fn.body.visit(V())
+    out: set[str] = set()
+    for call in calls:
+        h = helpers[call.func.value]
+        hp = [p.name.value for p in h.params.params]
+        ptrs = frontend_triton._pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
+        for i, a in enumerate(call.args):
+            name = a.keyword.value if a.keyword is not None else (hp[i] if i < len(hp) else None)
+            if name in ptrs:
+                root = _root(a.value)
+                if root in params:
+                    out.add(root)
+    return out
+
+
+def _root(node) -> str | None:
+    while isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
+        node = node.left
+    return node.value if isinstance(node, cst.Name) else None

@@ -103,7 +103,8 @@ class Lowering(Control, Builder):
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
-        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
+        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
+            | inline.pointer_args(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
         self.setup_control()
 
@@ -508,7 +509,8 @@ class Lowering(Control, Builder):
         if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
             a, b = (self.value(x, node) for x in (a, b))
         for x, y in ((a, b), (b, a)):
-            if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float:
+            if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float \
+                    and not inline.is_int_constexpr(self, x.name):  # an int one (a mask bound ...) promotes to float
                 raise self.err(node, f"constexpr '{x.name}' used as a float")
         a2 = self.value(a, node, like=b)
         b2 = self.value(b, node, like=a2)
@@ -648,12 +650,17 @@ class Lowering(Control, Builder):
             return CALLS[".to"](self, Call(node, ".to", [node.func.value] + [a.value for a in node.args
                                                                               if a.keyword is None],
                                            {a.keyword.value: a.value for a in node.args if a.keyword}, hint))
-        if isinstance(node.func, cst.Name) and node.func.value == "float":
-            fn = "float"
+        if isinstance(node.func, cst.Name) and node.func.value in ("float", "min", "max") \
+                and node.func.value not in self.env:
+            fn = node.func.value
         if isinstance(node.func, cst.Name) and node.func.value not in self.env:
             helper = inline.helper_def(self, node.func.value)
             if helper is not None:  # a @triton.jit helper of the file: inlined (inline.py)
                 return inline.inline(self, helper, self.call_of(node, hint))
+            alias = inline.imported_alias(self, node.func.value)
+            if alias is not None and alias in CALLS:  # from .utils import triton_tanh (= libdevice.tanh)
+                c = self.call_of(node, hint)
+                return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))
         handler = CALLS.get(fn or "")
         if handler is None:
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
