@@ -29,7 +29,14 @@ def _lowered(tf, fn: cst.FunctionDef, first):
 def port_params(tf, fn: cst.FunctionDef, first=None) -> list:
     """[name, constexpr?] of each parameter the typed port keeps, in signature order (mine_sites' "kernels")."""
     _lw, k = _lowered(tf, fn, first)
-    return [[p.name, p.kind == "constant"] for p in k.params]
+    kept = {p.name for p in k.params}
+    out = []
+    for p in fn.params.params:  # a constexpr a structural entry fixes is still an input of the dispatcher
+        name = p.name.value
+        const = p.annotation is not None and tf.dotted(p.annotation.annotation) == "tl.constexpr"
+        if const or name in kept:
+            out.append([name, const])
+    return out
 
 
 def launch_map(tf, fn: cst.FunctionDef, first=None) -> dict:

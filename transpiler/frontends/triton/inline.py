@@ -247,3 +247,16 @@ def _root(node) -> str | None:
     while isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
         node = node.left
     return node.value if isinstance(node, cst.Name) else None
+
+
+def float_constexpr(lw, sym, node):
+    """A constexpr that meets a float and is not an int one (``LOGIT_SCALE``, ``eps``): a runtime f32 parameter of
+    the port (as the rewrite path keeps float constexprs; the launch map marks it ``port: scalar``)."""
+    from ...ir.types import F32, ScalarType  # noqa: PLC0415
+    from ...ir.values import Value  # noqa: PLC0415
+
+    v = lw.runtime.get(sym.name)
+    if v is None:
+        v = lw.runtime[sym.name] = Value(ScalarType(F32), sym.name)
+        lw.note(node, "param", f"constexpr '{sym.name}' meets a float: a runtime f32 parameter of the port")
+    return v

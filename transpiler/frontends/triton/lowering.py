@@ -266,7 +266,9 @@ class Lowering(Control, Builder):
         self.resolve_pending()
         params: list[Param] = []
         for name, kind, p in order:
-            if kind == "constant":
+            if kind == "constant" and name in self.runtime:  # a float constexpr: a runtime f32 of the port
+                params.append(Param(name, "scalar", self.runtime[name], self.loc(p)))
+            elif kind == "constant":
                 params.append(Param(name, "constant", None, self.loc(p)))
             elif kind == "array":
                 if self.arrays[name].type.rank == 0:
@@ -471,6 +473,9 @@ class Lowering(Control, Builder):
             if isinstance(v, Value) and isinstance(v.type, TileType) and isinstance(v.type.dtype, DType) \
                     and v.type.dtype.is_float:
                 return self.keep_rank(self.emit(OpKind.NEGF, [v], [v.type], node, hint).result, v)
+            if isinstance(v, (Value, Sym)):  # ints, scalars: negi / negf (builder.unary, cuTile Python's lowering)
+                r = self.unary("-", v, node, hint)
+                return self.keep_rank(r, v) if isinstance(r, Value) and isinstance(v, Value) else r
             raise self.err(node, "unary minus on a non-float value")
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binop(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
@@ -511,7 +516,8 @@ class Lowering(Control, Builder):
         for x, y in ((a, b), (b, a)):
             if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float \
                     and not inline.is_int_constexpr(self, x.name):  # an int one (a mask bound ...) promotes to float
-                raise self.err(node, f"constexpr '{x.name}' used as a float")
+                f = inline.float_constexpr(self, x, node)  # else a float constexpr: a runtime f32 of the port
+                a, b = (f, b) if x is a else (a, f)
         a2 = self.value(a, node, like=b)
         b2 = self.value(b, node, like=a2)
         r = self.binary(op, a2, b2, node, hint)

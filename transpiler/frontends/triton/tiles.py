@@ -56,6 +56,9 @@ def to(lw, c: Call):
     if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
         raise lw.err(c.node, "a pointer cast to another element type (x.to(tl.pointer_type(..))): the port's arrays "
                      "have the element type of the tensor passed")
+    if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
+            and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
+        return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
     x = lw.value(raw, c.pos[0])
     if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
             and dt.dtype == I64:
