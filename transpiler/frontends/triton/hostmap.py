@@ -57,6 +57,8 @@ def launch_map(tf, fn: cst.FunctionDef, first=None) -> dict:
         elif name in lw.strides:
             arr, axis = lw.strides[name]
             params.append({"name": name, "kind": "stride", "array": arr, "dim": axis})
+        elif name in lw.descs and lw.descs[name] is not None:
+            params.append({"name": name, "kind": "descriptor", "array": name, "block": list(lw.descs[name])})
         elif name in lw.arrays:
             params.append({"name": name, "kind": "array", "array": name})
         else:
@@ -84,11 +86,12 @@ _KEPT = ("array", "scalar", "constexpr", "descriptor")
 
 
 def agreeing(tf, fn: cst.FunctionDef, rewrite_map: dict) -> dict:
-    """The rewrite path's launch map when the parameters it keeps are the typed port's (same names, in order), else
-    the typed front end's map: the port the default pipeline writes is the typed one when it lowers."""
+    """The rewrite path's launch map when it feeds every parameter as the typed front end's does, else the typed
+    front end's map: the port the default pipeline writes is the typed one when it lowers (``numel`` of a flat
+    gather is ``out.shape[0]`` there, not the rewrite's ``partial.shape[0]``)."""
     try:
-        typed = port_params(tf, fn)
+        typed = launch_map(tf, fn)
     except errors.CtrsError:
         return rewrite_map
-    kept = [p["name"] for p in rewrite_map["params"] if p["kind"] in _KEPT]
-    return rewrite_map if kept == [n for n, _c in typed] else launch_map(tf, fn)
+    # the same parameters fed the same way (the rewrite's ties name every axis a bound limits: kept then)
+    return rewrite_map if typed["params"] == rewrite_map["params"] else typed
