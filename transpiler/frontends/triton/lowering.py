@@ -154,6 +154,8 @@ class Lowering(Control, Builder):
                       "tensor")
 
     def drop_stride(self, name: str, arr: str, axis: int, node, why: str) -> None:
+        if name in self.runtime and arr not in self.flat:  # a stride read as a value: this access gathers too
+            raise gathers.FlatNeeded(arr, f"'{name}' is used as a value and as a stride")
         if name in self.runtime:
             raise self.err(node, f"'{name}' is used as a value and as a stride")
         if name not in self.strides:
