@@ -633,6 +633,8 @@ class Lowering(Control, Builder):
             a = self.env.get(node.value.value.value)
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
+            if isinstance(a, Ptr) and a.base in self.arrays:  # X += row * stride: still X's element type
+                return DT(self.arrays[a.base].type.dtype)
         if node.attr.value == "dtype" and isinstance(node.value, cst.Name):
             a = self.env.get(node.value.value)
             if isinstance(a, Value) and isinstance(a.type, TileType):

@@ -41,10 +41,28 @@ def full(lw, c: Call):
     shape = lw.shape(a["shape"])
     fill = 0 if c.fn == "tl.zeros" else lw.expr(a["value"])
     dt = lw.expr(a["dtype"])
+    if isinstance(fill, (Sym, ScalarParam, Value)) and isinstance(dt, DT) and isinstance(dt.dtype, DType):
+        return _full_of_value(lw, fill, dt.dtype, shape, c)
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
         raise lw.err(c.node, f"{c.fn} of a non-constant value or a generic dtype")
     return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
+
+
+def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
+    """``tl.full(shape, v, dtype)`` of a runtime or constexpr value: ``v`` cast to ``dtype``, broadcast (a float
+    constexpr is a runtime f32 of the port, inline.float_constexpr)."""
+    from .inline import float_constexpr  # noqa: PLC0415
+
+    if isinstance(fill, Sym):
+        fill = float_constexpr(lw, fill, c.node) if dt.is_float else lw.i32(fill, c.node)
+    v = lw.value(fill, c.node)
+    if not isinstance(v, Value):
+        raise lw.err(c.node, f"{c.fn} of a non-constant value")
+    v = lw.convert(v, dt, c.node, c.hint)
+    if isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, c.node)
+    return lw.broadcast(v, tuple(shape), c.node) if tuple(v.type.shape) != tuple(shape) else v
 
 
 @lowers(".to")
@@ -138,9 +156,11 @@ def reduce(lw, c: Call):
     """``tl.sum/max/min(x, axis, keep_dims=)``; a lifted row (a (1, N) tile that is 1-D in Triton) reduces on its
     IR axis and keeps the unit axis."""
     a = dict(zip(["input", "axis", "keep_dims"], c.pos)) | c.kw
-    if set(a) - {"input", "axis", "keep_dims"} or "axis" not in a:
+    if set(a) - {"input", "axis", "keep_dims"} or "input" not in a:
         raise lw.err(c.node, f"{c.fn}(x, axis[, keep_dims])")
     x = tile(lw, a["input"], f"{c.fn} of a tile")
+    if "axis" not in a or (isinstance(a["axis"], cst.Name) and a["axis"].value == "None"):
+        return _reduce_all(lw, c, x)
     axis = lw.expr(a["axis"])
     keep = lw.expr(a["keep_dims"]) if "keep_dims" in a else False
     rank = lw.rank_of(x)
@@ -160,6 +180,19 @@ def reduce(lw, c: Call):
     if trank != len(full_shape):
         lw.trank[r.id] = trank
     return r
+
+
+def _reduce_all(lw, c: Call, x: Value) -> Value:
+    """``tl.sum(x)`` / ``tl.max(x)`` without an axis: every axis reduced, last first (a 0-d result)."""
+    if not _is_float(x) or "keep_dims" in c.kw:
+        raise lw.err(c.node, f"{c.fn}(x) of a non-float tile or with keep_dims")
+    while len(x.type.shape):
+        ax = len(x.type.shape) - 1
+        shape = x.type.shape[:ax]
+        x = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, shape)], c.node, (c.hint or "t") + "_red",
+                    axis=ax).result
+    lw.trank.pop(x.id, None)
+    return x
 
 
 @lowers("tl.maximum", "tl.minimum")
