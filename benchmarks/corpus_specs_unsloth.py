@@ -90,6 +90,41 @@ def rms_backward() -> list[dict]:
     return out
 
 
+def f32(v: float) -> dict:
+    return {"scalar": "float32", "value": v}
+
+
+def rms_forward(kernel: str) -> list[dict]:
+    out = []
+    for dt, rows, cols in (("bf16", 1024, 4096), ("f16", 256, 8192), ("f32", 512, 2048)):
+        args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "r": arr(dt, rows),
+                "Y_row_stride": cols, "X_row_stride": cols, "W_row_stride": 0, "r_row_stride": 1, "n_cols": cols,
+                "eps": f32(1e-6), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols)}
+        out.append({"name": f"{dt}_{rows}x{cols}", "kernel": kernel, "args": args, "grid": [str(rows)]})
+    return out
+
+
+def layernorm_forward() -> list[dict]:
+    out = []
+    for dt, rows, cols, bias in (("bf16", 512, 4096, 1), ("f32", 256, 2048, 0), ("f16", 128, 8192, 1)):
+        args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "b": arr(dt, cols),
+                "r": arr(dt, rows), "mu": arr(dt, rows), "Y_row_stride": cols, "X_row_stride": cols, "n_cols": cols,
+                "eps": f32(1e-5), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols), "HAS_BIAS": bias}
+        out.append({"name": f"{dt}_{rows}x{cols}_bias{bias}", "kernel": "layernorm_forward", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
+def add_rms_inference() -> list[dict]:
+    out = []
+    for dt, rows, cols, res in (("bf16", 64, 4096, 1), ("f16", 16, 8192, 1), ("f32", 128, 2048, 0)):
+        args = {"X": arr(dt, rows, cols), "R": arr(dt, rows, cols), "W": arr(dt, cols), "n_cols": cols,
+                "eps": f32(1e-6), "HAS_RESIDUAL": res, "BLOCK_SIZE": pow2(cols)}
+        out.append({"name": f"{dt}_{rows}x{cols}_res{res}", "kernel": "_add_rms_layernorm_inference", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
 def rms_sum_dw() -> list[dict]:
     out = []
     for dt, progs, cols in (("bf16", 132, 4096), ("f32", 264, 2048), ("f16", 66, 8192)):
@@ -142,8 +177,10 @@ FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
     + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
-    "layernorm.json": layernorm_backward() + layernorm_backward_dw(),
-    "rms_layernorm.json": rms_backward() + rms_sum_dw(),
+    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
+    "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
+    + rms_backward() + rms_sum_dw(),
+    "fused_add_rms_layernorm.json": add_rms_inference(),
     "fp8.json": fp8_gemv() + fp8_rows_reduce(),
     "large_head_attention.json": lh_bwd_pre(),
     "nvfp4.json": split_sum(),
