@@ -100,7 +100,10 @@ def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
     dt = a.type.dtype
-    pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
+    if isinstance(pad, Value):  # other= a runtime scalar: cast to the element type, a 0-d tile
+        pad_v = lw.to_tile(lw.convert(pad, dt, node, arr + "_pad"), node)
+    else:
+        pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
              "latency": None}
     t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)], node,

@@ -175,8 +175,10 @@ def _pad_value(lw, a: dict):
     if "other" not in a or _is_none(a["other"]):
         return 0
     v = lw.expr(a["other"])
+    if isinstance(v, (ScalarParam, Sym)) or isinstance(v, Value) and not isinstance(v.type, TileType):
+        return lw.value(v, a["other"]) if not isinstance(v, Sym) else lw.i32(v, a["other"])  # a runtime scalar
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise lw.err(a["other"], "other= of a gather that is not a translate-time number")
+        raise lw.err(a["other"], "other= of a gather that is not a translate-time number or a scalar")
     return v
 
 
