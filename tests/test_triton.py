@@ -171,7 +171,6 @@ def test_dry_run_cli():
     ("    p = x + offs\n    for k in range(4):\n        p += T\n    v = tl.load(p, mask=mask)\n", "CTRS-E111",
      "22:17", "pointer 'p' used after the loop that advances it"),
     ("    v = tl.histogram(tl.load(x + offs, mask=mask), 8)\n", "CTRS-E110", "19:9", "'tl.histogram'"),
-    ("    v = tl.load(x + offs, mask=mask, other=1.0)\n", "CTRS-E111", "19:44", "other=1.0 has no padding mode"),
     # an error of the shared lowering: the Triton line, the statement's column (not the rewrite's)
     ("    v = tl.load(x + offs, mask=mask) * tl.load(y + offs, mask=mask) + 2.5\n", "CTRS-E101", "19:5",
      "no rule for this literal operand of element type E"),

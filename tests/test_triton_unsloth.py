@@ -208,3 +208,19 @@ def test_corpus_rows_helpers_and_assigned_jit(tmp_path):
     assert len(lines) == len(p.read_text().splitlines())
     ast.parse(text)
     assert [k.name.value for k in frontend_triton.TritonFile(p, text).kernels] == ["_h", "kern"]
+
+
+def test_other_without_a_view_padding_is_a_gather_padded_with_it(tmp_path):
+    """``other=1.0`` has no view padding mode (tests/test_triton.py::test_diagnostics refused it before): the
+    array is read by a gather padded with 1.0."""
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n, T: tl.constexpr):
+            offs = tl.program_id(0) * T + tl.arange(0, T)
+            mask = offs < n
+            v = tl.load(x + offs, mask=mask, other=1.0)
+            tl.store(y + offs, v, mask=mask)
+        """)
+    text = _model(p)
+    assert "%x_pad_t = constant {value = 1.0} : tile<!E>" in text and "= gather %x, " in text
+    assert "load_view %py" not in text and "store_view %py" in text  # y keeps its view
