@@ -1,13 +1,14 @@
 """Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 through ``benchmarks/corpus.py --llm``,
-against the scripted local server (llm_fallback/scripted.py, 127.0.0.1) answering three real constructs with
-answers written by hand (ANSWERS below); every other construct that reaches the model gets a non-answer
-(rejected before building). Answers are verified like any other: IR-equivalent for every committed spec of the
-kernel (benchmarks/corpus/tilegym-1.5.1/<front>/<file>.json, or --specs-dir).
+against the scripted local server (llm_fallback/scripted.py, 127.0.0.1) answering real constructs with answers
+written by hand (ANSWERS below, attempt by attempt); every other construct that reaches the model gets a
+non-answer (rejected before building). Answers are verified like any other: IR-equivalent for every committed spec
+of the kernel (benchmarks/corpus/tilegym-1.5.1/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses.
 
-    .venv/bin/python benchmarks/llm_measure.py [--specs-dir DIR] [--out DIR]
+    .venv/bin/python benchmarks/llm_measure.py [--specs-dir DIR] [--out DIR] [--only REGEX]
 
-Prints and writes (``<out>/llm-measure-tilegym-1.5.1.{md,json}``) one row per kernel that reached the model:
-the constructs asked for, and accepted / rejected with the reason.
+Prints and writes (``<out>/llm-measure-tilegym-1.5.1.{md,json}``) one row per construct the fallback met (asked
+for, or not asked because no spec exercises it): accepted / rejected / not asked, why, each attempt's verdict, and
+the specs that verified an accepted answer.
 """
 
 from __future__ import annotations
@@ -24,85 +25,218 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import corpus  # noqa: E402
 
-# construct (the Python / Triton text the prompt names) -> the answer the scripted "model" gives
-ANSWERS = {
-    # moe_align_block.py _moe_align_block_size_stage2_kernel, line 54: the first construct the typed front end
-    # sends there (`offsets = ct.arange(...) * NUM_EXPERTS + base_offset`)
-    "ct.arange(NUM_EXPERTS_POW2, dtype=ct.int32)":
-        "```rust\nlet llm_value: Tile<i32, { [NUM_EXPERTS_POW2] }> = iota(const_shape![NUM_EXPERTS_POW2]);\n```",
-    # layer_norm_legacy.py _persistent_layer_norm_fwd_kernel, line 151: ceil-division of two ct.Constant ints
-    "ct.cdiv(N, BLOCK_N)": "```rust\nlet upper_bound: i32 = (N + BLOCK_N - 1) / BLOCK_N;\n```",
+ATTEMPTS = 2
+
+
+def _rust(*lets: str) -> str:
+    return "```rust\n" + "\n".join(lets) + "\n```"
+
+
+_N_BLOCK = ("let n_b: Tile<i32, { [BLOCK_SIZE] }> = "
+            "scalar_to_tile(N).reshape(const_shape![1]).broadcast(const_shape![BLOCK_SIZE]);")
+# construct (the Python text the prompt names) -> the answers the scripted "model" gives, attempt by attempt (the
+# last one repeats)
+ANSWERS: dict[str, list[str]] = {
+    # moe_align_block.py _moe_align_block_size_stage3_kernel, line 83: `//` of two int32 tiles (no tile-operator
+    # rule). Attempt 1 is deliberately wrong: it spells BLOCK_SIZE as 16, right for the BLOCK_SIZE=16 spec only;
+    # attempt 2 divides by the tile the kernel built (Python's floor division: divi rounding toward -inf).
+    "div_result // block_size_tile": [
+        _rust("let sixteen: Tile<i32, { [1] }> = constant(16i32, const_shape![1]);",
+              "let ceiled_div: Tile<i32, { [1] }> = divi(div_result, sixteen, rounding::NegativeInf);"),
+        _rust("let ceiled_div: Tile<i32, { [1] }> = divi(div_result, block_size_tile, rounding::NegativeInf);"),
+    ],
+    # splitk_reduce.py _splitk_reduce_kernel, line 77 (under `if USE_DOT:`): the (0, 0) block of shape (1, TILE_D)
+    # of a (1, TILE_D) tile is the tile itself (cuTile Python emits no op for it)
+    "ct.extract(mma_result, (0, 0), shape=(1, TILE_D))": [_rust(
+        "let numerator_normalized: Tile<f32, { [1, TILE_D] }> = mma_result;")],
+    # activation/geglu.py _geglu_fwd_kernel (lines 92, 93) and _geglu_bwd_kernel (142, 143): `//` and `%` of an
+    # int32 tile by a ct.Constant int, as cuTile Python emits them (divi rounding<negative_inf>; remi + the sign
+    # fix-up select)
+    "global_id // N": [_rust(
+        _N_BLOCK, "let m_id: Tile<i32, { [BLOCK_SIZE] }> = divi(global_id, n_b, rounding::NegativeInf);")],
+    "global_id % N": [_rust(
+        _N_BLOCK,
+        "let rem: Tile<i32, { [BLOCK_SIZE] }> = remi(global_id, n_b);",
+        "let zero: Tile<i32, { [BLOCK_SIZE] }> = constant(0i32, const_shape![BLOCK_SIZE]);",
+        "let fix: Tile<bool, { [BLOCK_SIZE] }> = andi(xori(cmpi(rem, zero, predicate::LessThan), cmpi(n_b, zero, "
+        "predicate::LessThan)), cmpi(rem, zero, predicate::NotEqual));",
+        "let n_offs: Tile<i32, { [BLOCK_SIZE] }> = select(fix, rem + n_b, rem);")],
+    # layer_norm_legacy.py _persistent_layer_norm_fwd_kernel, line 191 (under `if IS_SWISH:`): the logistic function
+    "ct.sigmoid(y)": [_rust(
+        "let e: Tile<f32, { [BLOCK_N, BLOCK_D] }> = exp(negf(y));",
+        "let one: Tile<f32, { [BLOCK_N, BLOCK_D] }> = constant(1.0f32, const_shape![BLOCK_N, BLOCK_D]);",
+        "let llm_value: Tile<f32, { [BLOCK_N, BLOCK_D] }> = true_div(one, addf(one, e, rounding::NearestEven, "
+        "ftz::Disabled));")],
     # moe_align_block.py _moe_align_block_size_stage2_kernel: inclusive prefix sum of an int32 (E) tile
-    "ct.cumsum(token_cnts_vec, axis=0)":
-        "```rust\nlet cumsum: Tile<E, { [NUM_EXPERTS_POW2] }> = scan_sum(token_cnts_vec, 0i32, reverse::Forward, "
-        "E::ZERO);\n```",
+    "ct.cumsum(token_cnts_vec, axis=0)": [_rust(
+        "let cumsum: Tile<E, { [NUM_EXPERTS_POW2] }> = scan_sum(token_cnts_vec, 0i32, reverse::Forward, E::ZERO);")],
     # chunk_gated_delta_rule.py _intra_chunk_prepare_kernel: a prefix sum of an f32 tile along the chunk axis
-    "ct.cumsum(g_raw, axis=0)":
-        "```rust\nlet g_cum: Tile<f32, { [CHUNK_SIZE] }> = scan_sum(g_raw, 0i32, reverse::Forward, 0.0f32);\n```",
-    # layer_norm_legacy.py _persistent_layer_norm_fwd_kernel: the logistic function 1 / (1 + exp(-y))
-    "ct.sigmoid(y)":
-        "```rust\nlet e: Tile<f32, { [1, BLOCK_D] }> = exp(negf(y));\n"
-        "let one: Tile<f32, { [1, BLOCK_D] }> = constant(1.0f32, const_shape![1, BLOCK_D]);\n"
-        "let llm_value: Tile<f32, { [1, BLOCK_D] }> = true_div(one, addf(one, e, rounding::NearestEven, "
-        "ftz::Disabled));\n```",
+    "ct.cumsum(g_raw, axis=0)": [_rust(
+        "let g_cum: Tile<f32, { [CHUNK_SIZE] }> = scan_sum(g_raw, 0i32, reverse::Forward, 0.0f32);")],
 }
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate is `(.*?)` \(line")
+_LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
 
 
 def answer_for(body: dict) -> str:
     user = body["messages"][1]["content"]
     m = _EXPR.search(user)
-    return ANSWERS.get(m.group(1) if m else "", NO_ANSWER)
+    script = ANSWERS.get(m.group(1) if m else "", [NO_ANSWER])
+    attempt = sum(msg["role"] == "assistant" for msg in body["messages"])  # earlier answers of this construct
+    return script[min(attempt, len(script) - 1)]
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\S*/tilegym-1\.5\.1/src/", "", text)  # no local cache paths in the report
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--specs-dir", default=str(corpus.COMMITTED), help="committed corpus specs (per front end)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    ap.add_argument("--only", help="translate only the kernels matching this regex on '<front>/<file>:<kernel>'")
+    ap.add_argument("--candidates", help="write every candidate kernel.rs that was built into this directory")
     a = ap.parse_args(argv)
+    from ctrs.llm_fallback import verify  # noqa: PLC0415
     from ctrs.llm_fallback.config import Config  # noqa: PLC0415
     from ctrs.llm_fallback.scripted import Server  # noqa: PLC0415
 
     corpus.COMMITTED = Path(a.specs_dir)
-    with tempfile.TemporaryDirectory(prefix="ctrs-llm-measure-") as cache, \
-            Server([answer_for] * 1000) as srv:
-        cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=1, cache_dir=Path(cache),
-                     log=lambda m: print(m, file=sys.stderr, flush=True))
-        ks = corpus.run("translate", None, True, llm=cfg)
-        asked: dict[str, list[str]] = {}
-        for r in srv.requests:
-            user = r["body"]["messages"][1]["content"]
-            m, where = _EXPR.search(user), re.search(r"at (_ctrs_\S+?):(\d+):\d+", user)
-            if m and where:
-                asked.setdefault(where.group(1), []).append(f"{m.group(1)} (line {where.group(2)})")
+    logs: list[str] = []
+    records: dict[str, list[dict]] = {}  # kernel -> the fallback's records of its accepted answers
+    plain = corpus.translate_kernel
+
+    def translate_kernel(k, src, llm):
+        if a.only and not re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}"):
+            k.tier, k.blockers = "refused", []
+            return
+        if llm is not None:
+            llm.accepted = {}
+        plain(k, src, llm)
+        if llm is not None and k.tier == "llm":
+            records[f"{k.file}:{k.name}"] = list(llm.accepted.values())
+
+    def log(m: str) -> None:
+        logs.append(m)
+        print(m, file=sys.stderr, flush=True)
+
+    verdicts: dict[str, list[dict]] = {}  # variant file name -> every build + IR diff of a candidate, in order
+    check = verify.Verifier.verify
+
+    def verify_candidate(self, files, mod):
+        ok, stage, detail = check(self, files, mod)
+        if a.candidates:
+            n = len(verdicts.get(Path(self.kernel).name, [])) + 1
+            Path(a.candidates).mkdir(parents=True, exist_ok=True)
+            (Path(a.candidates) / f"{Path(self.kernel).stem}.{n}.rs").write_text(files["kernel.rs"])
+        verdicts.setdefault(Path(self.kernel).name, []).append(
+            {"stage": stage, "detail": _clean(detail)[:2000], "specs": [s.name for s in self.specs]})
+        return ok, stage, detail
+
+    corpus.translate_kernel = translate_kernel
+    verify.Verifier.verify = verify_candidate
+    with tempfile.TemporaryDirectory(prefix="ctrs-llm-measure-") as cache, Server([answer_for] * 2000) as srv:
+        cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=ATTEMPTS, cache_dir=Path(cache), log=log)
+        ks = corpus.run("translate", None, True, a.only, llm=cfg)
+        requests = [r["body"] for r in srv.requests]
+    rows = _rows(ks, logs, records, requests, verdicts)
+    _write(Path(a.out), ks, rows)
+    return 0
+
+
+def _rows(ks, logs: list[str], records: dict, requests: list[dict], verdicts: dict) -> list[dict]:
+    """One row per construct the fallback met, in corpus order."""
+    met: dict[tuple[str, int], dict] = {}  # (variant file name, line) -> row
+    for body in requests:  # the constructs asked for (first request of each)
+        user = body["messages"][1]["content"]
+        m, where = _EXPR.search(user), re.search(r"at (_ctrs_\S+?):(\d+):\d+", user)
+        if m and where:
+            met.setdefault((where.group(1), int(where.group(2))), {"construct": m.group(1), "requests": 0})
+            met[(where.group(1), int(where.group(2)))]["requests"] += 1
+    for line in logs:
+        lm = _LOG.match(line)
+        if not lm:
+            continue
+        key = (Path(lm["file"]).name, int(lm["line"]))
+        row = met.setdefault(key, {"construct": "", "requests": 0})
+        what = lm["what"]
+        att = re.match(r"attempt (\d+) not accepted: (.*?): (.*)$", what)
+        if att:
+            row.setdefault("attempts", []).append({"attempt": int(att[1]), "verdict": "rejected", "stage": att[2],
+                                                   "detail": _clean(att[3])})
+        elif what.startswith("accepted"):
+            row.setdefault("attempts", []).append({"attempt": len(row.get("attempts", [])) + 1,
+                                                   "verdict": "accepted", "stage": "EQUIVALENT", "detail": ""})
+        elif what.startswith("not asked"):
+            row["not_asked"] = what
+            row["construct"] = row["construct"] or what.split("`", 1)[-1].rstrip("`")
     rows = []
     for k in ks:
         variant = f"_ctrs_{Path(k.file).stem}__{k.name}.py"
-        if variant not in asked or k.tier == "rules":  # (a cuTile and a Triton file may share a variant name)
+        mine = sorted((line, row) for (f, line), row in met.items() if f == variant)
+        if not mine or (k.tier == "rules"):
             continue
-        why = "" if k.tier == "llm" else (k.blockers[0]["text"] if k.blockers else "")
-        why = re.sub(r"\S*/tilegym-1\.5\.1/src/", "", why)  # no local cache paths in the report
-        rows.append({"kernel": f"{k.file.split('/ops/', 1)[-1]}:{k.name}", "asked": asked[variant],
-                     "scripted": [q for q in asked[variant] if q.rsplit(" (line", 1)[0] in ANSWERS],
-                     "result": "accepted" if k.tier == "llm" else "rejected", "why": why})
-    acc = sum(r["result"] == "accepted" for r in rows)
+        accepted = {r["loc"][1]: r for r in records.get(f"{k.file}:{k.name}", [])}
+        why = "" if k.tier == "llm" else _clean(k.blockers[0]["text"] if k.blockers else "")
+        specs = [s["name"] for s in corpus.committed_specs(k)]
+        builds = list(verdicts.get(variant, []))  # the kernel's builds, in order: one per built attempt
+        for line, row in mine:
+            if not row.get("attempts") and row["requests"]:  # spliced, held until the kernel's next construct
+                row["attempts"] = [{"attempt": 1, "verdict": "held", "stage": "spliced, held while the kernel's next "
+                                    "construct without a rule was asked for", "detail": ""}]
+            for x in row.get("attempts", []):  # the full IR diff / rustc verdict of attempts that were built
+                if x["stage"] not in ("it was rejected before building", "no entry", "no specs", "held") and builds:
+                    b = builds.pop(0)
+                    x["detail"], x["specs"] = b["detail"] or x["detail"], b["specs"]
+            python = row["construct"] or (accepted[line]["expr"] if line in accepted else "")
+            rec = accepted.get(line)
+            result = "accepted" if rec else "not asked" if row.get("not_asked") else "rejected"
+            rows.append({
+                "kernel": f"{k.file.split('/ops/', 1)[-1]}:{k.name}", "line": line, "construct": python,
+                "scripted": python in ANSWERS, "requests": row["requests"], "attempts": row.get("attempts", []),
+                "result": result, "kernel_translated": k.tier == "llm", "why": why,
+                "verified_specs": rec.get("verified_specs", []) if rec else [], "committed_specs": specs,
+                "rust": [f"let {s.name}: {s.type} = {s.expr};" for s in rec["stmts"]] if rec else []})
+    return rows
+
+
+def _brief(detail: str) -> str:
+    """An IR-diff verdict without its warnings: the head line, each spec's verdict and its critical findings."""
+    lines = detail.splitlines()
+    keep = [t for t in lines if not t.startswith("warning:")] if lines and lines[0].startswith("not EQUIVALENT") \
+        else lines[:2]
+    return " / ".join(keep)[:600]
+
+
+def _write(out: Path, ks, rows: list[dict]) -> None:
+    n = {r: sum(x["result"] == r for x in rows) for r in ("accepted", "rejected", "not asked")}
     scripted = [r for r in rows if r["scripted"]]
-    head = (f"TileGym 1.5.1: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules; "
-            f"{len(rows)} reached the model ({sum(len(r['asked']) for r in rows)} constructs); "
-            f"{len(scripted)} with a scripted answer; accepted {acc}, rejected {len(rows) - acc}")
+    ns = {r: sum(x["result"] == r for x in scripted) for r in ("accepted", "rejected", "not asked")}
+    kernels = sorted({r["kernel"] for r in rows if r["kernel_translated"]})
+    head = (f"TileGym 1.5.1: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
+            f"{len(kernels)} through the LLM fallback (verified); {len(rows)} constructs met "
+            f"({n['accepted']} accepted, {n['rejected']} rejected, {n['not asked']} not asked); "
+            f"{len(scripted)} with a scripted answer: {ns['accepted']} accepted, {ns['rejected']} rejected, "
+            f"{ns['not asked']} not asked")
     print(head)
     lines = [f"# LLM fallback on TileGym 1.5.1 (scripted answers)\n\n{head}\n",
-             "| kernel | constructs asked | scripted | result | why |", "|---|---|---|---|---|"]
+             "Command: `.venv/bin/python benchmarks/llm_measure.py` (answers: `ANSWERS` there; "
+             f"`--llm-attempts {ATTEMPTS}`; verification: every committed spec of the kernel, IR-EQUIVALENT).\n",
+             "| kernel | line | construct | scripted | result | attempts | verified specs | why |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['kernel']} | {'; '.join(r['asked'])} | {'; '.join(r['scripted']) or '-'} | {r['result']} "
-                     f"| {r['why'].replace('|', '/')[:400]} |")
-        print(f"{r['result']:9s} {r['kernel']}: asked {r['asked']}; {r['why'][:300]}")
-    out = Path(a.out)
+        atts = "; ".join(f"{x['attempt']}: {x['verdict']}" + (
+            f" ({x['stage']}: {_brief(x['detail'])})" if x["detail"] else
+            f" ({x['stage']})" if x["verdict"] == "held" else "") for x in r["attempts"]) or "-"
+        why = r["why"] if r["result"] != "accepted" else "the kernel translates and every committed spec is EQUIVALENT"
+        lines.append(f"| {r['kernel']} | {r['line']} | `{r['construct']}` | {'yes' if r['scripted'] else '-'} | "
+                     f"{r['result']} | {atts.replace('|', '/')[:1200]} | {', '.join(r['verified_specs']) or '-'} | "
+                     f"{why.replace('|', '/')[:500]} |")
+        print(f"{r['result']:9s} {r['kernel']}:{r['line']} `{r['construct']}`: {atts[:300]} {why[:300]}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "llm-measure-tilegym-1.5.1.md").write_text("\n".join(lines) + "\n")
     (out / "llm-measure-tilegym-1.5.1.json").write_text(json.dumps({"summary": head, "rows": rows}, indent=1) + "\n")
-    return 0
 
 
 if __name__ == "__main__":

@@ -57,6 +57,84 @@ def enclosing_function(kernel: Path, line: int) -> str:
     return node.name if node is not None else ""
 
 
+class _Unknown(Exception):
+    """A condition that is not a translate-time value."""
+
+
+_BIN = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b, ast.BitAnd: lambda a, b: a & b,
+        ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b, ast.LShift: lambda a, b: a << b,
+        ast.RShift: lambda a, b: a >> b}
+_CMP = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+        ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+
+
+def _static(node, env: dict):
+    """The value of a condition on translate-time values (names in ``env``, literals, arithmetic, comparisons,
+    and / or / not); _Unknown for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in env:
+            raise _Unknown(node.id)
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+        v = _static(node.operand, env)
+        return (not v) if isinstance(node.op, ast.Not) else -v
+    if isinstance(node, ast.BoolOp):
+        vals = [_static(v, env) for v in node.values]
+        return all(vals) if isinstance(node.op, ast.And) else any(vals)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+        return _BIN[type(node.op)](_static(node.left, env), _static(node.right, env))
+    if isinstance(node, ast.Compare) and all(type(o) in _CMP for o in node.ops):
+        left, ok = _static(node.left, env), True
+        for o, c in zip(node.ops, node.comparators):
+            right = _static(c, env)
+            ok, left = ok and _CMP[type(o)](left, right), right
+        return ok
+    raise _Unknown(type(node).__name__)
+
+
+def _module_constants(tree: ast.Module) -> dict:
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                v = ast.literal_eval(node.value)
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            if isinstance(v, (int, float, bool)):
+                out[node.targets[0].id] = v
+    return out
+
+
+def left_off(kernel: Path, line: int, constants: dict) -> bool:
+    """Whether ``line`` of the top-level function holding it lies in the arm of an ``if`` on translate-time values
+    (``constants``: a spec's ct.Constant arguments; the file's module-level number constants) that those values
+    leave off, so the reference compiles none of it. An ``if`` on anything else counts as taken."""
+    text = Path(kernel).read_text(errors="replace")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return False
+    env = {**_module_constants(tree), **constants}
+    fn, _ = _enclosing(kernel, line)
+    if fn is None:
+        return False
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.If) or not node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue
+        in_body = any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body)
+        in_else = any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.orelse)
+        try:
+            taken = bool(_static(node.test, env))
+        except (_Unknown, TypeError, ZeroDivisionError):
+            continue
+        if (in_body and not taken) or (in_else and taken):
+            return True
+    return False
+
+
 def kernel_source(kernel: Path, line: int) -> str:
     """The top-level function (with decorators) whose lines hold ``line``; '' when none does."""
     node, lines = _enclosing(kernel, line)

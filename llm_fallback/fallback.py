@@ -49,8 +49,15 @@ def text_model_construct(e, kernel: Path) -> context.Construct:
     if frontend_triton.is_triton_file(kernel):  # the rewrite put a placeholder where the Triton expression has no rule
         python = Path(kernel).read_text(errors="replace").splitlines()[pos.start.line - 1].strip()
         message = f"no rule for this Triton construct: {python}"
+    scope = splice.scope(front)
+    operands = getattr(front, "llm_operands", None)  # a tile operator's operands, already lowered by the front end
+    if operands is not None and operands[0] is node:
+        for sub, v in zip((node.left, node.right), operands[1:]):
+            if not isinstance(sub, cst.Name) and v.kind in ("tile", "scalar") and v.type is not None:
+                scope.append({"python": front.info.module.code_for_node(sub), "rust": v.name,
+                              "kind": f"{v.kind} (this operand, already computed)", "type": v.type.rust()})
     return context.Construct(kernel, front.info.loc(node), pos.end.line, e.code, message, python,
-                             _target(front, node), "expression", splice.scope(front), ", ".join(gens) or "none")
+                             _target(front, node), "expression", scope, ", ".join(gens) or "none")
 
 
 def messages_for(c: context.Construct, ref_ops: list[str]) -> list[dict]:
@@ -107,9 +114,11 @@ def _construct_of(e, kernel: Path, typed: bool) -> context.Construct | None:
 
     if e.code == errors.LLM_CONSTRUCT and getattr(e, "construct", None) is not None:
         return e.construct
-    if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None \
-            and isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message):
-        return text_model_construct(e, kernel)  # a call with no rule at all (not one whose operands a rule lacks)
+    if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None and (
+            (isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message))
+            or (isinstance(e.node, cst.BinaryOperation) and e.message.startswith("no rule for tile operator "))):
+        # a call with no rule at all (not one whose operands a rule lacks), or a tile operator without a rule
+        return text_model_construct(e, kernel)
     return None
 
 
@@ -179,6 +188,20 @@ def _first_line(detail: str) -> str:
     return " ".join((detail.strip().splitlines() or [""])[0].split())[:300]
 
 
+def _require_exercised(cfg: Config, e, c: context.Construct, verifier: verify.Verifier) -> None:
+    """No request for a construct that no spec of its kernel runs (it sits in the arm of an ``if`` on ct.Constant
+    values that every spec leaves off, so the reference compiles none of it): any answer there would be
+    IR-equivalent by default, a wrong one as much as a right one. ``e`` stands, with the reason."""
+    specs, used = verifier.exercising(c)
+    if specs and not used:
+        _log(cfg, f"{c.loc}: llm: not asked: no spec exercises `{c.python}`")
+        names = ", ".join(s.name for s in specs)[:240]
+        raise _fail(e, f"no spec exercises this construct: line {c.loc.line} is in an `if` arm that the "
+                       f"ct.Constant values of all {len(specs)} specs of {specs[0].kernel} ({names}) leave off, so "
+                       "the reference compiles none of it and an answer would be compared with nothing: add a spec "
+                       "that runs this code") from None
+
+
 def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
     """Like transpiler.translate.translate_source, with constructs without a rule resolved by verified LLM answers.
 
@@ -221,7 +244,9 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                         from None
                 verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
             same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
-            rec, verified = _solve(kernel, cfg, first if same else e, c, accepted, verifier, typed)
+            stands = first if same else e  # the diagnostic that stands when no answer is accepted
+            _require_exercised(cfg, stands, c, verifier)
+            rec, verified = _solve(kernel, cfg, stands, c, accepted, verifier, typed)
             accepted[c.key] = rec
     raise errors.CtrsError(errors.NO_RULE, "too many constructs without a rule for the LLM fallback",
                            f"at most {MAX_CONSTRUCTS} per file", errors.Loc(str(kernel)))

@@ -55,6 +55,20 @@ class Verifier:
         except errors.CtrsError:
             return []
 
+    def exercising(self, c) -> tuple[list[specmod.Spec], list[specmod.Spec]]:
+        """(the given specs of the kernel holding construct ``c``, those that run it). A spec does not run it when
+        it sits in the arm of an ``if`` on ct.Constant values that the spec's constants leave off (the reference
+        compiles none of that arm, so an answer there would be compared with nothing). ([], []) for a construct
+        outside the kernel function (a helper: its constants are the call's, not the spec's)."""
+        from . import context  # noqa: PLC0415
+
+        if Path(c.loc.file).name != Path(self.kernel).name:
+            return [], []
+        fn = context.enclosing_function(self.kernel, c.loc.line)
+        specs = [s for s in check_specs(self.kernel, self.given, {}) if s.kernel == fn]
+        return specs, [s for s in specs if not context.left_off(self.kernel, c.loc.line, {
+            n: a.value for n, a in s.args.items() if isinstance(a, specmod.ConstArg)})]
+
     def verify(self, files: dict[str, str], mod) -> tuple[bool, str, str]:
         """(accepted, stage, detail) for one candidate port (translate_source's files) and its model."""
         from ctrs.emitters import render_host  # noqa: PLC0415
@@ -89,13 +103,17 @@ class Verifier:
                     failed.parent.mkdir(parents=True, exist_ok=True)
                     failed.write_text(detail)
                 return False, "it does not compile", detail
-        bad = []
+        bad, good = [], []
         for s, r, g in zip(self.specs, refs, gens):
             rep = irdiff.diff(r.text, g.text, f"{s.name}.ref", f"{s.name}.rs")
-            if rep.exit_code() != 0:
-                lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for f in rep.findings
-                         if f.severity in (irdiff.CRITICAL, irdiff.WARNING)]
-                bad.append(f"spec {s.name}: {rep.verdict()}\n" + "\n".join(lines[:8]))
-        if bad:
-            return False, "its Tile IR differs from the reference (IR diff)", "\n".join(bad)
+            if rep.exit_code() == 0:
+                good.append(s.name)
+                continue
+            lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for sev in (irdiff.CRITICAL, irdiff.WARNING)
+                     for f in rep.findings if f.severity == sev]  # the critical findings first
+            bad.append(f"spec {s.name}: {rep.verdict()}\n" + "\n".join(lines[:8]))
+        if bad:  # first line: which specs it is right and wrong for (what the log and the retry prompt lead with)
+            head = f"not EQUIVALENT for {len(bad)} of {len(self.specs)} specs" + (
+                f" (EQUIVALENT for {', '.join(good)})" if good else "")
+            return False, "its Tile IR differs from the reference (IR diff)", "\n".join([head, *bad])
         return True, "EQUIVALENT", ""

@@ -395,3 +395,97 @@ def test_triton_construct_reaches_the_model(tmp_path):
     assert "*/ absf(t);" in out[0].read_text()
     (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
     assert c["line"] == 18 and c["verified_specs"] == ["f32_n4096", "f16_n1000"]
+
+
+# ------------------------------------------------------------------------------------------ text-model reach, trust
+
+
+CEIL = DATA / "llm_ceil_div.py"
+CEIL_SPEC = str(DATA / "llm_ceil_div.json")  # BLOCK = 16 in one spec, 64 in the other
+CEIL_GOOD = "```rust\nlet q: Tile<i32, { [N] }> = divi(q_lhs, b, rounding::NegativeInf);\n```"
+CEIL_16 = ("```rust\nlet k: Tile<i32, { [N] }> = constant(16i32, const_shape![N]);\n"
+           "let q: Tile<i32, { [N] }> = divi(q_lhs, k, rounding::NegativeInf);\n```")  # BLOCK spelled as 16
+
+
+def test_tile_operator_without_a_text_model_rule_reaches_the_model(tmp_path):
+    """`(c + (b - 1)) // b` on int32 tiles: the typed IR front end refuses the kernel for another reason, so the
+    construct reaches the model through the text model's tile-operator hook, its already lowered left operand
+    offered by name. An answer that spells BLOCK as 16 is right for the BLOCK=16 spec and wrong for the BLOCK=64
+    one: rejected, and the retry says which spec it failed; the answer that divides by `b` is accepted."""
+    logs: list[str] = []
+    with Server([CEIL_16, CEIL_GOOD]) as srv:
+        out = translate.translate(CEIL, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[CEIL_SPEC], attempts=2,
+                                                                log=logs.append))
+        msgs = [r["body"]["messages"] for r in srv.requests]
+    assert len(msgs) == 2
+    assert "The expression to translate is `(c + (b - 1)) // b` (line 13, column 9); bind its value to `q`" \
+        in msgs[0][1]["content"]
+    assert "- (c + (b - 1)) -> `q_lhs`: Tile<i32, { [N] }> (tile (this operand, already computed))" \
+        in msgs[0][1]["content"]
+    retry = msgs[1][-1]["content"]
+    assert "not EQUIVALENT for 1 of 2 specs (EQUIVALENT for i32_n64_b16)" in retry and "spec i32_n32_b64" in retry
+    rs = out[0].read_text()
+    assert "*/ divi(q_lhs, b, rounding::NegativeInf);" in rs
+    assert "maxi(c_lhs, c_rhs)" in rs  # ct.maximum of int32 tiles: maxi (not maxf), as the reference emits
+    (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert (c["line"], c["python"], c["attempts"]) == (13, "(c + (b - 1)) // b", 2)
+    assert c["verified_specs"] == ["i32_n64_b16", "i32_n32_b64"]
+    assert any("attempt 1 not accepted" in m and "not EQUIVALENT for 1 of 2 specs (EQUIVALENT for i32_n64_b16)" in m
+               for m in logs)
+
+
+def test_construct_that_no_spec_exercises_is_not_asked(tmp_path):
+    """ct.atan2 under `if USE_ATAN2:` with every spec at USE_ATAN2=0: the reference compiles none of line 14, so
+    any answer would be IR-equivalent; no request, the rules' diagnostic stands with the reason. One spec that
+    sets the flag is enough for the construct to be asked for."""
+    kernel, off, on = DATA / "llm_gated.py", str(DATA / "llm_gated.json"), str(DATA / "llm_gated_on.json")
+    with Server([GOOD, GARBAGE]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[off]))
+        assert srv.requests == []
+        with pytest.raises(errors.CtrsError) as e2:
+            translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[off, on], attempts=1))
+        assert len(srv.requests) == 1  # asked (and the answer, GOOD's `a` for target `t`, rejected unbuilt)
+    e = ei.value
+    assert e.code == errors.NO_RULE and (e.loc.line, e.loc.col) == (14, 13)
+    assert "no spec exercises this construct" in e.hint and "(f32_n4096_off, f16_n1000_off)" in e.hint
+    assert "no spec exercises" not in e2.value.hint
+    assert not (tmp_path / "port").exists() and not list((tmp_path / "c").rglob("*.json"))
+
+
+def test_left_off_reads_ifs_on_translate_time_values(tmp_path):
+    """context.left_off: an arm of an `if` on ct.Constant values / module constants that the values leave off;
+    an `if` on a runtime value, or a condition it cannot read, counts as taken."""
+    from ctrs.llm_fallback import context
+
+    k = tmp_path / "k.py"
+    k.write_text("import cuda.tile as ct\n\nMODE = 2\n\n\n@ct.kernel\n"
+                 "def k(x, n, F: ct.Constant[int], G: ct.Constant[bool]):\n"  # 7
+                 "    t = ct.load(x, index=(0,), shape=(4,))\n"  # 8
+                 "    if F & 1 and not G:\n"  # 9
+                 "        t = -t\n"  # 10
+                 "    elif MODE == 2:\n"  # 11
+                 "        t = t * 2\n"  # 12
+                 "    if n > 0:\n"  # 13
+                 "        if F >= 3:\n"  # 14
+                 "            t = t + 1\n"  # 15
+                 "    ct.store(x, index=(0,), tile=t)\n")  # 16
+    def off(line, **consts):
+        return context.left_off(k, line, consts)
+    assert off(10, F=1, G=True) and not off(10, F=3, G=False)
+    assert off(12, F=1, G=False) and not off(12, F=2, G=False)  # elif: the else arm of `if F & 1 and not G`
+    assert not off(15, F=3, G=True) and off(15, F=1, G=True)  # `if n > 0` (runtime) counts as taken
+    assert not off(8, F=0, G=False) and not off(10, G=True)  # no enclosing if / F unknown: taken
+
+
+def test_text_model_splices_a_tile_operator_answer_no_build():
+    """The text model's hook for a tile operator: the answer's let replaces `(c + (b - 1)) // b`, reading the
+    lowered left operand by its Rust name; ct.maximum of int32 tiles is maxi (the reference's op), not maxf."""
+    from ctrs.llm_fallback import splice
+
+    rec = {"stmts": answer.parse(CEIL_GOOD, "q"), "model": "m", "hash": "0" * 64}
+    files = translate.translate_source(CEIL, llm_hook=splice.Hook({(str(CEIL), 13, 9): rec}))
+    rs = files["kernel.rs"]
+    assert "let q_lhs: Tile<i32, { [N] }> = c + q_lhs_rhs;" in rs
+    assert "let q: Tile<i32, { [N] }> = /* ctrs-llm m 0000000000000000 */ divi(q_lhs, b, rounding::NegativeInf);" in rs
+    assert "let c: Tile<i32, { [N] }> = maxi(c_lhs, c_rhs);" in rs and "maxf" not in rs

@@ -23,7 +23,8 @@ FIXTURES = ROOT / "fixtures"
 # Triton fixture -> its specs.json names the cuTile Python counterpart ("reference")
 EQUIVALENT = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
               "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
-              "triton_strided_gather", "triton_attention", "triton_math_helpers", "triton_flat_gather"]
+              "triton_strided_gather", "triton_attention", "triton_control", "triton_math_helpers",
+              "triton_flat_gather"]
 UNSUPPORTED = FIXTURES / "triton_unsupported" / "kernel.py"
 # fixtures only the typed front end lowers (the rewrite path's --dry-run lists their constructs as outside its subset)
 TYPED_ONLY = ["triton_math_helpers", "triton_flat_gather"]

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TYPED_TRITON = {
     "fixtures/triton_attention/kernel.py",
     "fixtures/triton_autotune_add/kernel.py",
+    "fixtures/triton_control/kernel.py",
     "fixtures/triton_desc_scale/kernel.py",
     "fixtures/triton_flat_gather/kernel.py",
     "fixtures/triton_layer_norm/kernel.py",
@@ -60,7 +61,9 @@ def test_port_parameters_match_the_host_map(rel):
     keep exactly the parameters that map names, in order, with the same constexpr flags."""
     path = ROOT / rel
     mod = translate.translate_module(path)
-    sites = frontend_triton.mine_sites(path)
+    from ctrs.frontends.triton import host  # noqa: PLC0415 - a typed port's host map, as translate.port_files reads it
+
+    sites = frontend_triton.mine_sites(path, host.typed_map)
     for k in mod.kernels:
         py = k.python_name or k.name
         assert [[p.name, p.kind == "constant"] for p in k.params] == sites["kernels"][py]
@@ -247,3 +250,47 @@ def test_keep_going_reports_every_blocker_and_emits_the_others(tmp_path, monkeyp
                               "ctrs translate --dry-run lists them without writing)")
     files, refused = translate.port_files(f)
     assert refused.code == errors.KERNELS_REFUSED and "vector_add" in files["kernel.rs"]
+
+
+def test_scalars_meeting_floats():
+    """tests/data/triton_scalars.py: an int constexpr (a mask bound) dividing a float is itof of the const generic;
+    float constexprs are runtime f32 parameters; an int argument that meets a float before the mask that makes it
+    an extent is itof of the extent, read at the kernel's start; tl.sigmoid is 1 / (1 + exp(-x))."""
+    final = pipeline.emit_model(ROOT / "tests" / "data" / "triton_scalars.py", "final")
+    assert ("kernel @row_stats<E: dtype, N: const, BLOCK: const>(%X: array<?x?x!E>, %Y: array<?x?x!E>, "
+            "%W: array<?x!E>, %eps: f32, %scale: f32) {") in final
+    assert final.index("%n = array_dim %Y {axis = 1} : i32") < final.index("%row = block_id")
+    assert "%n_1 = convert %n : f32" in final
+    assert "%N_f = convert %n_2 : f32" in final
+    assert "%exp_t = math %neg {fn = exp} : tile<1xBLOCKxf32>" in final
+
+
+# typed ports the rewrite path cannot take (flat gathers) or takes as another port (the module constant BLOCK it does
+# not fold keeps `n` an argument there; the typed port reads it as x's extent): no common map to compare
+REWRITE_DIFFERS = {"fixtures/triton_flat_gather/kernel.py", "fixtures/triton_math_helpers/kernel.py"}
+
+
+@pytest.mark.parametrize("rel", sorted(TYPED_TRITON - REWRITE_DIFFERS) + ["tests/data/triton_scalars.py"])
+def test_typed_host_map_is_the_rewrite_map(rel):
+    """frontends/triton/host.py reads the host side (analysis.json's kernels entry and Triton launch map) from the
+    typed lowering: for every kernel both paths take it is exactly the rewrite path's (the step before the
+    rewrite path can go)."""
+    from ctrs.frontends.triton import host
+
+    tf = frontend_triton._load(ROOT / rel)
+    for fn in tf.kernels:
+        kr = frontend_triton._rewrite(tf, fn)
+        entry = [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
+        assert host.typed_map(tf, fn) == (entry, frontend_triton.launch_map(tf, fn, kr))
+
+
+def test_a_kernel_the_rewrite_refuses_gets_the_typed_host_map():
+    """tests/data/triton_control.py `pick` (a constexpr choosing between two floats) is outside the rewrite path:
+    its port is written with the typed lowering's launch map (before: the whole translation failed in mine_sites)."""
+    files = translate.translate_source(ROOT / "tests" / "data" / "triton_control.py")
+    import json
+
+    ana = json.loads(files["analysis.json"])
+    assert [p["name"] for p in ana["triton"]["pick"]["params"]] == ["x", "y", "n", "s", "BLOCK", "MODE"]
+    assert ana["triton"]["pick"]["params"][2] == {"name": "n", "kind": "shape", "array": "x", "dim": 0}
+    assert "pub fn pick__MODE_1<" in files["kernel.rs"]

@@ -41,7 +41,11 @@ def test_helper_is_inlined_not_a_kernel_and_module_constants_fold():
     kinds = {(kind, t) for _line, _k, kind, t in notes}
     assert ("param", "module constant 'BLOCK' = 256 folded (Triton reads it at compile time)") in kinds
     assert ("param", "module constant 'SHIFT' = 1.0 folded (Triton reads it at compile time)") in kinds
-    assert frontend_triton.mine_sites(path)["kernels"] == {"act": [["x", False], ["y", False]]}  # n: an extent
+    from ctrs.frontends.triton import host  # noqa: PLC0415
+
+    sites = frontend_triton.mine_sites(path, host.typed_map)  # the typed port's host side (translate.port_files)
+    assert sites["kernels"] == {"act": [["x", False], ["y", False]]}  # n: x's extent, not an argument
+    assert {"name": "n", "kind": "shape", "array": "x", "dim": 0} in sites["triton"]["act"]["params"]
 
 
 def test_module_global_that_is_not_a_constant_is_refused(tmp_path):
@@ -167,7 +171,10 @@ def test_float_constexpr_is_a_runtime_f32_and_int_constexpr_promotes(tmp_path):
     (k,), _ = fe_triton.lower_file(p)[0].kernels, None
     assert [(q.name, q.kind) for q in k.params] == [("X", "array"), ("Y", "array"), ("N", "constant"),
                                                      ("SCALE", "scalar"), ("B", "constant")]
-    lm = frontend_triton.launch_map(frontend_triton._load(p), frontend_triton._load(p).kernels[0])
+    from ctrs.frontends.triton import host  # noqa: PLC0415
+
+    tf = frontend_triton._load(p)
+    _entry, lm = host.typed_map(tf, tf.kernels[0])
     assert {"name": "SCALE", "kind": "constexpr", "const": "SCALE", "port": "scalar"} in lm["params"]
 
 

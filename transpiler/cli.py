@@ -382,9 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("kernel", help="cuTile Python kernel file, or a directory (every *.py with @ct.kernel under it)")
     tr.add_argument("-o", "--output", help="output directory (default: <kernel stem>_rs/ next to the file)")
     tr.add_argument("--dry-run", action="store_true",
-                    help="list every blocker translate would report (cuTile: every construct of every refused "
-                         "kernel; Triton: every construct outside the supported subset, with a suggested rewrite), "
-                         "coded, file:line:col; write nothing; exit 1 if any")
+                    help="list every blocker translate would report (every construct of every refused kernel, "
+                         "cuTile and Triton alike), coded, file:line:col; write nothing; exit 1 if any")
     tr.add_argument("--explain", action="store_true",
                     help="print every specialisation decision (generic, variant, demotion, branch) with file:line")
     tr.add_argument("--stats", action="store_true", help="per kernel: how many ops each rule produced")

@@ -63,7 +63,7 @@ class ModuleInfo(SourceFile):
         self.kernels: list[cst.FunctionDef] = []
         self.helpers: dict[str, cst.FunctionDef] = {}  # module-level plain defs (inlined)
         self.fallback = model.Span()
-        self.llm_hook = None  # ctrs translate --llm: (front, call node, hint) -> Val | None (llm_fallback.splice.hook)
+        self.llm_hook = None  # --llm: (front, call / tile-operator node, hint) -> Val | None (llm_fallback.splice.hook)
         self._scan()
 
     def span(self, node: cst.CSTNode) -> model.Span:
@@ -1047,6 +1047,9 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             self._retype_mixed(tiles, ints_only=False)
             raise self._err(node, f"{fname} mixes tile dtypes {tiles[0].dtype} and {tiles[-1].dtype}",
                             "cast one side with ct.astype", errors.TRANSLATE_TYPE)
+        if template == rule["template"] and "template_int" in rule and dtype != specialise.ELEMENT_GENERIC \
+                and not ops_cutile.is_float(dtype):
+            template = rule["template_int"]  # ct.maximum / ct.minimum of integer tiles: maxi / mini, as cuTile emits
         shape = self._broadcast_shape([t.type.shape for t in tiles], node)
         an = self._to_tile(a, dtype, shape, f"{hint}_a", lnode)
         bn = self._to_tile(b, dtype, shape, f"{hint}_b", rnode)
@@ -1126,6 +1129,11 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
             txt = [f"{v.value}i32" if v.kind == "literal" else v.name for v in (a, b)]
             return self.scalar(hint, "i32", self.op("scalar_binary", tmpl, node, a=txt[0], b=txt[1]), node)
         fname = self.rules["operators"].get(sym or "")
+        if fname is None and self.info.llm_hook is not None:  # ctrs translate --llm: a candidate/verified snippet
+            self.llm_operands = (node, a, b)  # the lowered operands: in the prompt's scope (llm_fallback/fallback.py)
+            got = self.info.llm_hook(self, node, hint)
+            if got is not None:
+                return got
         if fname is None:
             raise self._err(node, f"no rule for tile operator '{sym or type(node.operator).__name__}'",
                             "see [operators] in rules/cutile.toml")

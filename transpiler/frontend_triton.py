@@ -1999,17 +1999,28 @@ def check_subset(path: Path, lower=None) -> list[errors.CtrsError]:
 # ---------------------------------------------------------------------------------------------- autotune
 
 
-def mine_sites(path: Path) -> dict:
-    """analysis.json sites of a Triton file: @triton.autotune configs (constants + num_warps/num_stages)."""
+def mine_sites(path: Path, kernel_map=None) -> dict:
+    """analysis.json sites of a Triton file: @triton.autotune configs (constants + num_warps/num_stages).
+
+    The port's parameter map of a kernel: ``kernel_map(tf, fn)`` (a typed port: the typed front end's
+    (kernels entry, launch map), frontends/triton/host.py; None: the kernel is not in the port), else what its
+    cuTile rewrite keeps."""
     tf = _load(path)
     tf.llm = True  # only the kept parameters matter here: an expression without a rule (--llm) is no obstacle
-    configs, specs, kernels = [], [], {}
-    helpers = helper_names(tf)
+    configs, specs, kernels, maps = [], [], {}, {}
+    helpers = helper_names(tf)  # inlined into their callers (frontends/triton/inline.py): not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):
         kname = fn.name.value
         consts = [p.name.value for p in fn.params.params
                   if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"]
-        kernels[kname] = _port_params(tf, fn)
+        got = kernel_map(tf, fn) if kernel_map is not None else None
+        if got is not None:
+            kernels[kname], maps[kname] = got
+        elif kernel_map is None:
+            kr = _rewrite(tf, fn)  # the port's parameters: what the cuTile rewrite keeps, in signature order
+            kernels[kname] = [[n, kind == "constexpr"] for n, kind, _p in kr.params
+                              if n not in kr.subst and n not in kr.dropped]
+            maps[kname] = launch_map(tf, fn, kr)
         for d in fn.decorators:
             dd = d.decorator
             if not (isinstance(dd, cst.Call) and tf.dotted(dd.func) == "triton.autotune"):
@@ -2037,8 +2048,7 @@ def mine_sites(path: Path) -> dict:
                               "complete": not missing, "missing": missing, "grid": "",
                               "name": "site_" + "_".join(f"{k}{v}" for k, v in sorted(cs.items())),
                               "hints": hints[i]})
-    return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels,
-            "triton": {fn.name.value: launch_map(tf, fn) for fn in tf.kernels if fn.name.value not in helpers}}
+    return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels, "triton": maps}
 
 
 def helper_names(tf: TritonFile) -> set[str]:
@@ -2058,43 +2068,20 @@ def helper_names(tf: TritonFile) -> set[str]:
     return out
 
 
-def _port_params(tf: TritonFile, fn: cst.FunctionDef) -> list:
-    """The port's parameters of kernel ``fn`` ([name, constexpr?] in signature order): the typed kernel's when the
-    typed front end lowers it (its port is that one), else what the cuTile rewrite keeps."""
-    if typed_host is not None:  # the typed front end's port when it lowers the kernel (the default pipeline's)
-        try:
-            return typed_host.port_params(tf, fn)
-        except errors.CtrsError:
-            pass
-    kr = _rewrite(tf, fn)
-    return [[n, kind == "constexpr"] for n, kind, _p in kr.params if n not in kr.subst and n not in kr.dropped]
-
-
-# The typed front end's host side for a kernel the rewrite path refuses (frontends/triton/hostmap.py; the package
-# sets it when imported, so that this module does not import the typed front end, which imports it)
-typed_host = None
-
-
 # ---------------------------------------------------------------------------------------------- launch map
 
 
 _SHAPE_RE = re.compile(r"^(\w+)\.shape\[(\d+)\]$")
 
 
-def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
+def launch_map(tf: TritonFile, fn: cst.FunctionDef, kr: KernelRewrite | None = None) -> dict:
     """How each Triton parameter is fed from a spec of the cuTile counterpart (analysis.json "triton"):
     ``array`` (the tensor), ``shape``/``stride`` (``X.shape[k]`` / ``X.stride(k)``), ``constexpr`` (a
     constant), ``scalar`` (a runtime scalar), in the Triton signature's order. ``grid`` "spec": the
     spec's grid is the Triton launch grid too (program ids cover the same tiles as the counterpart's
     block ids). ``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision).
-    ``ties``: [bound, kind, [[array, axis], ..]] -- the axes a mask bound limits (the wrapper checks their extents).
-    A kernel only the typed front end lowers gets the typed front end's map (frontends/triton/hostmap.py)."""
-    try:
-        kr = _rewrite(tf, fn)
-    except errors.CtrsError:
-        if typed_host is None:
-            raise
-        return typed_host.launch_map(tf, fn, first=None)
+    ``ties``: [bound, kind, [[array, axis], ..]] -- the axes a mask bound limits (the wrapper checks their extents)."""
+    kr = kr or _rewrite(tf, fn)
     params = []
     for name, kind, _p in kr.params:
         m = _SHAPE_RE.match(kr.subst.get(name, ""))
@@ -2115,6 +2102,12 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
             params.append({"name": name, "kind": "array", "array": name})
         else:
             params.append({"name": name, "kind": "scalar", "arg": name})
+    ties = [[b, kind, [list(x) for x in axes]] for (b, kind), axes in sorted(kr.ties.items()) if kind in ("param", "const")]
+    return {"kernel": fn.name.value, "params": params, "grid": "spec", **launch_flags(tf, fn), "ties": ties}
+
+
+def launch_flags(tf: TritonFile, fn: cst.FunctionDef) -> dict:
+    """``tf32``: a tl.dot on f32 inputs rounds them to tf32 (Triton's default input_precision); ``autotuned``."""
     tf32 = False
     autotuned = any(isinstance(d.decorator, cst.Call) and tf.dotted(d.decorator.func) == "triton.autotune"
                     for d in fn.decorators)
@@ -2129,7 +2122,4 @@ def launch_map(tf: TritonFile, fn: cst.FunctionDef) -> dict:
                 tf32 = True
 
     fn.body.visit(V())
-    ties = [[b, kind, [list(x) for x in axes]] for (b, kind), axes in sorted(kr.ties.items()) if kind in ("param", "const")]
-    out = {"kernel": fn.name.value, "params": params, "grid": "spec", "tf32": tf32, "autotuned": autotuned,
-           "ties": ties}
-    return typed_host.agreeing(tf, fn, out) if typed_host is not None else out
+    return {"tf32": tf32, "autotuned": autotuned}

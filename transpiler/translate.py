@@ -65,8 +65,14 @@ def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], e
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
     from . import frontend_triton  # noqa: PLC0415
-    sites = (frontend_triton.mine_sites(Path(kernel)) if frontend_triton.is_triton_file(Path(kernel))
-             else launch_sites.mine_file(Path(kernel)))
+    if frontend_triton.is_triton_file(Path(kernel)):  # a typed port: the typed lowering's host map (host.py)
+        from .frontends.triton import host  # noqa: PLC0415
+        typed = mod.pipeline == pipeline.PIPELINE_NAME
+        refused = set(mod.refused.kernels) if mod.refused is not None else set()
+        sites = frontend_triton.mine_sites(Path(kernel), None if not typed else lambda tf, fn: (
+            None if fn.name.value in refused else host.typed_map(tf, fn)))
+    else:
+        sites = launch_sites.mine_file(Path(kernel))
     if mod.refused is not None:
         sites = _without(sites, set(mod.refused.kernels))
     files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,

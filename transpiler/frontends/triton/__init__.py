@@ -17,13 +17,11 @@ import libcst as cst
 from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
-from . import calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
-from . import gathers, hostmap
+from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
+from . import gathers
 from .lowering import Lowering, unsupported
 
-__all__ = ["Lowering", "lower_file", "lower_kernel", "unsupported"]
-
-frontend_triton.typed_host = hostmap  # the host side of kernels only this front end lowers (hostmap.py)
+__all__ = ["Lowering", "lower_entries", "lower_file", "unsupported"]
 
 
 def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
@@ -63,7 +61,7 @@ def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list
         if blockers:
             refused[fn.name.value] = blockers
             continue
-        kernels += ks
+        kernels += _same_scalars(ks)
         seen: dict = {}
         for lw in made:
             for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
@@ -72,13 +70,29 @@ def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list
     return ir.Module(str(path), kernels), notes
 
 
+def _same_scalars(entries: list) -> list:
+    """The structural entries of one kernel take a runtime scalar with one type: one that an entry never uses
+    (i32 by default) gets the type the entries using it give it (the launch passes the same argument)."""
+    used: dict[str, object] = {}
+    unused = []
+    for k in entries:
+        operands = {id(v) for op in ir.walk(k.body) for v in op.operands}
+        for p in k.params:
+            if p.kind == "scalar" and p.value is not None:
+                (used.setdefault(p.name, p.value.type) if id(p.value) in operands else unused.append(p))
+    for p in unused:
+        if p.name in used:
+            p.value.type = used[p.name]
+    return entries
+
+
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
     return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
 
 
-def lower_kernel(tf, fn: cst.FunctionDef) -> tuple[Lowering, ir.Kernel]:
-    """The first entry of kernel ``fn`` and its Lowering (the host side's parameter map, hostmap.py): lowered as
-    :func:`lower_file` does it; raises the first blocker."""
+def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:
+    """(entries, blockers, the Lowerings of the last attempt) of kernel ``fn``, as :func:`lower_file` lowers it:
+    again with each parameter a non-view access makes flat (gathers.FlatNeeded)."""
     made: list[Lowering] = []
     flat: set[str] = set()
 
@@ -95,7 +109,4 @@ def lower_kernel(tf, fn: cst.FunctionDef) -> tuple[Lowering, ir.Kernel]:
             flat.add(e.name)
             made.clear()
             continue
-        break
-    if blockers:
-        raise blockers[0]
-    return made[-1], ks[0]
+        return ks, blockers, made

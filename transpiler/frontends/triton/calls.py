@@ -1,7 +1,7 @@
-"""Math family beyond rules/triton.toml ``[calls]``: ``tl.sigmoid``, ``tl.fma``, the correctly rounded libdevice /
+"""Math family beyond rules/triton.toml ``[calls]``: ``tl.fma``, the correctly rounded libdevice /
 ``tl.math`` forms (``div_rn``, ``mul_rn``, ...), ``tl.cast``, ``tl.static_assert``, ``tl.pointer_type`` (a marker
 ``.to`` refuses), and the math functions cutile 0.3.1 has no function for (refused naming the missing API,
-CTRS-E341). ``tl.abs`` and the alignment hints are hints.py's.
+CTRS-E341). ``tl.abs`` and the alignment hints are hints.py's, ``tl.sigmoid`` activations.py's.
 
 Spellings: ``tl.math.X``, ``tl.extra.cuda.libdevice.X`` and ``libdevice.X`` (``from triton.language.extra import
 libdevice``) are one function ``X``; the unary float functions of rules/triton.toml ``[calls]`` with a rules/ir.toml
@@ -58,20 +58,6 @@ def rounded(lw, c: Call):
     op = _ROUNDED[math_name(c.fn)]
     a, b = (lw.expr(p) for p in c.pos)
     return lw.binop(op, a, b, c.node, c.hint)
-
-
-@lowers("tl.sigmoid", "tl.math.sigmoid")
-def sigmoid(lw, c: Call):
-    """``1 / (1 + exp(-x))`` (Triton's definition, in the operand's float type)."""
-    if len(c.pos) != 1 or c.kw:
-        raise lw.err(c.node, f"{c.fn}(x)")
-    x = _tile(lw, c)
-    if not (isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
-        raise lw.err(c.node, f"{c.fn} of a non-float tile")
-    neg = lw.emit(OpKind.NEGF, [x], [x.type], c.node, "neg").result
-    e = lw.emit(OpKind.MATH, [neg], [x.type], c.node, "exp_t", fn="exp").result
-    d = lw.binary("+", 1.0, e, c.node)
-    return lw.keep_rank(lw.binary("/", 1.0, d, c.node, c.hint or "sig"), x)
 
 
 @lowers("tl.fma", "tl.math.fma")

@@ -54,6 +54,14 @@ class Control:
         self.returns = None
         self.blockers: list = []
         self.pending: list = []  # blockers of parameters (recovery.py; none in Triton)
+        self.ties: dict[tuple, list] = {}  # (mask bound, "param" / "const") -> the array axes it limits
+        self.float_consts: dict[str, Value] = {}  # tl.constexpr parameters that are floats (constexprs.py)
+
+    def tie(self, bound: str, kind: str, arr: str, axis: int) -> None:
+        """Mask bound ``bound`` (a parameter or a constexpr) limits ``arr``'s axis ``axis`` (host.py's ``ties``)."""
+        axes = self.ties.setdefault((bound, kind), [])
+        if [arr, axis] not in axes:
+            axes.append([arr, axis])
 
     def emit_op(self, op: Op) -> Op:
         self.block.ops.append(op)

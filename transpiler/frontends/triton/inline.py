@@ -175,15 +175,6 @@ def unpack(lw, s: cst.Assign) -> None:
         lw.bind(n.value, x)
 
 
-def is_int_constexpr(lw, name: str) -> bool:
-    """A constexpr parameter only an int fits (frontend_triton._int_constexprs: ranges, shapes, masks, ``//``...):
-    meeting a float tile it promotes like an i32 (Triton converts an int constexpr to the float's type)."""
-    cache = lw.__dict__.get("_int_consts")
-    if cache is None:
-        cache = lw._int_consts = frontend_triton._int_constexprs(lw.tf, lw.fn)
-    return name in cache
-
-
 def imported_alias(lw, name: str) -> str | None:
     """``from .mod import name`` where the sibling module assigns ``name = <dotted>`` at module level (also inside
     a top-level if/else on the Triton version): the first such target with a lowering (``triton_tanh =
@@ -248,15 +239,3 @@ def _root(node) -> str | None:
         node = node.left
     return node.value if isinstance(node, cst.Name) else None
 
-
-def float_constexpr(lw, sym, node):
-    """A constexpr that meets a float and is not an int one (``LOGIT_SCALE``, ``eps``): a runtime f32 parameter of
-    the port (as the rewrite path keeps float constexprs; the launch map marks it ``port: scalar``)."""
-    from ...ir.types import F32, ScalarType  # noqa: PLC0415
-    from ...ir.values import Value  # noqa: PLC0415
-
-    v = lw.runtime.get(sym.name)
-    if v is None:
-        v = lw.runtime[sym.name] = Value(ScalarType(F32), sym.name)
-        lw.note(node, "param", f"constexpr '{sym.name}' meets a float: a runtime f32 parameter of the port")
-    return v

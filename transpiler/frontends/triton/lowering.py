@@ -24,12 +24,13 @@ import libcst as cst
 from ... import errors, frontend_triton
 from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, F32, I32, ArrayType, DType, ScalarType, Sym, TileType, ViewType
+from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from . import gathers, inline
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
+from .constexprs import as_float, floaty
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
@@ -143,11 +144,18 @@ class Lowering(Control, Builder):
         return v
 
     def bind_extent(self, name: str, arr: str, axis: int, block, node, what: str = "") -> None:
+        self.tie(name, "param", arr, axis)
         if name in self.runtime and name not in self.extents:  # used as a value (a loop bound) before the mask:
             v = self.runtime.pop(name)  # the value becomes the extent, read at the kernel's start
-            if v.type != ScalarType(I32):
+            at = self.loc(node)
+            if v.type == ScalarType(I32):
+                self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, at))
+            elif v.type == ScalarType(F32):  # an int argument that met a float first: Triton promotes it to f32
+                d = Value(ScalarType(I32), name)
+                self.top.ops[0:0] = [Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [d], {"axis": axis}, at),
+                                     Op(OpKind.CONVERT, [d], [v], {}, at)]
+            else:
                 raise self.err(node, f"'{name}' is used as a {v.type} value and as the extent {arr}.shape[{axis}]")
-            self.top.ops.insert(0, Op(OpKind.ARRAY_DIM, [self.arrays[arr]], [v], {"axis": axis}, self.loc(node)))
         if name not in self.extents:
             self.extents[name] = (arr, axis, block)
             self.note(node, "param", f"'{name}' is the extent {arr}.shape[{axis}]: parameter dropped, read from the "
@@ -186,7 +194,9 @@ class Lowering(Control, Builder):
         if p.name in self.strides:
             raise self.err(node, f"stride parameter '{p.name}' used as a value")
         if p.name not in self.runtime:
-            floaty = isinstance(like, Value) and isinstance(like.type.dtype, DType) and like.type.dtype.is_float
+            floaty = isinstance(like, Value) and (isinstance(like.type.dtype, DType) and like.type.dtype.is_float or
+                                                  isinstance(like.type, TileType) and isinstance(like.type.dtype, DTypeParam))
+            # a runtime argument meeting a tile of the arrays' element type is a float argument (f32 wins over E)
             self.runtime[p.name] = Value(ScalarType(F32 if floaty or isinstance(like, float) else I32), p.name)
         return self.runtime[p.name]
 
@@ -268,8 +278,8 @@ class Lowering(Control, Builder):
         self.resolve_pending()
         params: list[Param] = []
         for name, kind, p in order:
-            if kind == "constant" and name in self.runtime:  # a float constexpr: a runtime f32 of the port
-                params.append(Param(name, "scalar", self.runtime[name], self.loc(p)))
+            if kind == "constant" and name in self.float_consts:  # a float constexpr: runtime f32 (constexprs.py)
+                params.append(Param(name, "scalar", self.float_consts[name], self.loc(p)))
             elif kind == "constant":
                 params.append(Param(name, "constant", None, self.loc(p)))
             elif kind == "array":
@@ -289,9 +299,11 @@ class Lowering(Control, Builder):
         gens += [Generic(p.name, "const", "constant", "tl.constexpr") for p in params if p.kind == "constant"]
         gens += self.generics
         for d in fn.decorators:
-            if self.dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) not in (
-                    "triton.jit", "jit", "triton.autotune", "triton.heuristics"):
-                raise self.err(d, "decorator")
+            name = self.dotted(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+            if name not in ("triton.jit", "jit", "triton.autotune", "triton.heuristics"):
+                # a Python wrapper of the launcher (the rewrite path dropped it too): the kernel body is unchanged
+                self.note(d, "hint", f"decorator @{name or self.tf.module.code_for_node(d.decorator)} dropped "
+                          "(host-side: it wraps the launcher, not the kernel body)")
         return Kernel(fn.name.value, params, gens, self.block, self.loc(fn), {})
 
     def resolve_pending(self) -> None:
@@ -515,11 +527,10 @@ class Lowering(Control, Builder):
             return Mask(a.parts + b.parts)
         if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
             a, b = (self.value(x, node) for x in (a, b))
-        for x, y in ((a, b), (b, a)):
-            if isinstance(x, Sym) and isinstance(y, Value) and isinstance(y.type.dtype, DType) and y.type.dtype.is_float \
-                    and not inline.is_int_constexpr(self, x.name):  # an int one (a mask bound ...) promotes to float
-                f = inline.float_constexpr(self, x, node)  # else a float constexpr: a runtime f32 of the port
-                a, b = (f, b) if x is a else (a, f)
+        if isinstance(a, Sym) and floaty(b):  # a constexpr meeting a float (constexprs.py)
+            a = as_float(self, a, node)
+        if isinstance(b, Sym) and floaty(a):
+            b = as_float(self, b, node)
         a2 = self.value(a, node, like=b)
         b2 = self.value(b, node, like=a2)
         r = self.binary(op, a2, b2, node, hint)
@@ -628,12 +639,14 @@ class Lowering(Control, Builder):
         d = self.dotted(node)
         if d in _TL_DTYPES:
             return DT(DTYPES[_TL_DTYPES[d]])
+        if d and d.endswith(".type.block_type.element_ty") and isinstance(self.env.get(d.split(".")[0]), Desc):
+            return DT(self.arrays[self.env[d.split(".")[0]].base].type.dtype)  # a descriptor's element type
         if isinstance(node.value, cst.Attribute) and node.attr.value == "element_ty" \
                 and node.value.attr.value == "dtype" and isinstance(node.value.value, cst.Name):
             a = self.env.get(node.value.value.value)
             if isinstance(a, ArrayRef):
                 return DT(a.value.type.dtype)
-            if isinstance(a, Ptr) and a.base in self.arrays:  # X += row * stride: still X's element type
+            if isinstance(a, Ptr) and a.base is not None:  # a moved pointer (`Y += row * stride`): its array's
                 return DT(self.arrays[a.base].type.dtype)
         if node.attr.value == "dtype" and isinstance(node.value, cst.Name):
             a = self.env.get(node.value.value)
@@ -660,6 +673,9 @@ class Lowering(Control, Builder):
             return CALLS[".to"](self, Call(node, ".to", [node.func.value] + [a.value for a in node.args
                                                                               if a.keyword is None],
                                            {a.keyword.value: a.value for a in node.args if a.keyword}, hint))
+        if isinstance(f, cst.Attribute) and not (fn or "").startswith("tl.") and "." + f.attr.value in CALLS:
+            c = self.call_of(node, hint)  # a tile method (t.reshape(..)): its handler, the tile first
+            return CALLS["." + f.attr.value](self, Call(node, "." + f.attr.value, [f.value, *c.pos], c.kw, hint))
         if isinstance(node.func, cst.Name) and node.func.value in ("float", "min", "max") \
                 and node.func.value not in self.env:
             fn = node.func.value

@@ -83,6 +83,7 @@ def prescan_block_ptrs(lw) -> None:
             if isinstance(v, ScalarParam):
                 lw.bind_extent(v.name, arr, k, block, sh)
             elif isinstance(v, Sym):
+                lw.tie(v.name, "const", arr, k)
                 lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
                         "passed must have that extent")
             else:
@@ -228,6 +229,7 @@ def _access(lw, c: Call, a: dict, store: bool):
         if kind == "param":
             lw.bind_extent(bound, arr, k, tuple(acc.shape), a["mask"])
         else:
+            lw.tie(bound, "const", arr, k)
             lw.note(a["mask"], "param", f"mask bound '{bound}' (a constexpr) is the extent {arr}.shape[{k}]: the "
                     "tensor passed must have that extent")
     for stride, k in acc.strides:

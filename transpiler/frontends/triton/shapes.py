@@ -1,8 +1,10 @@
 """Shape family of the typed Triton front end: ``tl.trans`` (a permute, as cuTile Python's ``ct.transpose`` /
-``ct.permute`` emit it)."""
+``ct.permute`` emit it), ``tl.reshape`` / ``t.reshape`` (row-major, as ``ct.reshape``)."""
 
 from __future__ import annotations
 
+from ...ir.ops import OpKind
+from ...ir.types import TileType
 from ..cutile.shapes import permute
 from .registry import Call, lowers
 from .tiles import tile
@@ -24,6 +26,20 @@ def trans(lw, c: Call):
     if sorted(perm) != list(range(rank)) or not all(isinstance(p, int) for p in perm):
         raise lw.err(c.node, f"tl.trans dims {perm!r} of a rank-{rank} tile")
     r = permute(lw, c, x, tuple(perm))
+    if x.id in lw.origin:
+        lw.origin[r.id] = lw.origin[x.id]
+    return r
+
+
+@lowers("tl.reshape", ".reshape")
+def reshape(lw, c: Call):
+    """``tl.reshape(x, shape)`` / ``x.reshape(shape)`` / ``x.reshape(d0, d1, ..)``: the same elements in row-major
+    order (Triton's default ``can_reorder=False``)."""
+    if c.kw or len(c.pos) < 2:
+        raise lw.err(c.node, f"{c.fn}(x, shape) without can_reorder")
+    x = tile(lw, c.pos[0], f"{c.fn} of a tile")
+    dims = lw.shape(c.pos[1]) if len(c.pos) == 2 else tuple(lw.dim(lw.expr(p), p) for p in c.pos[1:])
+    r = lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, dims)], c.node, c.hint or "rs", shape=dims).result
     if x.id in lw.origin:
         lw.origin[r.id] = lw.origin[x.id]
     return r

@@ -51,11 +51,11 @@ def full(lw, c: Call):
 
 def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
     """``tl.full(shape, v, dtype)`` of a runtime or constexpr value: ``v`` cast to ``dtype``, broadcast (a float
-    constexpr is a runtime f32 of the port, inline.float_constexpr)."""
-    from .inline import float_constexpr  # noqa: PLC0415
+    constexpr is a runtime f32 of the port, constexprs.as_float)."""
+    from .constexprs import as_float  # noqa: PLC0415
 
     if isinstance(fill, Sym):
-        fill = float_constexpr(lw, fill, c.node) if dt.is_float else lw.i32(fill, c.node)
+        fill = as_float(lw, fill, c.node) if dt.is_float else lw.i32(fill, c.node)
     v = lw.value(fill, c.node)
     if not isinstance(v, Value):
         raise lw.err(c.node, f"{c.fn} of a non-constant value")
