@@ -16,8 +16,15 @@ into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``
   Tier ``rules`` (rules only), ``llm`` (``--llm``: translated with the verified LLM fallback) or ``refused``
   with its blockers: for cuTile every blocker the translator reports for the kernel, then every ``ct.*``
   call without a rule in rules/cutile.toml it did not name (a static scan of the kernel; on rules-only kernels
-  it must find nothing, tests/test_corpus.py checks that), for Triton every construct outside the subset
-  (``ctrs translate --dry-run``).
+  it must find nothing, tests/test_corpus.py checks that), for Triton every blocker ``ctrs translate`` reports.
+
+``--corpus unsloth``: the Triton kernels of ``unsloth==2026.10.9`` (``unsloth/kernels``, PyPI, same cache layout:
+``~/.cache/ctrs/corpus/unsloth-2026.10.9``). A row is a ``@triton.jit`` function (decorated, or made one by a
+module-level ``f = triton.jit(f)``) that no other ``@triton.jit`` function calls: a function another one calls
+(in its file, or imported by name from another file of the tree, like ``triton_cast``) is a helper, translated
+inlined into its callers (52 kernels, 26 helper names; see
+benchmarks/corpus/unsloth-2026.10.9/README.md). Results go to ``<out>/corpus-unsloth-2026.10.9.{md,json,png}``,
+the ratchet and specs to ``benchmarks/corpus/unsloth-2026.10.9/``.
 * check tier: ``ctrs check`` of each translated kernel (its isolated copy) against its committed
   specialisations ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec
   names its kernel; ``benchmarks/corpus_specs.py`` makes them with ``ctrs specs``). Per kernel: specs,
@@ -53,19 +60,45 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NAME, VERSION = "tilegym", "1.5.1"
-CORPUS = f"{NAME}-{VERSION}"
-WHEEL = f"{NAME}-{VERSION}-py3-none-any.whl"
-WHEEL_SHA256 = "18b1c1124884c6e1eac6768591a23b7311b472bcec438b4b80a8913d5266223e"
-TREES = {"cutile": "tilegym/ops/cutile", "triton": "tilegym/ops/triton"}
-COMMITTED = ROOT / "benchmarks" / "corpus" / CORPUS  # specs (per front end, per file) and ratchet.json
+# The corpora: PyPI wheels (``--corpus``). tilegym: cuTile and Triton kernels of NVIDIA's TileGym; unsloth: the
+# Triton kernels people write for training (``unsloth/kernels``; a ``@triton.jit`` function another ``@triton.jit``
+# function of its file calls is a helper, not a row: it is translated with the kernels that call it).
+CORPORA = {
+    "tilegym": {"name": "tilegym", "version": "1.5.1",
+                "sha256": "18b1c1124884c6e1eac6768591a23b7311b472bcec438b4b80a8913d5266223e",
+                "trees": {"cutile": "tilegym/ops/cutile", "triton": "tilegym/ops/triton"},
+                "helpers_are_rows": True},  # 11 @triton.jit rows since 1.5.1 was first measured (3 are helpers)
+    "unsloth": {"name": "unsloth", "version": "2026.10.9",
+                "sha256": "feb40b99bc4f8c543a36cbd0fe6e1410d6e4ac16bd4d0c731f607adce3d63bb0",
+                "trees": {"triton": "unsloth/kernels"}},
+}
+
+
+def select(key: str) -> None:
+    """Point the module's corpus globals (NAME, VERSION, CORPUS, WHEEL, WHEEL_SHA256, TREES, COMMITTED) at
+    ``CORPORA[key]``; tilegym is the default at import."""
+    global NAME, VERSION, CORPUS, WHEEL, WHEEL_SHA256, TREES, COMMITTED, HELPER_ROWS
+    c = CORPORA[key]
+    HELPER_ROWS = c.get("helpers_are_rows", False)
+    NAME, VERSION, WHEEL_SHA256, TREES = c["name"], c["version"], c["sha256"], dict(c["trees"])
+    CORPUS = f"{NAME}-{VERSION}"
+    WHEEL = f"{NAME}-{VERSION}-py3-none-any.whl"
+    COMMITTED = ROOT / "benchmarks" / "corpus" / CORPUS  # specs (per front end, per file) and ratchet.json
+
+
+NAME = VERSION = CORPUS = WHEEL = WHEEL_SHA256 = ""
+HELPER_ROWS = False  # tilegym keeps its historical rows: every @triton.jit function, helpers too
+TREES: dict[str, str] = {}
+COMMITTED = ROOT
+select("tilegym")
 TIERS = ("rules", "llm", "refused")
 HAND_PORTED = r"/(matmul|bmm|silu_and_mul|swiglu|attention_sink)\.py$"  # the TileGym operators in cutile-rs's examples
 # operator family of a kernel file (first match on the path under tilegym/ops/<front end>/)
 FAMILIES = [("attention", r"attention|flash_decode|mla"), ("gemm", r"matmul|bmm|gemm|linear"),
             ("norm", r"norm"), ("softmax", r"softmax"), ("rope", r"rope"), ("moe", r"moe"),
-            ("recurrent", r"mamba|delta_rule"), ("activation", r"activation/|silu|swiglu|gelu|relu|dropout"),
-            ("quantize", r"quantiz"), ("other", r".")]
+            ("recurrent", r"mamba|delta_rule"), ("loss", r"cross_entropy"),
+            ("activation", r"activation/|silu|swiglu|gelu|geglu|relu|dropout"),
+            ("quantize", r"quantiz|fp8|nf4|nvfp4|int4"), ("other", r".")]
 
 
 @dataclass
@@ -142,12 +175,33 @@ def _kernel_decos(tree: ast.Module, front: str) -> set[str]:
     return names
 
 
+def jit_assigned(tree: ast.Module) -> dict[str, ast.Assign]:
+    """Triton functions made kernels by a module-level ``f = triton.jit(f, ...)`` (not a decorator): name -> the
+    statement."""
+    out = {}
+    for node in tree.body:
+        v = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(v, ast.Call) and ast.unparse(v.func) in ("triton.jit", "jit") and v.args \
+                and isinstance(v.args[0], ast.Name) and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == v.args[0].id:
+            out[v.args[0].id] = node
+    return out
+
+
 def kernels_of(path: Path, front: str) -> tuple[ast.Module, list[ast.FunctionDef]]:
     tree = ast.parse(path.read_text())
     decos = _kernel_decos(tree, front)
+    assigned = jit_assigned(tree) if front == "triton" else {}
     fns = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)  # nested ones too (kernel factories)
-           and any(_deco_name(d) in decos for d in n.decorator_list)]
+           and (any(_deco_name(d) in decos for d in n.decorator_list) or n.name in assigned and n in tree.body)]
     return tree, sorted(fns, key=lambda n: n.lineno)
+
+
+def helpers(fns: list[ast.FunctionDef]) -> set[str]:
+    """Triton ``@triton.jit`` functions another ``@triton.jit`` function of the same file calls (by name): device
+    helpers, inlined into the kernels that call them; not rows of the corpus."""
+    names = {f.name for f in fns}
+    return {c for f in fns for c in _calls(f) if c in names and c != f.name}
 
 
 def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
@@ -192,6 +246,18 @@ def isolate(path: Path, front: str, target: str) -> str:
             todo += sorted(_calls(by_name[n])) if front == "triton" else []
     lines = path.read_text().splitlines(keepends=True)
     decos = _kernel_decos(tree, front)
+    for name, st in (jit_assigned(tree) if front == "triton" else {}).items():
+        # `f = triton.jit(f)`: the statement becomes comment lines; a kept f gets the decorator on the blank line
+        # above its def (line numbers unchanged; prepended to the def line when there is none)
+        for i in range(st.lineno - 1, st.end_lineno):
+            lines[i] = f"# ctrs corpus: {name} = triton.jit({name}) as a decorator\n"
+        k = by_name.get(name)
+        if k is not None and k.name in keep:
+            first = min([k.lineno, *(d.lineno for d in k.decorator_list)]) - 1
+            if first > 0 and not lines[first - 1].strip():
+                lines[first - 1] = "@triton.jit\n"
+            else:
+                lines[first] = "@triton.jit\n" + lines[first]
     for k in kernels:
         if k.name in keep:
             continue
@@ -501,8 +567,10 @@ def render_png(ks: list[Kernel], path: Path) -> None:
     fams = [f for f, _ in FAMILIES if any(k.family == f for k in ks)]
     fams.sort(key=lambda f: -sum(k.family == f for k in ks))
     colours = {"rules": "#2e7d32", "llm": "#1565c0", "refused": "#c62828"}
+    ratios = {"cutile": 3, "triton": 1.3 if "cutile" in TREES else 3}
     fig, axes = plt.subplots(1, len(TREES), sharey=True, figsize=(10, 0.42 * len(fams) + 1.8), dpi=110,
-                             gridspec_kw={"width_ratios": [3, 1.3]})
+                             gridspec_kw={"width_ratios": [ratios[f] for f in TREES]}, squeeze=False)
+    axes = axes[0]
     for ax, front in zip(axes, TREES):
         sub = [k for k in ks if k.front == front]
         left = [0] * len(fams)
@@ -570,12 +638,17 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
     src = fetch(toolchain.cache_root() / "corpus" / CORPUS)
     ks: list[Kernel] = []
     for front, tree in TREES.items():
+        # jit functions other files' kernels call by name (`from .utils import triton_cast`): helpers too
+        imported = {c for p in sorted((src / tree).rglob("*.py")) if not p.name.startswith("_ctrs_")
+                    for f in kernels_of(p, front)[1] for c in _calls(f)} if front == "triton" else set()
         for p in sorted((src / tree).rglob("*.py")):
             if p.name.startswith("_ctrs_"):
                 continue
             _, fns = kernels_of(p, front)
             rel = str(p.relative_to(src))
-            for fn in fns:
+            called = (helpers(fns) | (imported & {f.name for f in fns})) if front == "triton" and not HELPER_ROWS \
+                else set()
+            for fn in (f for f in fns if f.name not in called):
                 k = Kernel(front, rel, fn.name, fn.lineno, _family(rel.split(f"{tree}/", 1)[-1]))
                 k.scan = scan_no_rule(p, fn) if front == "cutile" else []
                 ks.append(k)
@@ -633,6 +706,7 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="example: .venv/bin/python benchmarks/corpus.py --tier check")
+    ap.add_argument("--corpus", choices=sorted(CORPORA), default="tilegym", help="which corpus (default tilegym)")
     ap.add_argument("--tier", choices=["translate", "check"], default="check",
                     help="translate only, or translate + ctrs check with the committed specs (default)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"), help="report directory")
@@ -640,6 +714,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", metavar="REGEX", help="check tier: only kernels whose 'file:kernel' matches")
     ap.add_argument("--check-ratchet", action="store_true", help="exit 1 if rules-only counts drop below ratchet.json")
     a = ap.parse_args(argv)
+    select(a.corpus)
     from ctrs import errors  # noqa: PLC0415
 
     try:

@@ -43,6 +43,31 @@ def test_corpus_translate_tier_holds_the_rules_only_ratchet(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
 
 
+UNSLOTH_RATCHET = json.loads((ROOT / "benchmarks" / "corpus" / "unsloth-2026.10.9" / "ratchet.json").read_text())
+
+
+def test_unsloth_corpus_translate_tier_holds_its_ratchet(tmp_path):
+    """unsloth==2026.10.9 (``--corpus unsloth``): 52 Triton kernels of unsloth/kernels (jit functions no other jit
+    function calls; helpers are inlined, not rows), every refusal with coded blockers, the ratchet held."""
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "--corpus", "unsloth", "--tier",
+                          "translate", "--out", str(tmp_path), "--check-ratchet"], capture_output=True, text=True,
+                         timeout=3600)
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    doc = json.loads((tmp_path / "corpus-unsloth-2026.10.9.json").read_text())
+    ks = doc["kernels"]
+    assert len(ks) == 52 and all(k["front"] == "triton" for k in ks)
+    names = {k["name"] for k in ks}
+    assert {"_fg_kernel", "_cross_entropy_forward", "_rms_layernorm_backward"} <= names  # decorated and f = jit(f)
+    assert not names & {"_log1p", "_softplus", "_rms_backward_row", "triton_cast"}  # helpers: inlined, not rows
+    assert sum(k["tier"] == "rules" for k in ks) >= UNSLOTH_RATCHET["triton_rules_only"]
+    for k in ks:
+        assert k["tier"] in ("rules", "refused")
+        assert bool(k["blockers"]) == (k["tier"] == "refused"), k
+        assert all(re.fullmatch(r"CTRS-E\d{3}", b["code"]) for b in k["blockers"]), k
+    md = (tmp_path / "corpus-unsloth-2026.10.9.md").read_text()
+    assert md.count("\n| triton | ") == 52
+
+
 def _corpus_cli(tmp_path, env_extra: dict) -> subprocess.CompletedProcess:
     import os  # noqa: PLC0415
 

@@ -171,3 +171,6 @@ LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fal
 SHAPE_CALL = "CTRS-E360"  # a host-call expression of a fuzz / size plan is not an expression
 SHAPE_PLAN = "CTRS-E361"  # a size plan names a kernel file or host call that is not in the corpus data
 INTERNAL = "CTRS-E999"
+# triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
+TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
+TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for

@@ -1707,8 +1707,10 @@ def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
             if n.value in params:
                 return {n.value}
             return set().union(*[roots(v, depth + 1) for v in local.get(n.value, [])])
-        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.Add, cst.Subtract)):
-            return roots(n.left, depth + 1) | roots(n.right, depth + 1)
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Add):  # p + offs / offs + p
+            return roots(n.left, depth + 1) or roots(n.right, depth + 1)
+        if isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Subtract):  # p - k: only p
+            return roots(n.left, depth + 1)
         if isinstance(n, cst.Call) and tf.dotted(n.func) == "tl.make_block_ptr" and n.args:
             return roots(n.args[0].value, depth + 1)
         return set()
@@ -2006,7 +2008,8 @@ def mine_sites(path: Path, kernel_map=None) -> dict:
     tf = _load(path)
     tf.llm = True  # only the kept parameters matter here: an expression without a rule (--llm) is no obstacle
     configs, specs, kernels, maps = [], [], {}, {}
-    for fn in tf.kernels:
+    helpers = helper_names(tf)  # inlined into their callers (frontends/triton/inline.py): not kernels of the port
+    for fn in (f for f in tf.kernels if f.name.value not in helpers):
         kname = fn.name.value
         consts = [p.name.value for p in fn.params.params
                   if p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr"]
@@ -2046,6 +2049,23 @@ def mine_sites(path: Path, kernel_map=None) -> dict:
                               "name": "site_" + "_".join(f"{k}{v}" for k, v in sorted(cs.items())),
                               "hints": hints[i]})
     return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels, "triton": maps}
+
+
+def helper_names(tf: TritonFile) -> set[str]:
+    """The ``@triton.jit`` functions of the file another one of them calls by name: helpers (inlined into their
+    callers by the typed front end, frontends/triton/inline.py), not kernels of the port."""
+    names = {fn.name.value for fn in tf.kernels}
+    out: set[str] = set()
+    for fn in tf.kernels:
+        me = fn.name.value
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and node.func.value in names and node.func.value != me:
+                    out.add(node.func.value)
+
+        fn.body.visit(V())
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- launch map

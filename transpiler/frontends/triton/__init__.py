@@ -17,10 +17,11 @@ import libcst as cst
 from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
-from . import activations, grid, hints, memory, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
+from . import gathers
 from .lowering import Lowering, unsupported
 
-__all__ = ["Lowering", "lower_file", "unsupported"]
+__all__ = ["Lowering", "lower_entries", "lower_file", "unsupported"]
 
 
 def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
@@ -33,18 +34,28 @@ def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list
     flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel)."""
     tf = frontend_triton._load(Path(path))
     kernels, notes = [], []
-    for fn in tf.kernels:
+    helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
+    for fn in (f for f in tf.kernels if f.name.value not in helpers):
         made: list[Lowering] = []
+        flat: set[str] = set()  # pointer parameters read by gather/scatter (gathers.py): found by lowering again
 
-        def make(fn=fn, made=made):
-            made.append(Lowering(tf, fn))
+        def make(fn=fn, made=made, flat=flat):
+            made.append(Lowering(tf, fn, flat))
             return made[-1]
 
-        try:
-            frontend_triton._check_signatures(tf, fn)
-            ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
-        except errors.CtrsError as e:
-            ks, blockers = [], [e]
+        while True:
+            try:
+                frontend_triton._check_signatures(tf, fn)
+                ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
+            except gathers.FlatNeeded as e:
+                if e.name in flat:
+                    raise
+                flat.add(e.name)
+                made.clear()
+                continue
+            except errors.CtrsError as e:
+                ks, blockers = [], [e]
+            break
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
@@ -77,3 +88,25 @@ def _same_scalars(entries: list) -> list:
 
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
     return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+
+
+def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:
+    """(entries, blockers, the Lowerings of the last attempt) of kernel ``fn``, as :func:`lower_file` lowers it:
+    again with each parameter a non-view access makes flat (gathers.FlatNeeded)."""
+    made: list[Lowering] = []
+    flat: set[str] = set()
+
+    def make():
+        made.append(Lowering(tf, fn, flat))
+        return made[-1]
+
+    while True:
+        try:
+            ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
+        except gathers.FlatNeeded as e:
+            if e.name in flat:
+                raise
+            flat.add(e.name)
+            made.clear()
+            continue
+        return ks, blockers, made

@@ -9,23 +9,16 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, frontend_triton
-from .. import cutile as fe_cutile
 from ..cutile.values import PoisonUse
 
 
 def typed_map(tf, fn: cst.FunctionDef):
     """(kernels entry, launch map) of ``fn`` from its typed lowering (every structural entry's facts); None when
     that lowering fails too."""
-    from . import Lowering, _literals  # noqa: PLC0415 - the package registers the call handlers first
-
-    made: list = []
-
-    def make():
-        made.append(Lowering(tf, fn))
-        return made[-1]
+    from . import lower_entries  # noqa: PLC0415 - the package registers the call handlers first
 
     try:
-        _ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
+        _ks, blockers, made = lower_entries(tf, fn)  # flat arrays (gathers.py) found as lower_file finds them
     except (errors.CtrsError, PoisonUse):
         return None
     if blockers:

@@ -27,6 +27,7 @@ from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
+from . import gathers, inline
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
@@ -38,7 +39,8 @@ from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
-           cst.Modulo: "%", cst.BitAnd: "&"}
+           cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
+           cst.RightShift: ">>"}
 _CMP = {cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt", cst.GreaterThanEqual: "ge",
         cst.Equal: "eq", cst.NotEqual: "ne"}
 _AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
@@ -84,8 +86,9 @@ class Lowering(Control, Builder):
 
     scalars_meet_tiles = True
 
-    def __init__(self, tf, fn: cst.FunctionDef):
+    def __init__(self, tf, fn: cst.FunctionDef, flat=()):
         super().__init__()
+        self.flat: set[str] = set(flat)  # pointer parameters accessed by gather/scatter (gathers.py): 1-D arrays
         self.tf = tf
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -101,7 +104,8 @@ class Lowering(Control, Builder):
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
-        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn)
+        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
+            | inline.pointer_args(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
         self.setup_control()
 
@@ -133,6 +137,8 @@ class Lowering(Control, Builder):
         v = self.arrays[name]
         if v.type.rank == 0:
             v.type = ArrayType(ELEMENT, rank)
+        elif v.type.rank != rank and name not in self.flat:  # views of two ranks: a flat array (gathers.py)
+            raise gathers.FlatNeeded(name, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         elif v.type.rank != rank:
             raise self.err(node, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         return v
@@ -156,6 +162,8 @@ class Lowering(Control, Builder):
                       "tensor")
 
     def drop_stride(self, name: str, arr: str, axis: int, node, why: str) -> None:
+        if name in self.runtime and arr not in self.flat:  # a stride read as a value: this access gathers too
+            raise gathers.FlatNeeded(arr, f"'{name}' is used as a value and as a stride")
         if name in self.runtime:
             raise self.err(node, f"'{name}' is used as a value and as a stride")
         if name not in self.strides:
@@ -200,6 +208,8 @@ class Lowering(Control, Builder):
             return self.range_value(v, node)
         if isinstance(v, Mask):
             return self.mask_value(v, node)
+        if isinstance(v, Ptr) and v.base is None:  # an offset expression used as a value (offs * 2, offs + 1 < n)
+            return gathers.offsets(self, v, node)
         if isinstance(v, (Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
         return v
@@ -326,7 +336,9 @@ class Lowering(Control, Builder):
             raise self.err(s, f"statement {type(s).__name__}")
 
     def small(self, s) -> None:
-        if isinstance(s, cst.Assign):
+        if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple):
+            inline.unpack(self, s)  # a, b = helper(...) / a, b = x, y
+        elif isinstance(s, cst.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
             name = s.targets[0].target.value
@@ -461,6 +473,9 @@ class Lowering(Control, Builder):
                 return self.lookup(node)
             if node.value in ("True", "False"):
                 return node.value == "True"
+            g = inline.global_value(self, node)  # a module constant (Triton folds globals)
+            if g is not None:
+                return g
             raise self.err(node, f"name '{node.value}'")
         if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
             return self.display(node)
@@ -472,6 +487,9 @@ class Lowering(Control, Builder):
             if isinstance(v, Value) and isinstance(v.type, TileType) and isinstance(v.type.dtype, DType) \
                     and v.type.dtype.is_float:
                 return self.keep_rank(self.emit(OpKind.NEGF, [v], [v.type], node, hint).result, v)
+            if isinstance(v, (Value, Sym)):  # ints, scalars: negi / negf (builder.unary, cuTile Python's lowering)
+                r = self.unary("-", v, node, hint)
+                return self.keep_rank(r, v) if isinstance(r, Value) and isinstance(v, Value) else r
             raise self.err(node, "unary minus on a non-float value")
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binop(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
@@ -507,8 +525,8 @@ class Lowering(Control, Builder):
                     return Ptr(None, (Term(idx=x, stride=y.name),))
         if op == "&" and isinstance(a, Mask) and isinstance(b, Mask):
             return Mask(a.parts + b.parts)
-        if op == "&":
-            raise self.err(node, "& of anything but two `offs < n` masks")
+        if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
+            a, b = (self.value(x, node) for x in (a, b))
         if isinstance(a, Sym) and floaty(b):  # a constexpr meeting a float (constexprs.py)
             a = as_float(self, a, node)
         if isinstance(b, Sym) and floaty(a):
@@ -544,6 +562,13 @@ class Lowering(Control, Builder):
         if isinstance(x, Value) and x.type == ScalarType(I32):
             t, blk = self.scaled.get(x, (None, None))
             return Ptr(None, (Term(idx=x, tiles=t, block=blk),))
+        if isinstance(x, Value) and isinstance(x.type, (TileType, ScalarType)) and isinstance(x.type.dtype, DType) \
+                and x.type.dtype.kind in ("int", "uint"):
+            return Ptr(None, (Term(idx=x, lanes=True),))  # offsets computed per lane (a gather/scatter)
+        if isinstance(x, Sym):
+            return Ptr(None, (Term(idx=self.i32(x, node)),))
+        if isinstance(x, ScalarParam) and x.name not in self.strides:  # p + off: a runtime offset parameter
+            return Ptr(None, (Term(idx=self.scalar(x, node)),))
         if isinstance(x, int) and not isinstance(x, bool):
             return Ptr(None, (Term(idx=x),) if x else ())
         raise self.err(node, f"'{type(x).__name__}' added to a pointer")
@@ -552,21 +577,21 @@ class Lowering(Control, Builder):
         c = node.comparisons[0]
         left = self.expr(node.left)
         if isinstance(left, Range):
-            if not isinstance(c.operator, cst.LessThan):
-                raise self.err(node, "a mask other than `offs < n`")
+            if not isinstance(c.operator, cst.LessThan) or type(c.operator) not in _CMP:
+                return self.predicate(node)
             cmp = c.comparator
             if isinstance(cmp, cst.BinaryOperation) and isinstance(cmp.operator, cst.Subtract):
                 bound, shift = self.expr(cmp.left), self.expr(cmp.right)  # offs < K - k * BLOCK: offs + k * BLOCK < K
                 kind = "param" if isinstance(bound, ScalarParam) else "const" if isinstance(bound, Sym) else None
                 if kind and isinstance(shift, Value) and shift in self.scaled and self.scaled[shift][1] == left.size:
                     return Mask((MaskPart(left.shifted(self.scaled[shift][0]), bound.name, kind),))
-                raise self.err(node, "a mask bound other than `n` or `n - k * BLOCK`")
+                return self.predicate(node)
             right = self.expr(cmp)
             if isinstance(right, ScalarParam):
                 return Mask((MaskPart(left, right.name, "param"),))
             if isinstance(right, Sym):
                 return Mask((MaskPart(left, right.name, "const"),))
-            raise self.err(node, "a mask bound that is not a parameter")
+            return self.predicate(node)
         pred = _CMP.get(type(c.operator))
         if pred is None:
             raise self.err(node, f"comparison {type(c.operator).__name__}")
@@ -574,6 +599,22 @@ class Lowering(Control, Builder):
         a = self.value(left, node.left, like=right)
         b = self.value(right, c.comparator, like=a)
         return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def predicate(self, node: cst.Comparison) -> Value:
+        """A comparison of offsets that is not a view's bound (``offs >= lo``, ``offs < HI + tl.minimum(..)``,
+        ``offs < n`` after ``n`` was used as a value): a bool tile (a gather/scatter mask, a tl.where condition)."""
+        c = node.comparisons[0]
+        pred = _CMP[type(c.operator)]
+        left, right = self.expr(node.left), self.expr(c.comparator)
+        a = self.value(left, node.left, like=right)
+        b = self.value(right, c.comparator, like=a)
+        return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def stride_value(self, name: str, node) -> Value:
+        """A stride parameter of a flat array's offsets: a runtime i32 parameter of the port."""
+        if name in self.strides:
+            raise self.err(node, f"'{name}' is a view's dropped stride and a gather offset's stride")
+        return self.scalar(ScalarParam(name), node)
 
     def subscript(self, node: cst.Subscript):
         v = self.expr(node.value)
@@ -635,9 +676,19 @@ class Lowering(Control, Builder):
         if isinstance(f, cst.Attribute) and not (fn or "").startswith("tl.") and "." + f.attr.value in CALLS:
             c = self.call_of(node, hint)  # a tile method (t.reshape(..)): its handler, the tile first
             return CALLS["." + f.attr.value](self, Call(node, "." + f.attr.value, [f.value, *c.pos], c.kw, hint))
-        if isinstance(node.func, cst.Name) and node.func.value == "float":
-            fn = "float"
+        if isinstance(node.func, cst.Name) and node.func.value in ("float", "min", "max") \
+                and node.func.value not in self.env:
+            fn = node.func.value
+        if isinstance(node.func, cst.Name) and node.func.value not in self.env:
+            helper = inline.helper_def(self, node.func.value)
+            if helper is not None:  # a @triton.jit helper of the file: inlined (inline.py)
+                return inline.inline(self, helper, self.call_of(node, hint))
+            alias = inline.imported_alias(self, node.func.value)
+            if alias is not None and alias in CALLS:  # from .utils import triton_tanh (= libdevice.tanh)
+                c = self.call_of(node, hint)
+                return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))
         handler = CALLS.get(fn or "")
         if handler is None:
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
         return handler(self, self.call_of(node, hint))
+

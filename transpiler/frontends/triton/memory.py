@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 
 from ... import frontend_triton
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
+from . import gathers
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
@@ -156,6 +159,30 @@ def desc_store(lw, c: Call):
     return None
 
 
+@dataclass(frozen=True)
+class Flat:
+    """A load/store of a flat array (gathers.py): base parameter, pointer expression, mask (or None)."""
+    base: str
+    ptr: Ptr
+    mask: object
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _pad_value(lw, a: dict):
+    """``other=`` of a gather: a number (0 when absent; Triton leaves masked lanes undefined)."""
+    if "other" not in a or _is_none(a["other"]):
+        return 0
+    v = lw.expr(a["other"])
+    if isinstance(v, (ScalarParam, Sym)) or isinstance(v, Value) and not isinstance(v.type, TileType):
+        return lw.value(v, a["other"]) if not isinstance(v, Sym) else lw.i32(v, a["other"])  # a runtime scalar
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise lw.err(a["other"], "other= of a gather that is not a translate-time number or a scalar")
+    return v
+
+
 def view(lw, arr: str, tile: tuple, padding: str, mutable: bool, node) -> Value:
     a = lw.array(arr, len(tile), node)
     t = ViewType(a.type.dtype, tuple(tile), padding, mutable)
@@ -184,13 +211,18 @@ def _access(lw, c: Call, a: dict, store: bool):
         p = Ptr(p.name)
     if not isinstance(p, Ptr):
         raise lw.err(a["pointer"], "the address is not a pointer expression")
-    mask = lw.expr(a["mask"]) if "mask" in a else None
-    if mask is not None and not isinstance(mask, Mask):
-        raise lw.err(a["mask"], "a mask other than `offs < n`")
+    mask = lw.expr(a["mask"]) if "mask" in a and not _is_none(a["mask"]) else None
+    if p.base is not None and p.base in lw.flat:
+        return Flat(p.base, p, mask)
+    if mask is not None and not isinstance(mask, Mask):  # any other predicate: a gather/scatter's mask
+        raise gathers.FlatNeeded(p.base, "a mask other than `offs < n`") if p.base is not None else \
+            lw.err(c.node, "the address is not a pointer parameter plus offsets")
     try:
         acc = access(p, mask)
     except NotView as e:
-        raise lw.err(c.node, f"not a partition-view access ({e.why}): a gather/scatter") from None
+        if p.base is None:
+            raise lw.err(c.node, f"not a partition-view access ({e.why}): a gather/scatter") from None
+        raise gathers.FlatNeeded(p.base, e.why) from None
     arr = acc.base
     lw.array(arr, len(acc.shape), c.node)
     for bound, kind, k in acc.extents:
@@ -211,17 +243,20 @@ def load(lw, c: Call):
     a = _args(c, ["pointer", "mask", "other", "boundary_check", "padding_option"], lw)
     if set(a) - {"pointer", "mask", "other", "boundary_check", "padding_option", *_DROPPED_HINTS}:
         raise lw.err(c.node, f"tl.load({', '.join(sorted(a))})")
-    arr, index, shape, tshape = _access(lw, c, a, False)
+    acc = _access(lw, c, a, False)
+    if isinstance(acc, Flat):
+        return gathers.gather(lw, acc.base, acc.ptr, acc.mask, _pad_value(lw, a), c.node, c.hint)
+    arr, index, shape, tshape = acc
     key = None
     if "mask" in a and "other" in a:
         key = frontend_triton.padding_key(a["other"])
-        if key is None:
-            raise lw.err(a["other"], "other= without a padding mode")
+        if key is None:  # a padding value no view padding mode spells: a gather pads with any number
+            raise gathers.FlatNeeded(arr, "other= without a padding mode")
     elif "padding_option" in a:
         opt = frontend_triton._lit(a["padding_option"])
         key = opt or None
     if key is not None and key not in _PADDING:
-        raise lw.err(c.node, f"padding {key}")
+        raise gathers.FlatNeeded(arr, f"padding {key}")
     v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
     t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
     lw.origin[t.id] = arr
@@ -245,7 +280,11 @@ def store(lw, c: Call):
     val = lw.value(lw.expr(a["value"], "out"), a["value"])
     if not isinstance(val, Value) or not isinstance(val.type, TileType):
         raise lw.err(a["value"], "tl.store of something other than a tile")
-    arr, index, shape, _tshape = _access(lw, c, a, True)
+    acc = _access(lw, c, a, True)
+    if isinstance(acc, Flat):
+        gathers.scatter(lw, acc.base, acc.ptr, acc.mask, val, c.node)
+        return None
+    arr, index, shape, _tshape = acc
     dt = lw.arrays[arr].type.dtype
     if val.type.dtype != dt:  # Triton casts a stored value to the pointer's element type
         val = lw.convert(val, dt, c.node, "out")

@@ -51,6 +51,7 @@ class Term:
     stride: str = ""
     tiles: object = None
     block: object = None
+    lanes: bool = False  # ``idx`` is a tile of per-lane offsets (computed, loaded): never a view's tile index
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ def dims(p: Ptr) -> list[Dim]:
     """The array dimensions of a pointer: summands grouped by stride, stride-parameter dims first (scalar ones,
     then tiles in Triton axis order), the unit-stride dim last."""
     groups: dict[str, list[Term]] = {}
+    if any(t.lanes for t in p.terms):
+        raise NotView("offsets computed per lane")
     for t in p.terms:
         groups.setdefault(t.stride, []).append(t)
     out = []

@@ -9,13 +9,14 @@ import libcst as cst
 
 from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
-from ...ir.types import BOOL, F32, I32, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
+from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
 from .memory import view
 from .registry import Call, lowers
-from .values import DT, ScalarParam
+from .pointers import Ptr
+from .values import DT, ArrayRef, ScalarParam
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
 
@@ -40,20 +41,53 @@ def full(lw, c: Call):
     shape = lw.shape(a["shape"])
     fill = 0 if c.fn == "tl.zeros" else lw.expr(a["value"])
     dt = lw.expr(a["dtype"])
+    if isinstance(fill, (Sym, ScalarParam, Value)) and isinstance(dt, DT) and isinstance(dt.dtype, DType):
+        return _full_of_value(lw, fill, dt.dtype, shape, c)
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
         raise lw.err(c.node, f"{c.fn} of a non-constant value or a generic dtype")
     return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
 
 
+def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
+    """``tl.full(shape, v, dtype)`` of a runtime or constexpr value: ``v`` cast to ``dtype``, broadcast (a float
+    constexpr is a runtime f32 of the port, constexprs.as_float)."""
+    from .constexprs import as_float  # noqa: PLC0415
+
+    if isinstance(fill, Sym):
+        fill = as_float(lw, fill, c.node) if dt.is_float else lw.i32(fill, c.node)
+    v = lw.value(fill, c.node)
+    if not isinstance(v, Value):
+        raise lw.err(c.node, f"{c.fn} of a non-constant value")
+    v = lw.convert(v, dt, c.node, c.hint)
+    if isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, c.node)
+    return lw.broadcast(v, tuple(shape), c.node) if tuple(v.type.shape) != tuple(shape) else v
+
+
 @lowers(".to")
 def to(lw, c: Call):
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
-    x = lw.value(lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else ""), c.pos[0])
-    if not isinstance(x, Value) or not isinstance(x.type, (TileType, ScalarType)):
-        raise lw.err(c.node, "x.to(dtype) of a tile or a scalar")
+    raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
     dt = lw.expr(c.pos[1])
+    if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
+        raise lw.err(c.node, "a pointer cast to another element type (x.to(tl.pointer_type(..))): the port's arrays "
+                     "have the element type of the tensor passed")
+    if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
+            and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
+        return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
+    x = lw.value(raw, c.pos[0])
+    if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
+            and dt.dtype == I64:
+        # Triton's 64-bit index idiom (pid.to(tl.int64) * stride): cuTile tile indices and gather offsets are i32
+        lw.note(c.node, "index", "64-bit index kept i32 (cuTile tile indices and gather offsets are i32: exact "
+                "below 2**31 elements)")
+        return x
+    if isinstance(x, Value) and isinstance(x.type, ScalarType) and isinstance(dt, DT):
+        return lw.convert(x, dt.dtype, c.node, c.hint)
+    if not isinstance(x, Value) or not isinstance(x.type, TileType):
+        raise lw.err(c.node, "x.to(dtype) of a tile")
     if not isinstance(dt, DT):
         raise lw.err(c.pos[1], "x.to of something other than a dtype")
     r = lw.convert(x, dt.dtype, c.node, c.hint)
@@ -122,9 +156,11 @@ def reduce(lw, c: Call):
     """``tl.sum/max/min(x, axis, keep_dims=)``; a lifted row (a (1, N) tile that is 1-D in Triton) reduces on its
     IR axis and keeps the unit axis."""
     a = dict(zip(["input", "axis", "keep_dims"], c.pos)) | c.kw
-    if set(a) - {"input", "axis", "keep_dims"} or "axis" not in a:
+    if set(a) - {"input", "axis", "keep_dims"} or "input" not in a:
         raise lw.err(c.node, f"{c.fn}(x, axis[, keep_dims])")
     x = tile(lw, a["input"], f"{c.fn} of a tile")
+    if "axis" not in a or (isinstance(a["axis"], cst.Name) and a["axis"].value == "None"):
+        return _reduce_all(lw, c, x)
     axis = lw.expr(a["axis"])
     keep = lw.expr(a["keep_dims"]) if "keep_dims" in a else False
     rank = lw.rank_of(x)
@@ -146,6 +182,19 @@ def reduce(lw, c: Call):
     return r
 
 
+def _reduce_all(lw, c: Call, x: Value) -> Value:
+    """``tl.sum(x)`` / ``tl.max(x)`` without an axis: every axis reduced, last first (a 0-d result)."""
+    if not _is_float(x) or "keep_dims" in c.kw:
+        raise lw.err(c.node, f"{c.fn}(x) of a non-float tile or with keep_dims")
+    while len(x.type.shape):
+        ax = len(x.type.shape) - 1
+        shape = x.type.shape[:ax]
+        x = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, shape)], c.node, (c.hint or "t") + "_red",
+                    axis=ax).result
+    lw.trank.pop(x.id, None)
+    return x
+
+
 @lowers("tl.maximum", "tl.minimum")
 def extremum(lw, c: Call):
     if len(c.pos) != 2 or c.kw:
@@ -157,8 +206,9 @@ def extremum(lw, c: Call):
         x = lw.tile_of(x, y, c.node)
     y = lw.tile_of(y, x, c.node)
     x2, y2 = lw.unify(x, y, c.node)
-    if not _is_float(x2) or not isinstance(x2.type, TileType):
-        raise lw.err(c.node, f"{c.fn} of non-float tiles")
+    if not _is_float(x2) or not isinstance(x2.type, TileType):  # ints, scalars: maxi/mini (builder.minmax)
+        r = lw.minmax("max" if c.fn == "tl.maximum" else "min", x2, y2, c.node, c.hint)
+        return lw.keep_rank(r, x, y) if isinstance(r.type, TileType) else r
     kind = OpKind.MAXF if c.fn == "tl.maximum" else OpKind.MINF
     return lw.keep_rank(lw.emit(kind, [x2, y2], [x2.type], c.node, c.hint).result, x, y)
 

@@ -1,0 +1,199 @@
+"""Write the committed specialisations of the unsloth corpus (not a test; no torch needed).
+
+    .venv/bin/python benchmarks/corpus_specs_unsloth.py
+
+For each translated kernel of ``unsloth==2026.10.9`` (``benchmarks/corpus.py --corpus unsloth``), two or more specs
+at the shapes unsloth launches them with (hidden sizes 2048-8192, bf16 / f16 / f32; block sizes and flags as its host
+code picks them: ``calculate_settings`` -> next power of two of the row, ``BLOCK_SIZE = 1024`` for elementwise
+kernels, ``_fp8_rows_config`` for the gemv), written to ``benchmarks/corpus/unsloth-2026.10.9/triton/<file>.json``.
+
+A spec names the arguments of the *port* and of the Triton launch map (analysis.json ``triton``): arrays (the tensor
+passed to both), runtime scalars, constexprs; extents and strides the launch map reads from the tensors. Every
+array of a port shares one element type (the typed front end's ``E``), so a spec gives all arrays one dtype (unsloth
+passes f32 statistics next to bf16 rows: the Triton kernel takes either). A parameter the port reads as a flat
+array (a gather/scatter, frontends/triton/gathers.py) is a 1-D tensor of the elements Triton addresses.
+There is no cuTile Python counterpart of these kernels: ``ctrs check`` refuses them on a CPU (CTRS-E... "no
+reference Tile IR for a Triton kernel"); the lead's H200 run compares port and Triton original numerically.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "benchmarks" / "corpus" / "unsloth-2026.10.9" / "triton"
+DT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+
+
+def arr(dt: str, *shape: int) -> dict:
+    return {"dtype": DT[dt], "shape": list(shape)}
+
+
+def i32(v: int) -> dict:
+    return {"scalar": "int32", "value": v}
+
+
+def pow2(n: int) -> int:
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def elementwise(kernel: str, names: tuple[str, str, str]) -> list[dict]:
+    """swiglu / geglu kernels: three flat buffers of n elements, BLOCK_SIZE 1024, one program per block."""
+    out = []
+    for dt, (b, s, h) in (("bf16", (2, 512, 4096)), ("f16", (1, 1024, 8192)), ("f32", (4, 256, 2048))):
+        n = b * s * h
+        args = {x: arr(dt, n) for x in names} | {"n_elements": i32(n), "BLOCK_SIZE": 1024, "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{b}x{s}x{h}", "kernel": kernel, "args": args,
+                    "grid": [f"({names[0]}.shape[0] + 1023) // 1024"]})
+    return out
+
+
+def layernorm_backward() -> list[dict]:
+    out = []
+    for dt, rows, cols in (("bf16", 512, 4096), ("f32", 256, 2048), ("f16", 128, 8192)):
+        args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
+                "b": i32(0), "r": arr(dt, rows), "mu": arr(dt, rows), "dY_row_stride": cols, "dX_row_stride": cols,
+                "X_row_stride": cols, "n_cols": cols, "eps": 0, "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols)}
+        out.append({"name": f"{dt}_{rows}x{cols}", "kernel": "layernorm_backward", "args": args, "grid": [str(rows)]})
+    return out
+
+
+def layernorm_backward_dw() -> list[dict]:
+    out = []
+    for dt, rows, cols, per in (("bf16", 512, 4096, 4), ("f32", 300, 2048, 8)):
+        progs = -(-rows // per)
+        args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
+                "r": arr(dt, rows), "mu": arr(dt, rows), "dW": arr(dt, progs * cols), "dB": arr(dt, progs * cols),
+                "n_rows": i32(rows), "rows_per_program": i32(per), "dY_row_stride": cols, "dX_row_stride": cols,
+                "X_row_stride": cols, "n_cols": cols, "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols), "TRAIN_W": 1,
+                "TRAIN_B": 1}
+        out.append({"name": f"{dt}_{rows}x{cols}_per{per}", "kernel": "layernorm_backward_dw", "args": args,
+                    "grid": [str(progs)]})
+    return out
+
+
+def rms_backward() -> list[dict]:
+    out = []
+    for dt, rows, cols, train, per in (("bf16", 512, 4096, 1, 4), ("f32", 256, 2048, 0, 1), ("f16", 64, 8192, 1, 2)):
+        progs = -(-rows // per)
+        args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
+                "r": arr(dt, rows), "dW": arr(dt, progs * cols), "n_rows": i32(rows), "rows_per_program": i32(per),
+                "dY_row_stride": cols, "dX_row_stride": cols, "X_row_stride": cols, "W_row_stride": cols,
+                "r_row_stride": 1, "n_cols": cols, "eps": 0, "GEMMA": 0, "LONG_INDEXING": 0,
+                "BLOCK_SIZE": pow2(cols), "TRAIN_W": train, "FROM_Y": 0}
+        out.append({"name": f"{dt}_{rows}x{cols}_train{train}", "kernel": "_rms_layernorm_backward", "args": args,
+                    "grid": [str(progs)]})
+    return out
+
+
+def f32(v: float) -> dict:
+    return {"scalar": "float32", "value": v}
+
+
+def rms_forward(kernel: str) -> list[dict]:
+    out = []
+    for dt, rows, cols in (("bf16", 1024, 4096), ("f16", 256, 8192), ("f32", 512, 2048)):
+        args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "r": arr(dt, rows),
+                "Y_row_stride": cols, "X_row_stride": cols, "W_row_stride": 0, "r_row_stride": 1, "n_cols": cols,
+                "eps": f32(1e-6), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols)}
+        out.append({"name": f"{dt}_{rows}x{cols}", "kernel": kernel, "args": args, "grid": [str(rows)]})
+    return out
+
+
+def layernorm_forward() -> list[dict]:
+    out = []
+    for dt, rows, cols, bias in (("bf16", 512, 4096, 1), ("f32", 256, 2048, 0), ("f16", 128, 8192, 1)):
+        args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "b": arr(dt, cols),
+                "r": arr(dt, rows), "mu": arr(dt, rows), "Y_row_stride": cols, "X_row_stride": cols, "n_cols": cols,
+                "eps": f32(1e-5), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols), "HAS_BIAS": bias}
+        out.append({"name": f"{dt}_{rows}x{cols}_bias{bias}", "kernel": "layernorm_forward", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
+def add_rms_inference() -> list[dict]:
+    out = []
+    for dt, rows, cols, res in (("bf16", 64, 4096, 1), ("f16", 16, 8192, 1), ("f32", 128, 2048, 0)):
+        args = {"X": arr(dt, rows, cols), "R": arr(dt, rows, cols), "W": arr(dt, cols), "n_cols": cols,
+                "eps": f32(1e-6), "HAS_RESIDUAL": res, "BLOCK_SIZE": pow2(cols)}
+        out.append({"name": f"{dt}_{rows}x{cols}_res{res}", "kernel": "_add_rms_layernorm_inference", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
+def rms_sum_dw() -> list[dict]:
+    out = []
+    for dt, progs, cols in (("bf16", 132, 4096), ("f32", 264, 2048), ("f16", 66, 8192)):
+        args = {"partials": arr("f32", progs, cols), "dW": arr(dt, cols), "BLOCK_ROWS": 16, "BLOCK_COLS": 128}
+        out.append({"name": f"{dt}_{progs}x{cols}", "kernel": "_rms_sum_dw_partials", "args": args,
+                    "grid": ["(dW.shape[0] + 127) // 128"]})
+    return out
+
+
+def fp8_gemv() -> list[dict]:
+    out = []
+    for dt, n, k, bn, bk in (("bf16", 4096, 4096, 32, 256), ("f16", 2048, 8192, 16, 256), ("f32", 8192, 2048, 32, 256)):
+        args = {"x_ptr": arr(dt, k), "w_ptr": arr(dt, n, k), "s_ptr": arr(dt, n), "y_ptr": arr(dt, n),
+                "BLOCK_N": bn, "BLOCK_K": bk, "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{n}x{k}", "kernel": "_fp8_rowwise_gemv_kernel", "args": args,
+                    "grid": [f"(w_ptr.shape[0] + {bn - 1}) // {bn}"]})
+    return out
+
+
+def fp8_rows_reduce() -> list[dict]:
+    out = []
+    for dt, m, n, split in (("f32", 4, 4096, 8), ("bf16", 16, 2048, 8), ("f16", 8, 8192, 1)):
+        args = {"p_ptr": arr(dt, split * m * n), "s_ptr": arr(dt, n), "y_ptr": arr(dt, m * n), "M": i32(m),
+                "N": i32(n), "SPLIT_K": split, "BLOCK": 1024}
+        out.append({"name": f"{dt}_{m}x{n}_split{split}", "kernel": "_fp8_rowwise_gemv_rows_reduce", "args": args,
+                    "grid": ["(y_ptr.shape[0] + 1023) // 1024"]})
+    return out
+
+
+def lh_bwd_pre() -> list[dict]:
+    out = []
+    for dt, b, h, s, d in (("bf16", 2, 16, 1024, 256), ("f16", 1, 8, 2048, 512), ("f32", 2, 4, 512, 256)):
+        args = {"O": arr(dt, b, h, s, d), "DO": arr(dt, b, h, s, d), "DELTA": arr(dt, b * h, s), "H": i32(h),
+                "HEAD_DIM": d, "BLOCK_M": 16}
+        out.append({"name": f"{dt}_{b}x{h}x{s}x{d}", "kernel": "_lh_bwd_pre", "args": args,
+                    "grid": ["(O.shape[2] + 15) // 16", f"{b * h}"]})
+    return out
+
+
+def split_sum() -> list[dict]:
+    out = []
+    for dt, m, n, split in (("f32", 64, 4096, 4), ("bf16", 16, 8192, 2), ("f16", 128, 2048, 8)):
+        args = {"partial_ptr": arr(dt, split * m * n), "out_ptr": arr(dt, m * n), "SPLIT": split, "BLOCK": 1024}
+        out.append({"name": f"{dt}_{m}x{n}_split{split}", "kernel": "_split_sum_kernel", "args": args,
+                    "grid": ["(out_ptr.shape[0] + 1023) // 1024"]})
+    return out
+
+
+FILES: dict[str, list[dict]] = {
+    "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
+    "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
+    + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
+    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
+    "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
+    + rms_backward() + rms_sum_dw(),
+    "fused_add_rms_layernorm.json": add_rms_inference(),
+    "fp8.json": fp8_gemv() + fp8_rows_reduce(),
+    "large_head_attention.json": lh_bwd_pre(),
+    "nvfp4.json": split_sum(),
+}
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, specs in FILES.items():
+        (OUT / name).write_text("[\n" + ",\n".join(json.dumps(s) for s in specs) + "\n]\n")
+        print(f"{OUT / name}: {len(specs)} specs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,134 @@
+"""Triton pointers as base + offset tensor: a load/store that is not one tile at a block offset (pointers.py
+raises NotView) is a gather/scatter of a *flat* array.
+
+Triton memory is flat: ``p + offs`` addresses element ``offs`` of the buffer ``p`` points to, whatever the tensor's
+shape. A pointer parameter accessed that way is a 1-D array of the port (every access to it then goes through
+``gather`` / ``scatter`` with the element offsets, :class:`FlatNeeded` restarts the kernel's lowering with the
+parameter flat, so no access of it is a view of another rank). The offset is the pointer expression's sum as an
+i32 tile: ranges become ``iota`` (+ block offset), strides the runtime scalars (a stride of a flat array is a
+parameter of the port), offsets computed from loaded values stay what they are (int64 ones are narrowed to i32:
+cuTile indices are i32, a note says so). The mask is any bool tile (``offs < n``, ``&``, ``|``, ``offs >= lo``,
+2-D masks ...); ``other=`` is the padding value. No bounds check beyond Triton's own mask (``check_bounds=False``,
+as Triton reads whatever the mask lets through).
+
+cutile 0.3.1 gathers only rank-1 index tiles (CTRS-E230): a 2-D access with static extents is flattened
+(``reshape`` of offsets and mask to 1-D, gather, ``reshape`` back; a scatter the same way).
+"""
+
+from __future__ import annotations
+
+from ...ir.ops import OpKind
+from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
+from ...ir.values import Value
+from .pointers import Mask, Ptr
+
+
+class FlatNeeded(Exception):
+    """Raised while lowering a kernel: ``name`` must be a flat (1-D) array; the kernel is lowered again."""
+
+    def __init__(self, name: str, why: str):
+        super().__init__(name)
+        self.name = name
+        self.why = why
+
+
+def offsets(lw, p: Ptr, node) -> Value:
+    """The element offsets of ``p``'s terms: an i32 scalar or tile (lanes broadcast together)."""
+    acc = None
+    for t in p.terms:
+        if t.rng is not None:
+            v = lw.range_value(t.rng, node)
+        else:
+            v = t.idx
+            if isinstance(v, Sym) or isinstance(v, int):
+                v = lw.i32(v, node)
+            if isinstance(v, Value) and isinstance(v.type.dtype, DType) and v.type.dtype != I32 \
+                    and not v.type.dtype.is_float:
+                lw.note(node, "gather", f"{v.type.dtype} offsets narrowed to i32 (cuTile gather indices are i32)")
+                v = lw.convert(v, I32, node, "offs")
+        if t.stride:
+            v = lw.binary("*", v, lw.stride_value(t.stride, node), node, "offs")
+        acc = v if acc is None else lw.binary("+", acc, v, node, "offs")
+    return acc if acc is not None else lw.i32(0, node)
+
+
+def _flat_shape(lw, shape: tuple, node):
+    if len(shape) <= 1:
+        return None
+    if not all(isinstance(d, int) for d in shape):
+        raise lw.err(node, f"a {len(shape)}-d gather/scatter with symbolic extents {shape} (cutile 0.3.1 gathers "
+                     "rank-1 index tiles; a static shape is flattened)")
+    n = 1
+    for d in shape:
+        n *= d
+    return (n,)
+
+
+def _reshape(lw, v: Value, shape: tuple, node, hint: str) -> Value:
+    return lw.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, tuple(shape))], node, hint, shape=tuple(shape)).result
+
+
+def _mask(lw, mask, shape: tuple, node):
+    if mask is None:
+        return None
+    m = lw.mask_value(mask, node) if isinstance(mask, Mask) else lw.value(mask, node)
+    if not isinstance(m, Value) or m.type.dtype != BOOL:
+        raise lw.err(node, "a load/store mask that is not a bool tile")
+    if isinstance(m.type, ScalarType):
+        m = lw.to_tile(m, node)
+    return lw.broadcast(m, tuple(shape), node)
+
+
+def _index(lw, p: Ptr, mask, node):
+    off = offsets(lw, p, node)
+    if isinstance(off.type, ScalarType):
+        shape: tuple = ()
+    else:
+        shape = tuple(off.type.shape)
+    m = _mask(lw, mask, shape, node) if shape or mask is not None else None
+    if m is not None and tuple(m.type.shape) != shape:  # a mask of higher rank widens the offsets
+        shape = tuple(m.type.shape)
+        off = lw.broadcast(off if isinstance(off.type, TileType) else lw.to_tile(off, node), shape, node)
+    flat = _flat_shape(lw, shape, node)
+    if flat is not None:
+        off = _reshape(lw, off, flat, node, "offs_flat")
+        m = _reshape(lw, m, flat, node, "mask_flat") if m is not None else None
+    return off, m, shape, flat
+
+
+def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
+    a = lw.array(arr, 1, node)
+    off, m, shape, flat = _index(lw, p, mask, node)
+    dt = a.type.dtype
+    if isinstance(pad, Value):  # other= a runtime scalar: cast to the element type, a 0-d tile
+        pad_v = lw.to_tile(lw.convert(pad, dt, node, arr + "_pad"), node)
+    else:
+        pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
+    attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
+             "latency": None}
+    t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)], node,
+                hint, **attrs).result
+    if flat is not None:
+        t = _reshape(lw, t, shape, node, hint)
+    lw.origin[t.id] = arr
+    return t
+
+
+def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
+    a = lw.array(arr, 1, node)
+    off, m, shape, flat = _index(lw, p, mask, node)
+    dt = a.type.dtype
+    if val.type.dtype != dt:
+        val = lw.convert(val, dt, node, "out")
+    if isinstance(val.type, ScalarType):
+        val = lw.to_tile(val, node)
+    if tuple(val.type.shape) != shape:
+        if len(val.type.shape) > len(shape):  # a lifted row or a tile of unit axes
+            val = _reshape(lw, val, shape, node, "out")
+        else:
+            val = lw.broadcast(val, shape, node)
+    if flat is not None:
+        val = _reshape(lw, val, flat, node, "out_flat")
+    attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
+             "latency": None}
+    lw.emit(OpKind.SCATTER, [a, off, val, *([m] if m is not None else [])], [], node, **attrs)
