@@ -22,11 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def adapt(source: str, cutile: str) -> tuple[str, int]:
-    """Wrap the calls that became ``unsafe`` under ``cutile`` (profile data); returns the text and the count."""
+def adapt(source: str, cutile: str, written_for: str = "0.3.1") -> tuple[str, int]:
+    """Wrap the calls that became ``unsafe`` under ``cutile`` since ``written_for`` (profile data); returns the text
+    and the count. Calls already inside ``unsafe {`` are left alone, so an adapted port stays as it is."""
     from ctrs import targets  # noqa: PLC0415
 
-    new, old = targets.get(cutile), targets.get()
+    new, old = targets.get(cutile), targets.get(written_for)
     names = [new.api[k]["rust"].split("(")[0] for k in new.differences(old)
              if new.api[k].get("unsafe") and not old.api.get(k, {}).get("unsafe")]
     count = 0
