@@ -169,9 +169,18 @@ def test_unknown_cutile_for_translate_writes_nothing(tmp_path):
     assert not (tmp_path / "p").exists()
 
 
-def test_a_port_without_a_recorded_version_was_made_for_031():
+def test_a_port_without_a_recorded_version_was_made_for_031(tmp_path):
     assert check.port_target({}) == "0.3.1"
     assert check.port_target({"cutile": "0.5.0"}) == "0.5.0"
+    # a port recording a version this ctrs has no profile for: coded, at its analysis.json, before any build
+    port = tmp_path / "port"
+    translate.translate(FIXTURES / "vector_add" / "kernel.py", port)
+    ana = json.loads((port / "analysis.json").read_text())
+    (port / "analysis.json").write_text(json.dumps({**ana, "cutile": "0.4.0"}))
+    with pytest.raises(errors.CtrsError) as e:
+        check.check(FIXTURES / "vector_add" / "kernel.py", port=port)
+    assert e.value.code == "CTRS-E350" and e.value.loc.file == str(port / "analysis.json")
+    assert "generated for cutile 0.4.0" in e.value.one_line() and "--cutile 0.3.1|0.5.0" in e.value.one_line()
 
 
 def test_manifest_cutile_key(tmp_path):

@@ -306,7 +306,12 @@ def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep:
             raise errors.CtrsError(errors.TRANSLATE_INPUT, f"{port} is not a port directory (no analysis.json)",
                                    "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
         analysis = json.loads((port / "analysis.json").read_text())
-        cutile = targets.get(port_target(analysis)).version  # CTRS-E170 when this ctrs has no such profile
+        cutile = port_target(analysis)
+        if cutile not in targets.profiles():
+            raise errors.CtrsError(errors.PORT_TARGET_UNKNOWN, f"the port was generated for cutile {cutile}, which "
+                                   "this ctrs has no target profile for",
+                                   f"regenerate it: ctrs translate {kernel} -o {port} --cutile "
+                                   f"{'|'.join(targets.profiles())}", errors.Loc(str(port / "analysis.json")))
         reference = reference_source(kernel)
         specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
         if refused is not None:

@@ -155,4 +155,7 @@ KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
+# --- cutile-050 (issue 17: emit for a chosen cutile version) ---
+# a port directory (ctrs check --port) records in analysis.json a cutile version this ctrs has no profile for
+PORT_TARGET_UNKNOWN = "CTRS-E350"
 INTERNAL = "CTRS-E999"
