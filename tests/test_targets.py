@@ -103,7 +103,7 @@ def test_safe_make_partition_view_call_fails_under_050_at_its_line():
     res = run_cli("ir-rs", str(port), "--spec", str(FIXTURES / "vector_add" / "specs.json"), "--cutile", "0.5.0")
     line = _one_line_error(res, "CTRS-E020")
     first = next(i for i, ln in enumerate(port.read_text().splitlines(), 1) if "make_partition_view(" in ln)
-    assert f"port.rs:{first}:" in line
+    assert f"safe_partition_view_031.rs:{first}:" in line
     assert "call to unsafe function `cutile::core::make_partition_view`" in line and "[E0133]" in line
 
 
