@@ -1,6 +1,6 @@
 """Corpus benchmark (not a test): every kernel of a public corpus through ``ctrs translate`` and ``ctrs check``.
 
-    .venv/bin/python benchmarks/corpus.py [--tier translate|check] [--out DIR] [--llm]
+    .venv/bin/python benchmarks/corpus.py [--tier translate|check] [--out DIR] [--llm] [--cutile 0.5.0|0.3.1]
 
 The corpus is the PyPI package ``tilegym==1.5.1``: ``pip download --no-deps`` into the ctrs cache
 (``~/.cache/ctrs/corpus/tilegym-1.5.1``, sha256 pinned below), unpacked there; nothing of it is copied
@@ -512,7 +512,7 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
     out += [f"* check tier: {meta['tier'] == 'check' and specs_note or 'not run (--tier translate)'} "
             f"(`ctrs check` of each translated kernel at `benchmarks/corpus/{CORPUS}/<front>/<file>.json`)",
             f"* LLM tier: {'run' if meta['llm'] else 'not run (pass --llm with an OpenAI-compatible server)'}",
-            f"* wheel sha256 `{WHEEL_SHA256}`; ctrs {meta['ctrs']}; "
+            f"* wheel sha256 `{WHEEL_SHA256}`; ctrs {meta['ctrs']}; cutile {meta.get('cutile', '0.3.1')}; "
             f"translate {meta['translate_s']:.1f} s, check {meta['check_s']:.1f} s in all",
             "",
             "A cuTile file is translated once (`ctrs translate` keeps going after a blocker; a kernel's translate time "
@@ -672,7 +672,10 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
     for k in ks:  # a refused cuTile kernel also lists the ct.* functions without a rule its blockers do not name
         if k.tier == "refused":
             k.blockers += [b for b in k.scan if b["message"] not in {x["message"] for x in k.blockers}]
-    meta = {"corpus": CORPUS, "wheel_sha256": WHEEL_SHA256, "ctrs": __version__, "tier": tier, "llm": llm_on}
+    from ctrs import targets  # noqa: PLC0415
+
+    meta = {"corpus": CORPUS, "wheel_sha256": WHEEL_SHA256, "ctrs": __version__, "tier": tier, "llm": llm_on,
+            "cutile": targets.current().version}
 
     def write() -> None:
         meta.update(translate_s=round(sum(k.translate_s for k in ks), 2), check_s=round(sum(k.check_s for k in ks), 2))
@@ -713,12 +716,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--llm", action="store_true", help="translate with the LLM fallback (OPENAI_BASE_URL, ...)")
     ap.add_argument("--only", metavar="REGEX", help="check tier: only kernels whose 'file:kernel' matches")
     ap.add_argument("--check-ratchet", action="store_true", help="exit 1 if rules-only counts drop below ratchet.json")
+    ap.add_argument("--cutile", metavar="VERSION", help="cutile target profile to translate and check for "
+                    "(default: ctrs's default, 0.5.0)")
     a = ap.parse_args(argv)
     select(a.corpus)
-    from ctrs import errors  # noqa: PLC0415
+    from ctrs import errors, targets  # noqa: PLC0415
 
     try:
-        ks = run(a.tier, Path(a.out), a.llm, a.only)
+        with targets.using(a.cutile):
+            ks = run(a.tier, Path(a.out), a.llm, a.only)
     except errors.CtrsError as e:
         print(e.one_line(), file=sys.stderr)
         return 3

@@ -1,6 +1,7 @@
 """Measurement (not a test): every hand-written fixture port under a cutile target profile.
 
     .venv/bin/python benchmarks/cutile_targets.py [--cutile 0.5.0] [--fixture NAME ...] [--json OUT]
+    .venv/bin/python benchmarks/cutile_targets.py --translated --cutile 0.5.0|0.3.1   # what ctrs translate emits
 
 For each fixtures/<name>/port.rs (written and proven against cutile 0.3.1): build the KernelCompiler
 harness against the chosen crate version, compile every specialisation of fixtures/<name>/specs.json,
@@ -12,6 +13,7 @@ names the API difference. Prints one markdown row per fixture.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -22,11 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def adapt(source: str, cutile: str) -> tuple[str, int]:
-    """Wrap the calls that became ``unsafe`` under ``cutile`` (profile data); returns the text and the count."""
+def adapt(source: str, cutile: str, written_for: str = "0.3.1") -> tuple[str, int]:
+    """Wrap the calls that became ``unsafe`` under ``cutile`` since ``written_for`` (profile data); returns the text
+    and the count. Calls already inside ``unsafe {`` are left alone, so an adapted port stays as it is."""
     from ctrs import targets  # noqa: PLC0415
 
-    new, old = targets.get(cutile), targets.get()
+    new, old = targets.get(cutile), targets.get(written_for)
     names = [new.api[k]["rust"].split("(")[0] for k in new.differences(old)
              if new.api[k].get("unsafe") and not old.api.get(k, {}).get("unsafe")]
     count = 0
@@ -106,6 +109,57 @@ def measure_wrong(cutile: str) -> list[dict]:
     return rows
 
 
+def measure_translated(cutile: str, names: list[str]) -> list[dict]:
+    """Every fixture kernel.py translated for ``cutile`` (its kernel.rs spelled from the profile) and proven like
+    ``ctrs check`` proves it (specs.json + mined launch sites, entry and generics as the FFI picks them), except
+    that the kernel.rs of all fixtures are compiled by ONE harness build (module ``fx_<fixture>_module`` each),
+    not one cargo build per fixture. The port crates (ffi.rs) are built by ``ctrs check`` / ``ctrs bundle``."""
+    from ctrs import check, errors, ir_ref, ir_rs, irdiff, targets, translate  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
+
+    rows, parts, jobs = [], [], []
+    with targets.using(cutile), tempfile.TemporaryDirectory() as d:
+        for n in names:
+            kp = ROOT / "fixtures" / n / "kernel.py"
+            row = {"fixture": n, "specs": 0, "equivalent": 0, "warnings": 0, "error": "", "unsafe_calls": 0,
+                   "unproven": 0}
+            rows.append(row)
+            try:
+                files = translate.translate_source(kp)
+                specs, skipped = check.gather_specs(kp, [], json.loads(files["analysis.json"]))
+                fks = render_host.ffi_kernels(translate.translate_module(kp))
+            except errors.CtrsError as e:
+                row["error"] = e.one_line().replace(str(ROOT) + "/", "")
+                continue
+            rs = re.sub(r"pub mod (\w+)_module", f"pub mod fx_{n}_module", files["kernel.rs"], count=1)
+            row["unsafe_calls"] = rs.count("unsafe { make_partition_view(")
+            parts.append(rs)
+            row["specs"], row["unproven"] = len(specs), len(skipped)  # skipped: mined launches without shapes
+            for s, _ in specs:
+                fk = check.entry_for(s, fks)
+                gens = check.generics_for(s, fk)
+                jobs.append((row, kp, s, dataclasses.replace(s, rust={**s.rust, "entry": fk.name, "generics": gens}),
+                             f"fx_{n}_module::{fk.name}"))
+        combined = Path(d) / "fixtures.rs"
+        combined.write_text("\n".join(parts))
+        t = time.perf_counter()
+        gens = ir_rs.compile_ports(combined, [(rs_spec, entry) for *_, rs_spec, entry in jobs], cutile=cutile)
+        build_s = time.perf_counter() - t
+        for (row, kp, s, _, _), gen in zip(jobs, gens):
+            report = irdiff.diff(ir_ref.compile_reference(check.reference_source(kp), s).text, gen.text, "ref", "port")
+            if report.exit_code() == 0:
+                row["equivalent"] += 1
+            elif report.exit_code() == 2:  # warnings only: named, so a run can be compared with the other profile
+                row["warnings"] += 1
+                codes = sorted({f"{f.code} {f.op}" for f in report.findings if f.severity == irdiff.WARNING})
+                row["error"] += f"{s.name}: warnings {', '.join(codes)}; "
+            else:
+                row["error"] += f"{s.name}: " + (report.render().splitlines() or ["?"])[0] + "; "
+    for r in rows:
+        r["build_s"] = round(build_s, 1)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cutile", default="0.5.0")
@@ -113,7 +167,26 @@ def main() -> None:
     ap.add_argument("--json", help="also write the rows here")
     ap.add_argument("--adapt", action="store_true", help="wrap calls that became unsafe (profile data) first")
     ap.add_argument("--wrong", action="store_true", help="instead: the deliberately wrong ports (adapted)")
+    ap.add_argument("--translated", action="store_true",
+                    help="instead: every fixture kernel.py translated for --cutile and proven (one harness build)")
     a = ap.parse_args()
+    if a.translated:
+        names = a.fixture or sorted(p.parent.name for p in (ROOT / "fixtures").glob("*/specs.json"))
+        rows = measure_translated(a.cutile, names)
+        print(f"| fixture | specs | make_partition_view in unsafe {{}} | IR-equivalent under {a.cutile} | warnings only "
+              "| differences |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['fixture']} | {r['specs']} | {r['unsafe_calls']} | {r['equivalent']}/{r['specs']} | "
+                  f"{r['warnings']} | {r['error'] or '-'} |")
+        tot, eq = sum(r["specs"] for r in rows), sum(r["equivalent"] for r in rows)
+        warn = sum(r["warnings"] for r in rows)
+        print(f"\ncutile {a.cutile}: {sum(r['equivalent'] == r['specs'] > 0 for r in rows)}/{len(rows)} fixtures, "
+              f"{eq}/{tot} specs IR-equivalent, {warn} warnings-only, {tot - eq - warn} critical "
+              f"(harness build, if not cached, + every compile: {rows[0]['build_s'] if rows else 0} s)")
+        if a.json:
+            Path(a.json).write_text(json.dumps(rows, indent=2, sort_keys=True) + "\n")
+        sys.exit(0 if eq + warn == tot else 1)
     if a.wrong:
         print(f"| fixture | wrong port | op the diff must flag | flagged under {a.cutile} |")
         print("|---|---|---|---|")

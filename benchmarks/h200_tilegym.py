@@ -457,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bundle", help="bundle the proven operators for the GPU host")
     b.add_argument("-o", "--output", default=".gpu-tilegym")
     b.add_argument("--only", nargs="*", help="operators (file stems) to bundle")
+    b.add_argument("--cutile", metavar="VERSION", help="cutile target profile to build the ports for (default 0.5.0)")
     b.set_defaults(fn=cmd_bundle)
     sh = sub.add_parser("shapes", help="capture TileGym's test shapes, benchmark sizes and drawn shapes "
                                        "(needs ctrs[specs]: CPU torch)")
@@ -475,7 +476,10 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=str(RESULTS))
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)
-    return a.fn(a)
+    from ctrs import targets  # noqa: PLC0415
+
+    with targets.using(getattr(a, "cutile", None)):
+        return a.fn(a)
 
 
 if __name__ == "__main__":

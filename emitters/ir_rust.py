@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ctrs import errors, model
+from ctrs import errors, model, targets
 from ctrs.cutile_base import const_spelling, declaration, float_literal  # one spelling of literals / const names, both pipelines
 from ctrs.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
@@ -366,7 +366,7 @@ class KernelEmitter:
                 perm = op.attrs.get("order")
                 dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
                 self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
-                         f"{dim_map}, get_tensor_token({arr}))", op)
+                         f"{dim_map}, get_tensor_token({arr}))", op, unsafe=targets.current().is_unsafe("partition_view"))
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:

@@ -22,7 +22,6 @@ import jinja2
 from ctrs import model
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
-HARNESS_LOCK = Path(__file__).resolve().parent / "templates" / "harness" / "Cargo.lock"
 
 # TensorDesc dtype codes (TileGym's numbering, docs/porting.md §11).
 DTYPE_CODES: dict[str, int] = {"f32": 0, "f16": 1, "bf16": 2, "i32": 3, "i64": 4}
@@ -231,19 +230,23 @@ def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
 # ---------------------------------------------------------------------------------------------- files
 
 
-def cargo_toml(name: str, cutile_version: str) -> str:
-    return _env().get_template("Cargo.toml.j2").render(name=name, cutile_version=cutile_version)
+def cargo_toml(name: str, profile) -> str:
+    """The port crate's Cargo.toml: every crate of the target profile (``ctrs.targets.Profile``) pinned exactly."""
+    return _env().get_template("Cargo.toml.j2").render(name=name, cutile_version=profile.version,
+                                                       crates=sorted(profile.crates.items()))
 
 
-def cargo_lock(name: str) -> str | None:
-    """The harness lock re-rooted on the port crate (same resolved versions -> shared compiled deps)."""
-    if not HARNESS_LOCK.exists():
+def cargo_lock(name: str, profile) -> str | None:
+    """The profile's harness lock re-rooted on the port crate (same resolved versions -> shared compiled deps)."""
+    lock = profile.template(profile.cargo_lock)
+    if not lock.exists():
         return None
-    text = HARNESS_LOCK.read_text()
+    text = lock.read_text()
     head, *blocks = text.split("\n[[package]]\n")
     kept = [b for b in blocks if not b.startswith('name = "ctrs-irc"\n')]
     kept = [b.rstrip("\n") + "\n" for b in kept]
-    kept.append(f'name = "{name}"\nversion = "0.1.0"\ndependencies = [\n "cutile",\n]\n')
+    deps = "".join(f' "{c}",\n' for c in sorted(profile.crates))
+    kept.append(f'name = "{name}"\nversion = "0.1.0"\ndependencies = [\n{deps}]\n')
 
     def key(b: str) -> tuple[str, str]:
         m = re.match(r'name = "([^"]+)"\nversion = "([^"]+)"', b)
@@ -257,8 +260,23 @@ def lib_rs(stem: str) -> str:
     return _env().get_template("lib.rs.j2").render(stem=stem)
 
 
-def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None = None) -> str:
+def host_spellings(profile) -> dict[str, str]:
+    """The host-side lines of ffi.rs that differ between cutile versions, from the profile's ``[api.host_*]``:
+    the context type and constructor, and the borrow of caller memory (``dev``: the context, an ``Arc``)."""
+    return {
+        "context_type": profile.spelling("host_context")["type"],
+        "context_new": profile.render("host_context", ordinal="device_id as usize"),
+        "borrow_tensor": profile.render("host_borrow_tensor", in_unsafe=True, dtype="T", ptr="d.ptr",
+                                        device_id="dev.ordinal()", context="dev", shape="d.shape_i32()",
+                                        strides="d.strides_i32()"),
+        "borrow_stream": profile.render("host_borrow_stream", in_unsafe=True, raw_stream="raw_stream as *mut c_void",
+                                        context="dev"),
+    }
+
+
+def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile) -> str:
     return _env().get_template("ffi.rs.j2").render(
+        host=host_spellings(profile), cutile_version=profile.version,
         source=mod.source, stem=mod.stem, kernels=fks, codes=DTYPE_CODES, max_dims=MAX_DIMS,
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))
@@ -493,7 +511,7 @@ def kernel_dtypes(k: model.Kernel) -> list[str]:
     return sorted(names)
 
 
-def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dict, crate: str) -> dict:
+def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dict, crate: str, profile) -> dict:
     kernels = []
     by_entry = {fk.name: fk for fk in fks}
     selectors = [fk.selector() for fk in fks]
@@ -541,6 +559,7 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
         "ctrs_analysis_version": 1,
         "source": mod.source,
         "crate": crate,
+        "cutile": profile.version,  # the target profile the port is spelled and pinned for (check, bundle read it)
         "module": f"{mod.stem}_module",
         "dtype_codes": {TORCH_NAME[d]: c for d, c in DTYPE_CODES.items()},
         "return_codes": {"0": "ok", "-2": "unsupported dtype", "-3": "launch failed", "-4": "device init failed",
@@ -567,19 +586,19 @@ def analysis_json(data: dict) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
-def render_port(mod: model.Module, kernel_rs: str, kernel_file: Path, sites: dict, cutile_version: str,
-                ) -> dict[str, str]:
-    """All host-side files of the port crate (relative name -> text); kernel.rs is rendered elsewhere."""
+def render_port(mod: model.Module, kernel_rs: str, kernel_file: Path, sites: dict, profile) -> dict[str, str]:
+    """All host-side files of the port crate (relative name -> text) for the target ``profile``
+    (``ctrs.targets.Profile``); kernel.rs is rendered elsewhere."""
     name = crate_name(mod.stem, kernel_file)
     fks = ffi_kernels(mod)
     files = {
         "lib.rs": lib_rs(mod.stem),
-        "ffi.rs": ffi_rs(mod, fks, sites),
-        "Cargo.toml": cargo_toml(name, cutile_version),
+        "ffi.rs": ffi_rs(mod, fks, sites, profile),
+        "Cargo.toml": cargo_toml(name, profile),
         "wrapper.py": wrapper_py(mod, fks, name, sites),
-        "analysis.json": analysis_json(analysis(mod, fks, kernel_rs, sites, name)),
+        "analysis.json": analysis_json(analysis(mod, fks, kernel_rs, sites, name, profile)),
     }
-    lock = cargo_lock(name)
+    lock = cargo_lock(name, profile)
     if lock is not None:
         files["Cargo.lock"] = lock
     return files

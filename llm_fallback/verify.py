@@ -14,7 +14,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, toolchain
+from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, targets, toolchain
 
 
 def _build_failures() -> Path:
@@ -88,7 +88,7 @@ class Verifier:
             gens = check.generics_for(s, fk)
             jobs.append((dataclasses.replace(s, rust={**s.rust, "entry": fk.name, "generics": gens}), fk.name))
         refs = [self.ref(s) for s in self.specs]  # reference errors are not the answer's fault: they propagate
-        failed = _build_failures() / f"{hashlib.sha256((toolchain.CUTILE_VERSION + kernel_rs).encode()).hexdigest()}.txt"
+        failed = _build_failures() / f"{hashlib.sha256((targets.current().version + kernel_rs).encode()).hexdigest()}.txt"
         if failed.exists():  # rustc's verdict on this exact text is known: no second (failing) cargo build
             return False, "it does not compile", failed.read_text()
         self.builds += 1

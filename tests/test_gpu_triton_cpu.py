@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import bundle, gpu, gpu_host, translate
+from ctrs import bundle, gpu, gpu_host, targets, translate
 from ctrs.spec import load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -277,6 +277,7 @@ def test_build_port_for_a_triton_fixture(tmp_path):
     assert ana["triton"]["vector_add"]["params"] == VADD
     meta = json.loads((port / "bundle.json").read_text())
     assert (port / meta["lib"]).exists() and meta["profile"] == "debug"
+    assert meta["cutile"] == ana["cutile"] == "0.5.0"  # the default target profile, recorded for the host
     assert gpu_host.port_dirs([str(tmp_path)]) == [port]
 
 
@@ -293,15 +294,16 @@ def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypa
     monkeypatch.setattr(bundle, "pack_ports", lambda ports, out, names: packed.append(names) or kit)
 
     def fake_build(kernel, specs, out, profile):
-        built.append((kernel.parent.name, len(load_specs(str(specs))), profile))
+        built.append((kernel.parent.name, len(load_specs(str(specs))), profile, targets.current().version))
         p = out / kernel.parent.name
         p.mkdir(parents=True, exist_ok=True)
         return p
 
     monkeypatch.setattr(bundle, "build_port", fake_build)
     dirs = [str(ROOT / "fixtures" / f) for f in ("triton_vector_add", "triton_unsupported", "triton_matmul")]
-    assert cli.main(["bundle", *dirs, "-o", str(tmp_path / "b"), "--profile", "debug"]) == 0
-    assert built == [("triton_vector_add", 2, "debug"), ("triton_matmul", 2, "debug")]
+    assert cli.main(["bundle", *dirs, "-o", str(tmp_path / "b"), "--profile", "debug", "--cutile", "0.3.1"]) == 0
+    # every port is translated and built for the --cutile profile
+    assert built == [("triton_vector_add", 2, "debug", "0.3.1"), ("triton_matmul", 2, "debug", "0.3.1")]
     assert packed == [["triton_vector_add", "triton_matmul"]]  # exactly the ports of this run
     assert "skip:" in capsys.readouterr().out
 

@@ -313,7 +313,8 @@ def test_allowlist_holds_only_real_function_names():
     assert answer.ALLOWLIST and answer.ALLOWLIST <= set(fns), sorted(answer.ALLOWLIST - set(fns))
     assert not {"tile", "functions", "cutile::core", "LLM", "word."} & answer.ALLOWLIST
     assert [f["name"] for f in api.allowed()] == sorted(answer.ALLOWLIST)
-    assert api.crate_source().parent.name == "cutile-0.3.1"
+    assert api.crate_source().parent.name == "cutile-0.5.0"  # the default target profile
+    assert api.crate_source("0.3.1").parent.name == "cutile-0.3.1"
     assert api.allowlist_names("# a header: tile functions\nabsf  negf # trailing words\n") == {"absf", "negf"}
 
 

@@ -65,11 +65,13 @@ def test_port_dir_layout(built):
     toml = (port / "Cargo.toml").read_text()
     assert 'name = "vector_add"' in toml  # generic stem "kernel" -> the fixture folder
     assert 'crate-type = ["cdylib", "rlib"]' in toml
-    assert 'cutile = "=0.3.1"' in toml
+    # the default target profile (cutile 0.5.0): every crate of the family pinned exactly
+    assert all(f'{c} = "=0.5.0"' in toml for c in ("cutile", "cutile-compiler", "cutile-ir", "cutile-macro",
+                                                  "cuda-core", "cuda-async"))
     lib_rs = (port / "lib.rs").read_text()
     assert 'include!("kernel.rs");' in lib_rs and 'include!("ffi.rs");' in lib_rs
     # the lock pins the same versions the compile harness resolved (shared compiled deps)
-    assert '[[package]]\nname = "cutile"\nversion = "0.3.1"' in (port / "Cargo.lock").read_text()
+    assert '[[package]]\nname = "cutile"\nversion = "0.5.0"' in (port / "Cargo.lock").read_text()
 
 
 @pytest.mark.parametrize(("name", "symbols"), [("vector_add", ["ctrs_vector_add"]), ("matmul", ["ctrs_matmul"])])

@@ -362,7 +362,7 @@ def test_manifest_llm_runs_the_fallback(tmp_path, monkeypatch, capsys):
     rs = (tmp_path / "ports" / "llm_atan2" / "kernel.rs").read_text()
     assert f"let a: Tile<E, {{ [TILE] }}> = /* ctrs-llm {MODEL} " in rs
     state = json.loads((tmp_path / "ports" / "llm_atan2" / regen.STATE).read_text())
-    assert state["options"] == {"llm": True}
+    assert state["options"] == {"llm": True, "cutile": "0.5.0"}  # the resolved default target
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens there
     assert cli.main(["regen", "--check", "--manifest", str(manifest)]) == 0
     # rules only (llm = false): the same kernel is one coded error, nothing written

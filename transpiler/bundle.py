@@ -121,12 +121,13 @@ def fetch_wheels(out: Path) -> list[Path]:
 EXTRA_SPECS = ("bench", "numerics")
 
 
-def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release") -> Path:
-    """Translate, build the cdylib and collect everything the host needs for one kernel file."""
+def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release", cutile: str | None = None) -> Path:
+    """Translate for cutile ``cutile`` (a target profile; None: the enclosing targets.using, else the default),
+    build the cdylib and collect everything the host needs for one kernel file."""
     name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
     port = out / name
     crate = out.parent / "crates" / name
-    translate.translate(kernel_py, crate, force=True)  # .gpu/crates/: ctrs's own build area
+    translate.translate(kernel_py, crate, force=True, cutile=cutile)  # .gpu/crates/: ctrs's own build area
     cargo = ["cargo", "build", "--lib", "--message-format=json-render-diagnostics"] + (
         ["--release"] if profile == "release" else [])
     res = subprocess.run(cargo, cwd=crate, env=toolchain.cargo_env(), capture_output=True, text=True)
@@ -155,7 +156,8 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
         shutil.copy2(crate / f, port / f)
     shutil.copy2(kernel_py, port / "kernel.py")
     shutil.copy2(specs, port / "specs.json")
-    meta = {"name": name, "lib": lib.name, "profile": profile}
+    meta = {"name": name, "lib": lib.name, "profile": profile,
+            "cutile": json.loads((crate / "analysis.json").read_text())["cutile"]}
     reference = carry_reference(kernel_py, port / "ref")
     if reference is not None:
         meta["reference"] = reference

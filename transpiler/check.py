@@ -212,13 +212,15 @@ def _port_build_error(stdout: str, port: Path) -> errors.CtrsError | None:
                             f"fix the Rust source; 'cargo build' in {port} shows the full report", loc)
 
 
-def build_crate(port: Path) -> Path:
-    """cargo build (dev profile, shared target dir) of a port crate; returns the cdylib path."""
+def build_crate(port: Path, cutile: str | None = None) -> Path:
+    """cargo build (dev profile, shared target dir) of a port crate for cutile ``cutile`` (its profile's
+    bytecode version in the environment); returns the cdylib path."""
+    from . import targets  # noqa: PLC0415
     from .ir_rs import _cargo_error  # noqa: PLC0415
 
     toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
     res = subprocess.run(["cargo", "build", "--lib", "--message-format=json"], cwd=port, capture_output=True,
-                         text=True, env=toolchain.cargo_env(), timeout=3600)
+                         text=True, env=toolchain.cargo_env(targets.get(cutile).bytecode), timeout=3600)
     if res.returncode != 0:
         raise _port_build_error(res.stdout, port) or _cargo_error(res.stdout, port / "kernel.rs")
     for line in res.stdout.splitlines():
@@ -262,14 +264,28 @@ def reference_source(kernel: Path) -> Path:
     return path
 
 
+def port_target(analysis: dict) -> str:
+    """The cutile version a port is spelled and pinned for (analysis.json ``cutile``); a port written before
+    ports recorded it was written for 0.3.1."""
+    return str(analysis.get("cutile") or "0.3.1")
+
+
 def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None = None, keep: Path | None = None,
-          progress=None) -> list[Row]:
-    """Translate (unless ``port`` names an existing port dir), build, and verify every specialisation."""
+          progress=None, cutile: str | None = None) -> list[Row]:
+    """Translate (unless ``port`` names an existing port dir) for cutile ``cutile`` (a target profile; None:
+    the enclosing targets.using, else the default), build, and verify every specialisation. An existing port
+    is built and compiled against the version its analysis.json records."""
+    from . import targets  # noqa: PLC0415
+
+    with targets.using(cutile):
+        return _check(Path(kernel), extra_specs, port, keep, progress)
+
+
+def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep: Path | None, progress) -> list[Row]:
     from ctrs.emitters import render_host  # noqa: PLC0415
 
-    from . import ir_ref, ir_rs, irdiff, translate  # noqa: PLC0415
+    from . import ir_ref, ir_rs, irdiff, targets, translate  # noqa: PLC0415
 
-    kernel = Path(kernel)
     tmp = None
     refused: errors.Refused | None = None
     try:
@@ -290,6 +306,12 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             raise errors.CtrsError(errors.TRANSLATE_INPUT, f"{port} is not a port directory (no analysis.json)",
                                    "run 'ctrs translate' first or omit --port", errors.Loc(str(port)))
         analysis = json.loads((port / "analysis.json").read_text())
+        cutile = port_target(analysis)
+        if cutile not in targets.profiles():
+            raise errors.CtrsError(errors.PORT_TARGET_UNKNOWN, f"the port was generated for cutile {cutile}, which "
+                                   "this ctrs has no target profile for",
+                                   f"regenerate it: ctrs translate {kernel} -o {port} --cutile "
+                                   f"{'|'.join(targets.profiles())}", errors.Loc(str(port / "analysis.json")))
         reference = reference_source(kernel)
         specs, skipped = gather_specs(kernel, list(extra_specs or []), analysis)
         if refused is not None:
@@ -297,8 +319,9 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
             specs = [(s, o) for s, o in specs if s.kernel not in refused.kernels]
         if not specs:  # nothing to prove: no build (the exit code says so)
             return skipped
-        build_crate(port)
-        fks = render_host.ffi_kernels(translate.translate_module(kernel))
+        build_crate(port, cutile)
+        with targets.using(cutile):
+            fks = render_host.ffi_kernels(translate.translate_module(kernel))
         check_known(specs, fks, kernel)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"
@@ -327,7 +350,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
                 rows.append(row)
                 continue
             try:
-                (gen,) = ir_rs.compile_ports(kernel_rs, [(rs_spec, fk.name)])
+                (gen,) = ir_rs.compile_ports(kernel_rs, [(rs_spec, fk.name)], cutile=cutile)
             except errors.CtrsError as e:
                 row.verdict, row.findings = "PORT-ERROR", [e.one_line()]
                 rows.append(row)

@@ -154,6 +154,11 @@ def _emit_model(args) -> int:
 
 
 def cmd_translate(args) -> int:
+    with _using(args):
+        return _cmd_translate(args)
+
+
+def _cmd_translate(args) -> int:
     from . import translate  # noqa: PLC0415
 
     if Path(args.kernel).is_dir():
@@ -210,6 +215,11 @@ def _dry_run(kernel: Path) -> int:
 
 
 def cmd_check(args) -> int:
+    with _using(args):
+        return _cmd_check(args)
+
+
+def _cmd_check(args) -> int:
     from . import check  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
@@ -279,6 +289,11 @@ def cmd_regen(args) -> int:
 
 
 def cmd_bundle(args) -> int:
+    with _using(args):
+        return _cmd_bundle(args)
+
+
+def _cmd_bundle(args) -> int:
     from . import bundle  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
@@ -348,6 +363,18 @@ EXAMPLES = {
 }
 
 
+def _cutile_arg(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--cutile", metavar="VERSION", help=f"cutile crate version to {what} (a target profile in "
+                   f"rules/targets/: 0.5.0 or 0.3.1; default {toolchain.CUTILE_VERSION}; 'ctrs doctor' lists them)")
+
+
+def _using(args):
+    """The target profile the command spells and builds for (``--cutile``; CTRS-E170 for an unknown one)."""
+    from . import targets  # noqa: PLC0415
+
+    return targets.using(getattr(args, "cutile", None))
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ctrs", description="Port cuTile Python kernels to cuTile Rust, proven by Tile IR.",
                                 epilog=f"example: {EXAMPLES['ctrs']}", formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -368,8 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--target", default=toolchain.GPU_TARGET, help="GPU arch for hints and cubins (default sm_90)")
         if name == "ir-rs":
             s.add_argument("--entry", help="Rust entry fn (default: spec 'rust.entry', else the kernel name)")
-            s.add_argument("--cutile", metavar="VERSION", help=f"cutile crate version to compile against (a profile in "
-                           f"rules/targets/; default {toolchain.CUTILE_VERSION}; 'ctrs doctor' lists them)")
+            _cutile_arg(s, "compile against")
         s.set_defaults(fn=fn)
 
     df = sub.add_parser("diff-ir", help="structural diff of reference vs port Tile IR (bytecode or MLIR text)")
@@ -403,6 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--llm-refresh", action="store_true", help="ignore cached (accepted) LLM answers and ask again")
     tr.add_argument("--spec", action="append", help="--llm: specialisation(s) to verify answers against "
                     "(default: specs.json next to the kernel)")
+    _cutile_arg(tr, "spell the port for (kernel.rs, ffi.rs, the pinned Cargo.toml / Cargo.lock)")
     tr.set_defaults(fn=cmd_translate)
 
     ck = sub.add_parser("check", help="translate, build the port crate and prove every specialisation by Tile IR")
@@ -416,6 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--markdown", metavar="FILE", help="the same report as Markdown")
     ck.add_argument("--allow-incomplete", action="store_true",
                     help="exit 0 unless a row is critical (unproven rows, warnings and zero rows pass)")
+    _cutile_arg(ck, "translate, build and compile the port for (--port: the version its analysis.json records)")
     ck.set_defaults(fn=cmd_check)
     sp = sub.add_parser("specs", help="record the specialisations a host function launches (CPU torch tensors, "
                         "ct.launch intercepted, H200 device properties)")
@@ -446,6 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                "KERNEL=SPECS for a kernel file with its specs elsewhere")
     bu.add_argument("-o", "--output", default=".gpu", help="bundle directory (default .gpu, git-ignored)")
     bu.add_argument("--profile", default="release", choices=["release", "debug"])
+    _cutile_arg(bu, "translate and build the cdylibs for")
     bu.set_defaults(fn=cmd_bundle)
     rg = sub.add_parser("regen", help="regenerate the ports of changed kernels listed in ctrs.toml")
     rg.add_argument("paths", nargs="*", help="kernel sources, port dirs or files in them (default: every kernel)")

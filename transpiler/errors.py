@@ -170,6 +170,9 @@ LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fal
 # h200-prep: fuzz plans and benchmark sizes of host calls (transpiler/shapes.py, benchmarks/h200_tilegym.py).
 SHAPE_CALL = "CTRS-E360"  # a host-call expression of a fuzz / size plan is not an expression
 SHAPE_PLAN = "CTRS-E361"  # a size plan names a kernel file or host call that is not in the corpus data
+# --- cutile-050 (issue 17: emit for a chosen cutile version) ---
+# a port directory (ctrs check --port) records in analysis.json a cutile version this ctrs has no profile for
+PORT_TARGET_UNKNOWN = "CTRS-E350"
 INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant

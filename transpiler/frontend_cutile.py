@@ -18,7 +18,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import controlflow, errors, kernel_hints, mem_cutile, model, ops_cutile, signatures, source, specialise
+from . import controlflow, errors, kernel_hints, mem_cutile, model, ops_cutile, signatures, source, specialise, targets
 from .cutile_base import (RULES_PATH, Split, Structural, Val, _Block, const_generic_names, declaration,  # noqa: F401
                           float_literal, literal_text, _is_docstring, literal_value, load_rules, scalar_only_names)
 
@@ -840,7 +840,10 @@ class KernelFront(controlflow.ControlFlow, ops_cutile.Ops, mem_cutile.Mem):
 
     def _view(self, node, arr: Val, dims, padding: str, hint: str, dim_map: str | None = None) -> str:
         t = model.OpaqueT(f"Partition<{arr.dtype}, {{ [{', '.join(dims)}] }}>")
-        op = self.op("partition_view", self._view_template("partition_view", arr, node, padding, dim_map), node,
+        tmpl = self._view_template("partition_view", arr, node, padding, dim_map)
+        # the free function make_partition_view is an unsafe fn from cutile 0.5.0 (a tensor view's .partition is not)
+        unsafe = tmpl == self.ops("partition_view") and targets.current().is_unsafe("partition_view")
+        op = self.op("partition_view", tmpl, node, unsafe,
                      array=arr.name, shape=", ".join(dims), padding=padding, dim_map=dim_map or self.ops("dim_map_identity"))
         return self.let(hint, t, op, node, hoist=True)
 

@@ -36,6 +36,8 @@ def host_env(kit: Path) -> None:
     os.environ["PATH"] = os.pathsep.join([str(kit / "bin"), *path])
     os.environ["CUTILE_TILEIRAS_PATH"] = str(kit / "bin" / "tileiras")
     os.environ["CUTILE_BYTECODE_VERSION"] = "13.3"
+    for k in [k for k in os.environ if k.startswith("CUTILE_JIT_")]:  # cutile >= 0.5 applies them in its JIT
+        os.environ.pop(k)
     os.environ["CTRS_AUTOBUILD"] = "0"
 
 
@@ -317,7 +319,8 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
             print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
     ok = sum(c.ok for c in report.checks if c.port == port.name)
     n = sum(1 for c in report.checks if c.port == port.name)
-    print(f"{port.name}: {ok}/{n} checks ok ({time.time() - t0:.0f} s)", flush=True)
+    cutile = runner.meta.get("cutile") or runner.analysis.get("cutile") or "0.3.1"
+    print(f"{port.name}: {ok}/{n} checks ok (cutile {cutile}; {time.time() - t0:.0f} s)", flush=True)
 
 
 def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:

@@ -94,9 +94,11 @@ def parse_entries(source: str) -> list[specmod.RustEntry]:
 
 
 def find_entry(kernel_rs: Path, source: str, name: str) -> specmod.RustEntry:
+    """The entry ``name``, or ``module::name`` where several modules of the file have one of that name."""
     entries = parse_entries(source)
+    module, _, fn = name.rpartition("::")
     for e in entries:
-        if e.name == name:
+        if e.name == fn and module in ("", e.module):
             return e
     raise errors.CtrsError(errors.RS_ENTRY_NOT_FOUND, f"no #[cutile::entry] fn named '{name}' in {kernel_rs.name}",
                            f"known entries: {', '.join(e.name for e in entries) or 'none'}", errors.Loc(str(kernel_rs)))

@@ -7,6 +7,8 @@ A manifest ``ctrs.toml`` at the repository root maps kernel sources (globs) to p
     output = "ports/{stem}"              # port dir; {stem} {name} {dir} {parent} of the source
     specs  = "kernels/{stem}.specs.json" # optional: specialisations ``ctrs regen --verify`` (and llm) use
     llm    = false                       # optional (default false): true = ``ctrs translate --llm`` semantics
+    cutile = "0.5.0"                     # optional (default: ctrs's default): the cutile crate version (a target
+                                         # profile, rules/targets/) the port is spelled and pinned for
 
 Every file a source glob matches is classified by ``sources.kernel_count`` (the test ``ctrs translate DIR``
 uses): cuTile kernels in any import form and Triton ``@jit`` files are ported; any other matched file is
@@ -36,14 +38,14 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import __version__, errors, paths, sources
+from . import __version__, errors, paths, sources, toolchain
 from .generated import GENERATOR, _NO_HEADER, _canon_json, _sha, add_header, header_lines, verify_header  # noqa: F401
 
 MANIFEST = "ctrs.toml"
 STATE = ".ctrs-state.json"
 STATE_VERSION = 1
 _PLACEHOLDER = re.compile(r"\{(stem|name|dir|parent)\}")
-_RULE_KEYS = {"source", "output", "specs", "llm"}
+_RULE_KEYS = {"source", "output", "specs", "llm", "cutile"}
 _REMOVED_KEYS = {"target": "removed: a port carries no GPU arch (cutile compiles for the GPU it runs on)"}
 
 
@@ -60,6 +62,7 @@ class Rule:
     output: str
     specs: str | None
     llm: bool
+    cutile: str = ""
 
 
 @dataclass
@@ -130,10 +133,15 @@ def load_manifest(path: Path) -> Manifest:
             raise _manifest_error(path, f"{where}: 'specs' must be a string")
         if not isinstance(p.get("llm", False), bool):
             raise _manifest_error(path, f"{where}: 'llm' must be true or false")
+        cutile = p.get("cutile", "")
+        if not isinstance(cutile, str) or (cutile and not paths.data("rules", "targets", f"cutile-{cutile}.toml").is_file()):
+            known = sorted(q.stem.removeprefix("cutile-") for q in paths.data("rules", "targets").glob("cutile-*.toml"))
+            raise _manifest_error(path, f"{where}: 'cutile' must name a supported crate version, not {cutile!r}",
+                                  f"one of {', '.join(known)} (rules/targets/cutile-<version>.toml)")
         if "{" not in p["output"]:
             raise _manifest_error(path, f"{where}: 'output' needs a placeholder ({{stem}}, {{name}}, {{dir}}) so each "
                                   "kernel gets its own port dir")
-        rules.append(Rule(p["source"], p["output"], p.get("specs"), p.get("llm", False)))
+        rules.append(Rule(p["source"], p["output"], p.get("specs"), p.get("llm", False), cutile))
     m = Manifest(path, path.parent, rules)
     m.jobs, m.skipped = _expand(m)
     return m
@@ -166,7 +174,8 @@ def _expand(m: Manifest) -> tuple[list[Job], list[str]]:
                                       "use {dir} or {name} in 'output' to keep port dirs apart")
             outputs[out] = rel
             specs = _subst(rule.specs, src) if rule.specs else None
-            seen[rel] = Job(rel, out, specs, {"llm": rule.llm})
+            # the resolved version: a port generated for the old default is stale when the default moves
+            seen[rel] = Job(rel, out, specs, {"llm": rule.llm, "cutile": rule.cutile or toolchain.CUTILE_VERSION})
     return [seen[k] for k in sorted(seen)], sorted(skipped - set(seen))
 
 
@@ -306,7 +315,7 @@ def generate(m: Manifest, job: Job, fp: dict) -> dict[str, bytes]:
     """Every file of the port dir, state file included, as bytes (the heavy import happens here)."""
     from . import translate  # noqa: PLC0415
 
-    files = translate.translate_source(m.root / job.source, _llm_config(m, job))
+    files = translate.translate_source(m.root / job.source, _llm_config(m, job), cutile=job.options.get("cutile"))
     out = {name: add_header(name, files[name]) for name in sorted(files)}
     state = {**fp, "ctrs_regen_state": STATE_VERSION, "files": {n: _sha(b) for n, b in out.items()}}
     out[STATE] = _canon_json(state).encode()
@@ -499,7 +508,7 @@ def verify(paths: list[str], *, hook: bool = False, manifest: str | None = None)
         port = m.root / job.output if st.state == "fresh" else None
         _say(f"check {job.source}" + (f" against {job.output}" if port else " (port not up to date: fresh translation)"))
         try:
-            rows = checkmod.check(m.root / job.source, specs, port)
+            rows = checkmod.check(m.root / job.source, specs, port, cutile=job.options.get("cutile"))
         except errors.CtrsError as e:
             _err(e)
             rc = max(rc, 3)

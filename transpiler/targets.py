@@ -8,15 +8,19 @@ between versions (``[api.*]``). The review behind the data: docs/cutile-0.5.0.md
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import errors, paths, rules_loader, toolchain
 
-# The version ir-rs / the harness use when no --cutile is given. Stays 0.3.1 until kernel.rs emission
-# follows the 0.5.0 profile (see docs/cutile-0.5.0.md).
+# The version translate / check / bundle / ir-rs use when no --cutile (or ctrs.toml `cutile`) is given.
 DEFAULT = toolchain.CUTILE_VERSION
+# The profile the emitters spell for (both pipelines' kernel.rs, render_host's ffi.rs / Cargo.toml / Cargo.lock);
+# set for one translation by :func:`using`, else DEFAULT.
+_CURRENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("ctrs_cutile_target", default=None)
 
 @dataclass(frozen=True)
 class Profile:
@@ -45,6 +49,10 @@ class Profile:
         except KeyError:
             raise errors.CtrsError(errors.TARGET_PROFILE, f"cutile {self.version} profile has no [api.{api}] entry",
                                    f"add it to {Path(self.path).name}", errors.Loc(self.path)) from None
+
+    def is_unsafe(self, api: str) -> bool:
+        """Whether this version declares ``api`` an ``unsafe fn`` (its call must sit in an ``unsafe {}`` block)."""
+        return bool(self.spelling(api).get("unsafe"))
 
     def render(self, api: str, in_unsafe: bool = False, **operands: str) -> str:
         """The Rust text of ``api`` for this version; wrapped in ``unsafe { }`` where the version requires it."""
@@ -91,13 +99,31 @@ def profiles() -> dict[str, Profile]:
 
 
 def get(version: str | None = None) -> Profile:
-    """The profile for ``version`` (default: DEFAULT); an unknown version is CTRS-E170."""
-    version = version or DEFAULT
+    """The profile for ``version`` (default: the one :func:`using` set, else DEFAULT); an unknown version is
+    CTRS-E170."""
+    version = version or _CURRENT.get() or DEFAULT
     known = profiles()
     if version not in known:
         raise errors.CtrsError(errors.TARGET_UNKNOWN, f"unknown cutile version '{version}'",
                                f"pass one of {', '.join(known)}; each has a profile rules/targets/cutile-<version>.toml")
     return known[version]
+
+
+def current() -> Profile:
+    """The profile the emitters spell for now: the one :func:`using` set, else DEFAULT's."""
+    return get(None)
+
+
+@contextlib.contextmanager
+def using(version: str | None):
+    """Emit (and build) for cutile ``version`` inside the block; None keeps the enclosing choice (else DEFAULT).
+    An unknown version is CTRS-E170 here, before anything is translated."""
+    prof = get(version)
+    token = _CURRENT.set(prof.version)
+    try:
+        yield prof
+    finally:
+        _CURRENT.reset(token)
 
 
 def _registry_has(crate: str, version: str) -> bool:

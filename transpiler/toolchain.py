@@ -22,8 +22,9 @@ from pathlib import Path
 
 from . import errors
 
-# The one cutile version ctrs targets (see README, "Toolchain").
-CUTILE_VERSION = "0.3.1"
+# The cutile version ctrs targets when none is chosen (--cutile, ctrs.toml `cutile`); every supported version
+# has a target profile rules/targets/cutile-<version>.toml (ctrs.targets; README, "Toolchain").
+CUTILE_VERSION = "0.5.0"
 # Both sides of every IR comparison are written at this bytecode version (cutile 0.3.x writes <= 13.3).
 BYTECODE_VERSION = "13.3"
 MIN_CUDA_HEADER_VERSION = 13020

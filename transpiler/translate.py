@@ -30,14 +30,15 @@ def _stem(kernel: Path) -> str:
     return s if s and not s[0].isdigit() else f"k_{s}"
 
 
-def translate_source(kernel: Path, llm=None, llm_hook=None) -> dict[str, str]:
+def translate_source(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None) -> dict[str, str]:
     """All output files (relative name -> text) for one kernel file; raises CtrsError (errors.Refused when
-    any kernel was refused), writes nothing.
+    any kernel was refused), writes nothing. ``cutile``: the crate version to spell for (a target profile,
+    ctrs.targets; None: the enclosing targets.using, else the default).
 
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
-    files, refused = port_files(kernel, llm, llm_hook)
+    files, refused = port_files(kernel, llm, llm_hook, cutile)
     if refused is not None:
         raise refused
     return files
@@ -49,10 +50,17 @@ def _raisable(refused: errors.Refused) -> errors.CtrsError:
     return refused.blockers[0] if refused.total == 1 and len(refused.blockers) == 1 else refused
 
 
-def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], errors.Refused | None]:
-    """The port files of the kernels that translated, and the refusal of the others (None: none refused).
-    Raises when no kernel translated."""
-    kernel = Path(kernel)
+def port_files(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None,
+               ) -> tuple[dict[str, str], errors.Refused | None]:
+    """The port files of the kernels that translated, and the refusal of the others (None: none refused),
+    spelled for cutile ``cutile`` (targets.using). Raises when no kernel translated."""
+    from . import targets  # noqa: PLC0415
+
+    with targets.using(cutile):
+        return _port_files(Path(kernel), llm, llm_hook)
+
+
+def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Refused | None]:
     if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback.Config)
         return llm.translate_source(kernel), None
     mod = translate_module(kernel, llm_hook)
@@ -60,7 +68,7 @@ def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], e
         raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
-    from . import launch_sites, toolchain  # noqa: PLC0415
+    from . import launch_sites, targets  # noqa: PLC0415
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
@@ -75,8 +83,7 @@ def port_files(kernel: Path, llm=None, llm_hook=None) -> tuple[dict[str, str], e
         sites = launch_sites.mine_file(Path(kernel))
     if mod.refused is not None:
         sites = _without(sites, set(mod.refused.kernels))
-    files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites,
-                                         toolchain.CUTILE_VERSION))
+    files.update(render_host.render_port(mod, kernel_rs, Path(kernel), sites, targets.current()))
     return files, mod.refused
 
 
@@ -205,16 +212,18 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
     return [f"{kernel}:{d.line}: {d.kernel}: {d.kind}: {d.text}" for d in mod.decisions]
 
 
-def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False) -> list[Path]:
+def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False,
+              cutile: str | None = None) -> list[Path]:
     """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
-    only files ctrs generated are replaced unless ``force``; all or nothing). When some kernels were refused,
-    the port of the others is written and then errors.Refused raised (its ``written``: the paths)."""
+    only files ctrs generated are replaced unless ``force``; all or nothing), spelled for cutile ``cutile``.
+    When some kernels were refused, the port of the others is written and then errors.Refused raised (its
+    ``written``: the paths)."""
     from . import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
-    files, refused = port_files(kernel, llm)
+    files, refused = port_files(kernel, llm, cutile=cutile)
     data = {name: generated.add_header(name, text, by="ctrs translate") for name, text in files.items()}
     written = outputs.write_set(out, data, force)
     if refused is not None:  # the port of the others is written: now every blocker of the refused ones
