@@ -155,4 +155,7 @@ KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
+# ir-dtypes: the arrays' dtype variables of the typed cuTile front end (frontends/cutile/dtypes.py)
+IR_DTYPE_CONFLICT = "CTRS-E300"  # one array forced to two dtypes no launch reconciles (f16 and bf16 stores)
+IR_DTYPE_UNSOLVED = "CTRS-E301"  # the dtype facts did not settle (a translator bug, reported at the kernel)
 INTERNAL = "CTRS-E999"

@@ -22,7 +22,7 @@ from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
 from .passes import STAGES, run_pipeline
 
-FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT)
+FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT, errors.IR_DTYPE_CONFLICT, errors.IR_DTYPE_UNSOLVED)
 PIPELINE_NAME = "typed-ir"
 
 

@@ -12,8 +12,7 @@ import libcst as cst
 from ... import errors, ir
 from ...cutile_base import Structural, compared_literals
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
-from ...ir import typing as irtyping
-from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import arith, dtypes, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
@@ -29,22 +28,18 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     the first refused kernel is raised; with it, ``refused[kernel]`` gets every blocker of each refused
     kernel (recording order) and the module holds the others.
 
-    A kernel whose only blockers are the arrays' element type ``E`` meeting a concrete dtype
-    (``v * ct.full(.., dtype=ct.bfloat16)``: the result type depends on ``E``) is lowered once per element type
-    instead, as ``<name>_<dtype>`` entries (those whose lowering fails are left out; none left: refused).
+    Every array has a dtype variable of its own; dtypes.py solves which are one, which are concrete, and lowers
+    a kernel whose lowering depends on a variable (``v * ct.full(.., dtype=ct.bfloat16)``: the result type
+    depends on it) once per dtype of it, as ``<name>_<dtype>`` entries (those whose lowering fails are left out;
+    none left: refused).
     ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        ks, blockers = lower_kernel(info, fn, on_unsupported=on_unsupported)
-        if blockers and all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
-            entries = []
-            for dt in element_dtypes:
-                es, bs = lower_kernel(info, fn, ir.DTYPES[dt], on_unsupported)
-                for e in es if not bs else []:
-                    e.python_name, e.name = fn.name.value, f"{e.name}_{dt}"
-                    entries.append(e)
-            if entries:
-                ks, blockers = entries, []
+        def lower(mapping, fn=fn):
+            return lower_kernel(info, fn, mapping, on_unsupported)
+
+        ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value, element_dtypes,
+                                      info.loc(fn))
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
