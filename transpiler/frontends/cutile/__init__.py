@@ -35,8 +35,8 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        def lower(mapping, fn=fn):
-            return lower_kernel(info, fn, mapping, on_unsupported)
+        def lower(mapping, met=None, fn=fn):
+            return lower_kernel(info, fn, mapping, on_unsupported, met)
 
         ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value, element_dtypes,
                                       info.loc(fn))
@@ -48,8 +48,8 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
-def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
-                 on_unsupported=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None,
+                 met_float: set | None = None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
@@ -64,6 +64,8 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT,
         fixed, other = pending.pop(0)
         lw = Lowering(info, fn, element, on_unsupported)
         lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
+        if met_float is not None:
+            lw.met_float = met_float  # the dtype variables that met a concrete float (dtypes.py's merge policy)
         try:
             k = lw.kernel()
             finish(lw)

@@ -97,12 +97,15 @@ def _facts(blockers) -> list:
     return [b.__cause__ for b in blockers if isinstance(b.__cause__, irtyping.DTypeFact)]
 
 
-def solve(lower, classes: Classes, loc: errors.Loc):
-    """Lower with the classes' variables, apply the dtype facts, again until none is left. ``lower(mapping)``
-    returns (entries, blockers). Returns (entries, blockers, classes)."""
+def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
+    """Lower with the classes' variables, apply the dtype facts, again until none is left. ``lower(mapping, met)``
+    returns (entries, blockers) and adds to ``met`` the variables whose tiles met a concrete float (of the last
+    round). Returns (entries, blockers, classes)."""
     for _ in range(MAX_ROUNDS):
         by_param = classes.by_param()
-        ks, blockers = lower(classes.mapping())
+        if met is not None:
+            met.clear()
+        ks, blockers = lower(classes.mapping(), met)
         facts = _facts(blockers)
         if not facts:
             return ks, blockers, classes
@@ -151,11 +154,19 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
     (entries, blockers of the generic lowering when no entry is left)."""
     classes = Classes(arrays, fixed)
-    ks, blockers, classes = solve(lower, classes, loc)
-    free = [r for r in classes.reps() if r not in classes.bound]
+    met: set[str] = set()
+    ks, blockers, classes = solve(lower, classes, loc, met)
+    names = classes.names()
+    apart = {n for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
+             and b.__cause__.met is not None and not b.__cause__.met.is_float for n in (p.name for p in b.__cause__.params)}
+    apart |= met
+    free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers):
         # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes
-        # share one element type, as every port so far; merging only adds equalities, so what lowered still does)
+        # share one element type, as every port so far; merging only adds equalities, so what lowered still does),
+        # except a variable that meets an integer (an index array: specialised on its own, ints first) and one
+        # whose tiles meet a concrete float (f32 wins: the f32 statistics a kernel reads next to its half-precision
+        # data, an own type generic E1 ...)
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)

@@ -87,7 +87,14 @@ class Lowering(Builder):
         self.notes: list[tuple[int, str, str]] = []  # --explain decisions (line, kind, text)
         self.loops: list[tuple] = []  # enclosing for loops: (induction variable, body block, step is 1)
 
+        self.met_float: set[str] = set()  # dtype variables whose tiles met a concrete float (f32 wins): dtypes.py
+
     # -- helpers -----------------------------------------------------------------------------------
+    def met(self, a, b, result) -> None:
+        for x in (a, b):
+            if isinstance(x, DTypeParam) and isinstance(result, DType):
+                self.met_float.add(x.name)
+
     def loc(self, node) -> Loc:
         s = self.info.span(node)
         return Loc(str(self.info.path), s.line, s.col)
