@@ -99,11 +99,17 @@ def test_full_of_an_array_dtype(tmp_path):
     assert "constant(E::ZERO, const_shape![T])" in rs
 
 
-def test_math_of_a_variable_is_lowered_per_dtype(tmp_path):
-    (f32, f16, bf16) = _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
-                                             "ct.store(y, index=(0,), tile=ct.exp(t))", "x, y, T: ct.Constant[int]"))
-    assert [k.name for k in (f32, f16, bf16)] == ["k_f32", "k_f16", "k_bf16"]
-    assert _arrays(f16) == {"x": "f16", "y": "f16"}
+def test_math_is_generic_a_reduction_specialises(tmp_path):
+    # ct.exp applies in the array's (float) dtype: generic; ct.max's identity is a literal of one dtype: the
+    # reduced array is concrete per entry, the stored-into one stays generic beside it
+    (k,) = _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
+                                 "ct.store(y, index=(0,), tile=ct.exp(t))", "x, y, T: ct.Constant[int]"))
+    assert k.name == "k" and _arrays(k) == {"x": "!E", "y": "!E"}
+    ks = _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
+                               "ct.store(y, index=(0,), tile=ct.astype(ct.max(t, axis=0, keepdims=True), y.dtype))",
+                     "x, y, T: ct.Constant[int]"))
+    assert [k.name for k in ks] == ["k_f32", "k_f16", "k_bf16"]
+    assert _arrays(ks[1]) == {"x": "f16", "y": "!E"}
 
 
 def test_a_variable_meeting_f32_keeps_its_own_generic(tmp_path):

@@ -65,7 +65,8 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                 continue
             seen.add((py, g.name))
             if g.origin == "array_dtype":
-                text = f"{g.name}: ElementType <- dtype of every array parameter"
+                of = g.note.removeprefix("element type of ")
+                text = f"{g.name}: ElementType <- dtype of {'every array parameter' if of == 'every array' else of}"
             elif g.origin == "constant":
                 kind = "bool" if g.note == "ct.Constant[bool]" else "int"
                 how = "0/1, tested `== 1i32`" if kind == "bool" else "value"

@@ -65,7 +65,7 @@ class Bind(DTypeFact):
 
     def __init__(self, param: DTypeParam, dtype: DType, why: str):
         super().__init__(f"{param} is {dtype} ({why})")
-        self.param, self.dtype = param, dtype
+        self.param, self.dtype, self.why = param, dtype, why
 
 
 def depends(dt: DTypeLike, what: str) -> None:

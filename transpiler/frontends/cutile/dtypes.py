@@ -37,6 +37,7 @@ class Classes:
         self.arrays = arrays
         self.parent = {a: a for a in arrays}
         self.bound: dict[str, DType] = {}
+        self.why: dict[str, tuple[int, str]] = {}  # a bound class -> (line, the fact that bound it): --explain
         for a, d in (fixed or {}).items():
             self.bound[self.find(a)] = d
 
@@ -87,6 +88,10 @@ class Classes:
         return True
 
 
+def arrays_of(classes: Classes, rep: str) -> list[str]:
+    return [a for a in classes.arrays if classes.find(a) == rep]
+
+
 def array_names(lw_cls, info, fn: cst.FunctionDef) -> list[str]:
     """The array parameters of ``fn`` in parameter order (as Lowering.param decides them: by rank)."""
     ranks = lw_cls(info, fn)._array_ranks()
@@ -113,11 +118,13 @@ def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
         for f in facts:  # binds first: a variable's tile stored into an array a use makes f32 is a cast, not a unify
             if isinstance(f, irtyping.Bind) and f.param.name in by_param:
                 rep = classes.find(by_param[f.param.name])
+                b = next(b for b in blockers if b.__cause__ is f)
                 try:
-                    changed |= classes.bind(rep, f.dtype)
+                    if classes.bind(rep, f.dtype):
+                        changed = True
+                        classes.why[rep] = (b.loc.line if b.loc else 0, f.why)
                 except irtyping.PromotionError as e:
-                    b = next(b for b in blockers if b.__cause__ is f)
-                    arrays = [a for a in classes.arrays if classes.find(a) == rep]
+                    arrays = arrays_of(classes, rep)
                     return [], [errors.CtrsError(
                         errors.IR_DTYPE_CONFLICT, f"typed-IR front end: array {', '.join(arrays)} would have to be "
                         f"{classes.bound[rep]} and {f.dtype} ({e}): no launch compiles",
@@ -160,6 +167,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     apart = {n for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
              and b.__cause__.met is not None and not b.__cause__.met.is_float for n in (p.name for p in b.__cause__.params)}
     apart |= met
+    apart |= {n for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
+              for n in (p.name for p in b.__cause__.params)}  # specialised: the others stay generic beside it
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers):
         # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes
@@ -174,6 +183,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
         for k in ks:
             if suffix:
                 k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
+            for r, (line, why) in classes.why.items():
+                k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in every launch ({why})"))
         return ks, blockers
     want = candidates(blockers, element_dtypes)
     reps = [r for r in classes.reps() if r not in classes.bound and (

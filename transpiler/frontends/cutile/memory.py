@@ -296,7 +296,7 @@ def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
     if not isinstance(v, Value) or not isinstance(v.type, TileType):
         raise lw.err(node, f"{what} must be a tile or a number")
     if v.type.dtype != dtype:
-        v = _cast(lw, v, dtype, node, what)
+        v = _cast(lw, v, dtype, node, f"{what} of {v.type.dtype} into an array of {dtype}")
     try:
         irtyping.broadcast_shapes(shape, v.type.shape)
     except irtyping.PromotionError as e:
