@@ -45,7 +45,7 @@ def full(lw, c: Call):
         raise lw.err(c.node, f"{c.fn} of a generic dtype")
     if isinstance(dt.dtype, DTypeParam) and not isinstance(fill, Value) and fill != 0:
         # dtype=A.dtype: a tile of A's dtype variable; the crate spells only its zero generically (E::ZERO)
-        generic(lw, c, dt.dtype, f"{c.fn} of {fill!r}")
+        generic(lw, c, dt.dtype, f"{c.fn} of a non-zero fill value")
     if isinstance(fill, Value):
         if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
             raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
