@@ -59,9 +59,14 @@ def test_ir_dtypes_kernels_are_ir_equivalent(tmp_path):
         combos.setdefault(s.kernel, set()).add(tuple(a.dtype for a in s.args.values() if hasattr(a, "dtype")))
     assert all(len(c) >= 2 for c in combos.values())  # every kernel at two dtype combinations or more
     gens = ir_rs.compile_ports(kernel_rs, list(zip(specs, picked)))
+    failed = []
     for s, gen in zip(specs, gens):
         ref = ir_ref.compile_reference(KERNEL, s)
-        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+        try:
+            assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+        except AssertionError as e:
+            failed.append(f"{s.name}: {e}")
+    assert not failed, "\n".join(failed)
 
 
 # -- model-only ---------------------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ def row_stats(x, y, mean, T: ConstInt):
     r = ct.bid(0)
     t = ct.load(x, index=(r, 0), shape=(1, T), padding_mode=ct.PaddingMode.ZERO)
     f = ct.astype(t, ct.float32)
-    m = ct.sum(f, axis=1, keepdims=True) / T
-    ct.store(mean, index=(r, 0), tile=m)
+    m = ct.sum(f, axis=1, keepdims=True)
+    ct.store(mean, index=(r,), tile=ct.reshape(m, (1,)))
     ct.store(y, index=(r, 0), tile=ct.astype(f - m, y.dtype))
 
 

@@ -164,18 +164,15 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
     names = classes.names()
-    apart = {n for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
-             and b.__cause__.met is not None and not b.__cause__.met.is_float for n in (p.name for p in b.__cause__.params)}
-    apart |= met
-    apart |= {n for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
-              for n in (p.name for p in b.__cause__.params)}  # specialised: the others stay generic beside it
+    # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes share one
+    # element type, as every port so far; merging only adds equalities, so what lowered still does), except a
+    # variable whose tiles meet a concrete float (f32 wins whatever it is: f32 statistics read next to half-precision
+    # data keep a type generic of their own, E1 ...) and one whose lowering depends on its value (specialised per
+    # dtype: an index array meeting i32, a reduced array; the arrays beside it stay generic)
+    apart = set(met) | {p.name for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
+                        for p in b.__cause__.params}
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers):
-        # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes
-        # share one element type, as every port so far; merging only adds equalities, so what lowered still does),
-        # except a variable that meets an integer (an index array: specialised on its own, ints first) and one
-        # whose tiles meet a concrete float (f32 wins: the f32 statistics a kernel reads next to its half-precision
-        # data, an own type generic E1 ...)
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
@@ -184,7 +181,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
             if suffix:
                 k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
             for r, (line, why) in classes.why.items():
-                k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in every launch ({why})"))
+                k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in "
+                                f"every launch ({why})"))
         return ks, blockers
     want = candidates(blockers, element_dtypes)
     reps = [r for r in classes.reps() if r not in classes.bound and (
