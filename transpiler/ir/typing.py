@@ -76,6 +76,21 @@ def depends(dt: DTypeLike, what: str) -> None:
                                    "(lowered once per element type)", (dt,))
 
 
+def same_dtype(a: DTypeLike, b: DTypeLike, what: str) -> None:
+    """Operands that must have one dtype (``ct.mma``'s x and y: cuTile Python's _resolve_mma_supported_dtype): a
+    variable meeting a concrete dtype is bound to it, two variables unify, two concrete dtypes must be equal."""
+    if a == b:
+        return
+    if isinstance(a, DTypeParam) and isinstance(b, DTypeParam):
+        raise Unify(a, b, what)
+    if isinstance(a, DTypeParam) and isinstance(b, DType):
+        raise Bind(a, b, what)
+    if isinstance(b, DTypeParam) and isinstance(a, DType):
+        raise Bind(b, a, what)
+    if isinstance(a, DType) and isinstance(b, DType):
+        raise PromotionError(f"{what}: {a} and {b} (x and y must have the same dtype)")
+
+
 def implicit_cast(src: DTypeLike, target: DTypeLike, what: str) -> DTypeLike:
     """The dtype a value of ``src`` is cast to when it is stored / scattered into an array of ``target``
     (cuTile Python's ``implicit_cast``: allowed when ``promote(src, target) == target``, e.g. f16 into f32).

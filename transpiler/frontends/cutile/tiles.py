@@ -81,6 +81,10 @@ def mma(lw, c: Call):
     if value(lw, a["use_fast_acc"]) is not False:
         raise lw.err(c.node, "ct.mma(use_fast_acc=True) (cutile 0.3.1's mmaf has no fast-accumulation flag)")
     x, y, acc = (tile(lw, a[k], "ct.mma(tile, tile, acc)") for k in ("x", "y", "acc"))
+    try:  # x and y of one dtype (a fact on the arrays' dtype variables: frontends/cutile/dtypes.py)
+        irtyping.same_dtype(x.type.dtype, y.type.dtype, "ct.mma operands")
+    except irtyping.PromotionError as e:
+        raise lw.err(c.node, str(e)) from e
     return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
 
 
