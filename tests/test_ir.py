@@ -41,8 +41,8 @@ def test_promotion_rules():
         irtyping.promote(F16, BF16)
     assert irtyping.promote(I32, F16) == F16  # float beats int
     assert irtyping.promote(BOOL, I32) == I32
-    with pytest.raises(irtyping.PromotionError):
-        irtyping.promote(ir.DTypeParam("E"), ir.DTypeParam("F"))  # two dtype parameters never meet
+    with pytest.raises(irtyping.Unify):
+        irtyping.promote(ir.DTypeParam("E"), ir.DTypeParam("F"))  # two dtype variables meeting are one
     assert irtyping.literal_dtype(F16, 2) == F16 and irtyping.literal_dtype(F16, 0.5) == F16
     assert irtyping.literal_dtype(I32, 0.5) == F32  # a float number meeting an int tile: f32 (tests/test_ir_ops.py)
     assert irtyping.default_dtype(3) == I32 and irtyping.default_dtype(3.0) == F32
@@ -74,11 +74,25 @@ ct.store(y, index=(pid,), tile=ct.astype(g, y.dtype))
     assert [str(o.result.type) for o in conv] == ["tile<Txf16>", "tile<Txf32>", "tile<Tx!E>"]
 
 
-def test_store_does_not_cast(tmp_path):
-    with pytest.raises(errors.CtrsError) as ei:  # cuTile Python: "cannot implicitly cast float32 to float16"
+def test_store_binds_the_array_dtype(tmp_path):
+    # cuTile Python's ct.store casts only to a dtype the tile promotes to (implicit_cast): an f32 tile stored into
+    # y makes y f32 in every launch that compiles; x keeps its own variable E
+    (k,) = _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
+                                 "ct.store(y, index=(0,), tile=ct.astype(t, ct.float32))\n"
+                                 "ct.store(z, index=(0,), tile=t)\n"
+                                 "ct.store(y, index=(1,), tile=t)", "x, y, z, T: ct.Constant[int]"))
+    assert [str(p.value.type) for p in k.params if p.kind == "array"] == ["array<?x!E>", "array<?xf32>", "array<?x!E>"]
+    assert [g.name for g in k.generics if g.kind == "type"] == ["E"]
+    stores = [o for o in walk(k.body) if o.kind == OpKind.STORE_VIEW]
+    assert [str(o.operands[1].type) for o in stores] == ["tile<Txf32>", "tile<Tx!E>", "tile<Txf32>"]  # E -> f32 cast
+
+
+def test_store_dtype_conflict(tmp_path):
+    with pytest.raises(errors.CtrsError) as ei:  # f16 and bf16 never promote to one another: no launch compiles
         _lower(_src(tmp_path, "t = ct.load(x, index=(0,), shape=(T,))\n"
-                              "ct.store(y, index=(0,), tile=ct.astype(t, ct.float32))"))
-    assert ei.value.code == errors.IR_UNSUPPORTED and "ct.store of a f32 tile into an array of !E" in ei.value.message
+                              "ct.store(y, index=(0,), tile=ct.astype(t, ct.float16))\n"
+                              "ct.store(y, index=(0,), tile=ct.astype(t, ct.bfloat16))"))
+    assert ei.value.code == errors.IR_DTYPE_CONFLICT and (ei.value.loc.line, ei.value.loc.col) == (8, 5)
 
 
 def test_front_end_refuses_outside_subset_with_location(tmp_path):

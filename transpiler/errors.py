@@ -173,6 +173,9 @@ SHAPE_PLAN = "CTRS-E361"  # a size plan names a kernel file or host call that is
 # --- cutile-050 (issue 17: emit for a chosen cutile version) ---
 # a port directory (ctrs check --port) records in analysis.json a cutile version this ctrs has no profile for
 PORT_TARGET_UNKNOWN = "CTRS-E350"
+# ir-dtypes: the arrays' dtype variables of the typed cuTile front end (frontends/cutile/dtypes.py)
+IR_DTYPE_CONFLICT = "CTRS-E300"  # one array forced to two dtypes no launch reconciles (f16 and bf16 stores)
+IR_DTYPE_UNSOLVED = "CTRS-E301"  # the dtype facts did not settle (a translator bug, reported at the kernel)
 INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant

@@ -810,7 +810,7 @@ def const_eval(node, lookup, dotted):
     return ev(node)
 
 
-def constant_text(value, dtype: str) -> str | None:
+def constant_text(value, dtype: str, generic: bool | None = None) -> str | None:
     """The ``constant(value, ..)`` argument for a literal of element type ``dtype``; None if cutile 0.3.1
     cannot spell it. ``±inf`` -> ``f32::NEG_INFINITY`` (an exact infinity, as the reference IR has; a
     -FLT_MAX decimal differs), half types only 0 / 1 / ±inf (``f16::ZERO``/``ONE``), a generic ``E`` only 0."""
@@ -819,7 +819,7 @@ def constant_text(value, dtype: str) -> str | None:
         return "true"  # `true` encodes as 0xFF; `false` cannot be a constant() in cutile 0.3.1 (it is 0xFF too)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    if dtype == specialise.ELEMENT_GENERIC:
+    if (dtype == specialise.ELEMENT_GENERIC if generic is None else generic):  # E, E1 ...: a type generic
         return f"{dtype}::ZERO" if value == 0 else None
     if is_float(dtype) and value in (float("inf"), float("-inf")):
         return f"{dtype}::{'INFINITY' if value > 0 else 'NEG_INFINITY'}"
@@ -836,7 +836,7 @@ def constant_spelling(value, dtype: str, generic: bool | None = None) -> tuple[s
     ir.toml ``[rust]``) and its value, ``("constant", "2.0f32")``; ``("constant_f32", "f32::NEG_INFINITY")``
     where cutile 0.3.1 would mis-encode the crate's own spelling (cutile_defects.f32_constant). ``generic``:
     ``dtype`` names a generic element type (default: the text model's ``E``). None if it cannot be spelled."""
-    text = constant_text(value, dtype)
+    text = constant_text(value, dtype, generic)
     if text is None:
         return None
     f32 = cutile_defects.f32_constant(value, dtype, dtype == specialise.ELEMENT_GENERIC if generic is None else generic)

@@ -22,7 +22,8 @@ from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
 from .passes import STAGES, run_pipeline
 
-FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT, *errors.IR_OPS2_FALLBACK)
+FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT, *errors.IR_OPS2_FALLBACK, errors.IR_DTYPE_CONFLICT,
+                  errors.IR_DTYPE_UNSOLVED)
 PIPELINE_NAME = "typed-ir"
 
 
@@ -65,7 +66,8 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                 continue
             seen.add((py, g.name))
             if g.origin == "array_dtype":
-                text = f"{g.name}: ElementType <- dtype of every array parameter"
+                of = g.note.removeprefix("element type of ")
+                text = f"{g.name}: ElementType <- dtype of {'every array parameter' if of == 'every array' else of}"
             elif g.origin == "constant":
                 kind = "bool" if g.note == "ct.Constant[bool]" else "int"
                 how = "0/1, tested `== 1i32`" if kind == "bool" else "value"

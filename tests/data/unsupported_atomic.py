@@ -1,4 +1,4 @@
-"""Tiny kernel using a construct with no translation rule (ctrs translate test data)."""
+"""Tiny kernel using constructs with no rule (text model: ct.atomic_add; typed IR: ct.cumprod) (ctrs test data)."""
 
 import cuda.tile as ct
 
@@ -9,4 +9,4 @@ TileSize = ct.Constant[int]
 def bump(x, out, TILE: TileSize):
     pid = ct.bid(0)
     t = ct.load(x, index=(pid,), shape=(TILE,))
-    ct.atomic_add(out, (0,), ct.sum(t, axis=0))
+    ct.atomic_add(out, (0,), ct.sum(ct.cumprod(t, axis=0), axis=0))

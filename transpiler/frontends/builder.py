@@ -232,10 +232,14 @@ class Builder:
             dt = irtyping.promote(ta.dtype, tb.dtype)
         except irtyping.PromotionError as e:
             raise self.err(node, str(e)) from e
+        self.met(ta.dtype, tb.dtype, dt)
         a, b = self.convert(a, dt, node), self.convert(b, dt, node)
         if isinstance(ta, TileType):
             a, b = self.unify_shapes(a, b, node)
         return a, b
+
+    def met(self, a: DTypeLike, b: DTypeLike, result: DTypeLike) -> None:
+        """Two operand dtypes met and promoted to ``result`` (a front end may record it: frontends/cutile/dtypes.py)."""
 
     def broadcast(self, v: Value, shape: tuple, node) -> Value:
         if v.type.shape == shape:

@@ -10,6 +10,10 @@
   an explicit cast (:func:`promote`); the array element type ``E`` (a float of at most 32 bits in every spec
   a port serves) loses to f32 / f64 and wins over bool; another dtype meeting it is refused, since the result
   would depend on the specialisation; two different dtype parameters never meet;
+* every array has its own dtype variable; :func:`promote` and :func:`implicit_cast` turn what the
+  reference's JIT would decide per launch into facts about those variables (:class:`Unify`, :class:`Bind`)
+  or into "this kernel is lowered once per dtype of that variable" (:class:`GenericMeetsConcrete`); the
+  cuTile front end solves them (frontends/cutile/dtypes.py; docs/ir.md "Array dtype variables");
 * true division ``/`` of integers is f32 (``force_float``; :func:`true_div_dtype`);
 * a bare Python ``int`` is ``i32``, a bare ``float`` is ``f32`` (cuTile's default dtypes);
 * shapes broadcast NumPy-style (right-aligned, 1 stretches);
@@ -33,7 +37,89 @@ class PromotionError(ValueError):
 
 class GenericMeetsConcrete(PromotionError):
     """A dtype parameter (``E``) meets a concrete dtype: the result type depends on what ``E`` is, so the kernel
-    is lowered once per concrete element type instead (frontends/cutile/__init__.py)."""
+    is lowered once per concrete element type instead (frontends/cutile/__init__.py). ``params``: the dtype
+    variables whose value decides it; ``met``: the concrete dtype they met (None: not a meeting)."""
+
+    def __init__(self, msg: str, params: tuple = (), met: DType | None = None):
+        super().__init__(msg)
+        self.params = tuple(params)
+        self.met = met
+
+
+class DTypeFact(PromotionError):
+    """A fact about the arrays' dtype variables that every launch that compiles satisfies (the front end
+    records it, solves, and lowers again): :class:`Unify` or :class:`Bind`."""
+
+
+class Unify(DTypeFact):
+    """Two dtype variables are one: their tiles meet (``a + b``), or one's tile is stored into the other."""
+
+    def __init__(self, a: DTypeParam, b: DTypeParam, why: str):
+        super().__init__(f"{a} meets {b} ({why}): one dtype variable")
+        self.a, self.b = a, b
+
+
+class Bind(DTypeFact):
+    """A dtype variable is a concrete dtype in every launch that compiles (``ct.store`` of an f32 tile into it:
+    the reference casts a stored tile only to a dtype it promotes to, so the array is f32)."""
+
+    def __init__(self, param: DTypeParam, dtype: DType, why: str):
+        super().__init__(f"{param} is {dtype} ({why})")
+        self.param, self.dtype, self.why = param, dtype, why
+
+
+def depends(dt: DTypeLike, what: str) -> None:
+    """Raise :class:`GenericMeetsConcrete` when ``what`` (``ct.exp of a tile``, ``ct.full``) is spelled per
+    concrete dtype and ``dt`` is a dtype variable: the kernel is lowered once per dtype of that variable."""
+    if isinstance(dt, DTypeParam):
+        raise GenericMeetsConcrete(f"{what} of the dtype variable {dt}: the result depends on the specialisation "
+                                   "(lowered once per element type)", (dt,))
+
+
+def same_dtype(a: DTypeLike, b: DTypeLike, what: str) -> None:
+    """Operands that must have one dtype (``ct.mma``'s x and y: cuTile Python's _resolve_mma_supported_dtype): a
+    variable meeting a concrete dtype is bound to it, two variables unify, two concrete dtypes must be equal."""
+    if a == b:
+        return
+    if isinstance(a, DTypeParam) and isinstance(b, DTypeParam):
+        raise Unify(a, b, what)
+    if isinstance(a, DTypeParam) and isinstance(b, DType):
+        raise Bind(a, b, what)
+    if isinstance(b, DTypeParam) and isinstance(a, DType):
+        raise Bind(b, a, what)
+    if isinstance(a, DType) and isinstance(b, DType):
+        raise PromotionError(f"{what}: {a} and {b} (x and y must have the same dtype)")
+
+
+def implicit_cast(src: DTypeLike, target: DTypeLike, what: str) -> DTypeLike:
+    """The dtype a value of ``src`` is cast to when it is stored / scattered into an array of ``target``
+    (cuTile Python's ``implicit_cast``: allowed when ``promote(src, target) == target``, e.g. f16 into f32).
+
+    On dtype variables: a concrete tile stored into a variable's array binds it (:class:`Bind`: f32 into ``E``
+    makes that array f32 -- an array of at most 32-bit floats that f32 promotes to is f32 -- and f16 into ``E``
+    the narrowest choice, f16); a variable's tile stored into a concrete f32 / f64 array is cast (f32 wins over
+    every array element type); into a narrower concrete array binds the variable to it; two variables unify."""
+    if src == target:
+        return target
+    sp, tp = isinstance(src, DTypeParam), isinstance(target, DTypeParam)
+    if sp and tp:
+        raise Unify(target, src, what)
+    if tp and isinstance(src, DType):
+        raise Bind(target, src, what)
+    if sp and isinstance(target, DType):
+        if target.is_float and target.bits >= 32 and target != TF32:
+            return target
+        raise Bind(src, target, what)
+    if not (isinstance(src, DType) and isinstance(target, DType)):
+        raise PromotionError(f"{what}: {src} into an array of {target}")
+    try:
+        common = promote(src, target)
+    except PromotionError as e:
+        raise PromotionError(f"{what}: {src} into an array of {target}: {e}") from e
+    if common != target:
+        raise PromotionError(f"{what}: {src} into an array of {target} (cuTile Python casts a stored value only "
+                             "to a dtype it promotes to: cast it with ct.astype)")
+    return target
 
 
 def default_dtype(v: object) -> DType:
@@ -55,7 +141,10 @@ def promote(a: DTypeLike, b: DTypeLike) -> DTypeLike:
         if concrete == BOOL:
             return param
         raise GenericMeetsConcrete(f"{concrete} meets the array element type {param}: the result depends on the "
-                                   "specialisation (lowered once per element type; or cast one operand with ct.astype)")
+                                   "specialisation (lowered once per element type; or cast one operand with ct.astype)",
+                                   (param,), concrete)
+    if isinstance(a, DTypeParam) and isinstance(b, DTypeParam):
+        raise Unify(a, b, "their tiles meet")
     if not (isinstance(a, DType) and isinstance(b, DType)):
         raise GenericMeetsConcrete(f"{a} meets {b}: a dtype parameter meets only itself")
     cast = "implicit promotion is not supported: cast explicitly (ct.astype)"

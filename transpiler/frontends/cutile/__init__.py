@@ -12,8 +12,7 @@ import libcst as cst
 from ... import errors, ir
 from ...cutile_base import Structural, compared_literals
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
-from ...ir import typing as irtyping
-from . import arith, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import arith, dtypes, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
@@ -29,22 +28,18 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     the first refused kernel is raised; with it, ``refused[kernel]`` gets every blocker of each refused
     kernel (recording order) and the module holds the others.
 
-    A kernel whose only blockers are the arrays' element type ``E`` meeting a concrete dtype
-    (``v * ct.full(.., dtype=ct.bfloat16)``: the result type depends on ``E``) is lowered once per element type
-    instead, as ``<name>_<dtype>`` entries (those whose lowering fails are left out; none left: refused).
+    Every array has a dtype variable of its own; dtypes.py solves which are one, which are concrete, and lowers
+    a kernel whose lowering depends on a variable (``v * ct.full(.., dtype=ct.bfloat16)``: the result type
+    depends on it) once per dtype of it, as ``<name>_<dtype>`` entries (those whose lowering fails are left out;
+    none left: refused).
     ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        ks, blockers = lower_kernel(info, fn, on_unsupported=on_unsupported)
-        if blockers and all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
-            entries = []
-            for dt in element_dtypes:
-                es, bs = lower_kernel(info, fn, ir.DTYPES[dt], on_unsupported)
-                for e in es if not bs else []:
-                    e.python_name, e.name = fn.name.value, f"{e.name}_{dt}"
-                    entries.append(e)
-            if entries:
-                ks, blockers = entries, []
+        def lower(mapping, met=None, fn=fn):
+            return lower_kernel(info, fn, mapping, on_unsupported, met)
+
+        ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value, element_dtypes,
+                                      info.loc(fn))
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
@@ -53,8 +48,8 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
-def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None, make=None,
-                 literals=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None, make=None, literals=None,
+                 met_float: set | None = None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
@@ -70,6 +65,8 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None
         fixed, other = pending.pop(0)
         lw = make() if make is not None else Lowering(info, fn, element, on_unsupported)
         lw.fixed, lw.other = dict(fixed), {f: lits for f, (_, lits) in other.items()}
+        if met_float is not None:
+            lw.met_float = met_float  # the dtype variables that met a concrete float (dtypes.py's merge policy)
         try:
             k = lw.kernel()
             finish(lw)

@@ -25,6 +25,7 @@ import libcst as cst
 
 from ... import errors
 from ...cutile_base import Structural
+from ...ir import typing as irtyping
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
@@ -146,6 +147,11 @@ def compare(lw, op: str, a, b, node) -> Value:
         raise lw.err(node, "an if-condition on a tile (only scalar comparisons are conditions)")
     a, b = lw.unify(a, b, node)
     dt = a.type.dtype
+    if not isinstance(dt, DType):  # cmpf or cmpi: depends on the dtype variable
+        try:
+            irtyping.depends(dt, "a comparison of scalars")
+        except irtyping.PromotionError as e:
+            raise lw.err(node, str(e)) from e
     if not isinstance(dt, DType) or dt == BOOL:
         raise lw.err(node, f"a comparison of {a.type} scalars")
     kind = OpKind.CMPF if dt.is_float else OpKind.CMPI

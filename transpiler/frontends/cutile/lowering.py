@@ -68,7 +68,9 @@ class Lowering(Builder):
         # (lowering, node, hint) -> a value for a statement / expression without a rule, or None (E124 stands):
         # ctrs translate --llm passes llm_fallback.splice's typed hook; nothing else does
         self.on_unsupported = on_unsupported
-        self.element = element  # the arrays' element type: the parameter E, or one concrete dtype per entry
+        # the arrays' element types: one dtype for all (the parameter E), or array name -> its dtype variable or
+        # concrete dtype (dtypes.py solves them)
+        self.element = element
         self.info = info
         self.fn = fn
         self.env: dict[str, object] = {}
@@ -91,7 +93,14 @@ class Lowering(Builder):
         # specialisation (memory.py splits an attribute on it: control.const_test)
         self.const_tests: dict[int, tuple] = {}
 
+        self.met_float: set[str] = set()  # dtype variables whose tiles met a concrete float (f32 wins): dtypes.py
+
     # -- helpers -----------------------------------------------------------------------------------
+    def met(self, a, b, result) -> None:
+        for x in (a, b):
+            if isinstance(x, DTypeParam) and isinstance(result, DType):
+                self.met_float.add(x.name)
+
     def loc(self, node) -> Loc:
         s = self.info.span(node)
         return Loc(str(self.info.path), s.line, s.col)
@@ -124,8 +133,11 @@ class Lowering(Builder):
         self.body(stmts)
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
-        if any(p.kind == "array" for p in self.params) and self.element == ELEMENT:
-            gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
+        arrays = [p for p in self.params if p.kind == "array"]
+        for dt in dict.fromkeys(p.value.type.dtype for p in arrays if isinstance(p.value.type.dtype, DTypeParam)):
+            of = [p.name for p in arrays if p.value.type.dtype == dt]
+            gens.append(Generic(dt.name, "type", "array_dtype", "element type of every array" if len(of) == len(
+                arrays) else f"element type of {', '.join(of)}"))
         gens += [Generic(p.name, "const", "constant", "ct.Constant[bool]" if self.flags.get(p.name) else "ct.Constant")
                  for p in self.params if p.kind == "constant"]
         gens += self.generics
@@ -181,7 +193,8 @@ class Lowering(Builder):
         if kind is not None:
             raise self.err(p, f"parameter '{name}': ct.Constant[{kind}]")
         if name in ranks:
-            v = Value(ArrayType(self.element, ranks[name]), name)
+            dt = self.element.get(name, ELEMENT) if isinstance(self.element, dict) else self.element
+            v = Value(ArrayType(dt, ranks[name]), name)
             self.env[name] = ArrayRef(name, v)
             self.params.append(Param(name, "array", v, self.loc(p)))
         elif name in numbers:

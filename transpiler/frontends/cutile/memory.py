@@ -168,8 +168,7 @@ def store(lw, c: Call):
     t = lw.expr(kw["tile"])
     if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
         raise lw.err(c.node, "ct.store of a tile of the array's rank")
-    if t.type.dtype != a.value.type.dtype:  # cuTile Python does not cast a stored tile implicitly
-        raise lw.err(c.node, f"ct.store of a {t.type.dtype} tile into an array of {a.value.type.dtype}")
+    t = stored(lw, t, a, c.node, "ct.store")  # cuTile Python's implicit_cast (tile_store_impl)
     if order(lw, kw.get("order"), a.value.type.rank) is not None:
         raise lw.err(kw["order"], "ct.store(order=..) with a non-identity order: cutile 0.3.1's mutable partition "
                      "view has no dim_map")
@@ -308,9 +307,24 @@ def _index(lw, node, arr: ArrayRef, fn: str):
     return operands, tuple(lits), shape
 
 
+def _cast(lw, v: Value, dtype, node, what: str) -> Value:
+    """cuTile Python's implicit_cast of a stored / scattered value to the array dtype (ir/typing.py: a cast to
+    a dtype the value promotes to; on dtype variables a fact the front end solves, frontends/cutile/dtypes.py)."""
+    try:
+        return lw.convert(v, irtyping.implicit_cast(v.type.dtype, dtype, what), node)
+    except irtyping.PromotionError as e:
+        raise lw.err(node, str(e)) from e
+
+
+def stored(lw, t: Value, a: ArrayRef, node, what: str) -> Value:
+    """A tile stored into ``a``, cast to its element type as the reference's ``ct.store`` does."""
+    return _cast(lw, t, a.value.type.dtype, node, f"{what} of a {t.type.dtype} tile into an array of "
+                 f"{a.value.type.dtype}")
+
+
 def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
     """``v`` (a tile / scalar / Python number) as a tile of ``shape`` and ``dtype``: numbers become constants of
-    the array dtype, tiles broadcast; a tile of another dtype is refused (cuTile Python's implicit_cast)."""
+    the array dtype, tiles cast (cuTile Python's implicit_cast: _cast) and broadcast."""
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return lw.const(v, dtype, node, shape, what)
     if isinstance(v, Value) and isinstance(v.type, ScalarType):
@@ -318,7 +332,7 @@ def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
     if not isinstance(v, Value) or not isinstance(v.type, TileType):
         raise lw.err(node, f"{what} must be a tile or a number")
     if v.type.dtype != dtype:
-        raise lw.err(node, f"{what} of {v.type.dtype} for an array of {dtype}: cast it (ct.astype)")
+        v = _cast(lw, v, dtype, node, f"{what} of {v.type.dtype} into an array of {dtype}")
     try:
         irtyping.broadcast_shapes(shape, v.type.shape)
     except irtyping.PromotionError as e:

@@ -10,6 +10,7 @@ from ...ir.types import DType
 from .args import bind, constant, value
 from .registry import Call, lowers
 from .shapes import _axis, tile
+from .tiles import generic
 
 
 @lowers("ct.cumsum")
@@ -19,7 +20,8 @@ def cumsum(lw, c: Call):
     if value(lw, a["rounding_mode"]) is not None or value(lw, a["flush_to_zero"]) is not False:
         raise lw.err(c.node, "ct.cumsum with rounding_mode= / flush_to_zero= (cutile 0.3.1's scan_sum takes "
                      "neither: cutile/src/_core.rs)")
-    if not isinstance(x.type.dtype, DType):
+    if not isinstance(x.type.dtype, DType):  # scan_sum's identity is a literal of one dtype
+        generic(lw, c, x.type.dtype, "ct.cumsum of a tile")
         raise lw.err(c.node, "ct.cumsum of a dtype-generic tile (scan_sum's identity is a literal of one dtype)")
     axis = _axis(lw, c, constant(lw, c, a, "axis", (int,), "an integer"), len(x.type.shape))
     reverse = constant(lw, c, a, "reverse", (bool,), "True or False")

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, DTYPES, I32, DType, ScalarType, Sym, TileType
+from ...ir.types import BOOL, DTYPES, I32, DType, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from .args import bind, enum_member, value
@@ -14,6 +15,15 @@ from .values import DT
 _FN_BINOPS = {"ct.add": "+", "ct.sub": "-", "ct.mul": "*", "ct.truediv": "/"}
 _REDUCE = {"ct.sum": OpKind.REDUCE_SUM, "ct.max": OpKind.REDUCE_MAX, "ct.min": OpKind.REDUCE_MIN,
            "ct.prod": OpKind.REDUCE_PROD}
+
+
+def generic(lw, c: Call, dt, what: str) -> None:
+    """Refuse ``what`` on a dtype variable as depending on its value (ir/typing.py ``depends``): the kernel is
+    lowered once per dtype of that variable (frontends/cutile/dtypes.py)."""
+    try:
+        irtyping.depends(dt, what)
+    except irtyping.PromotionError as e:
+        raise lw.err(c.node, str(e)) from e
 
 
 def tile(lw, node, what: str) -> Value:
@@ -31,7 +41,7 @@ def full(lw, c: Call):
     shape = lw.shape(a["shape"])
     fill = value(lw, a["fill_value"]) if c.fn == "ct.full" else {"ct.zeros": 0, "ct.ones": 1}[c.fn]
     dt = value(lw, a["dtype"])
-    if not isinstance(dt, DT) or not isinstance(dt.dtype, DType):
+    if not isinstance(dt, DT) or not isinstance(dt.dtype, (DType, DTypeParam)):
         raise lw.err(c.node, f"{c.fn} of a generic dtype")
     if isinstance(fill, Sym):
         # a ct.Constant[int] fill: the reference's splat constant of its value; the const generic's i32 value
@@ -41,6 +51,9 @@ def full(lw, c: Call):
             raise lw.err(c.node, f"{c.fn} of a ct.Constant fill with dtype {dt.dtype} (the reference folds the cast "
                          "into its constant; cutile would cast the const generic's i32 value at run time)")
         fill = lw.i32(fill, c.node)
+    if isinstance(dt.dtype, DTypeParam) and not isinstance(fill, Value) and fill != 0:
+        # dtype=A.dtype: a tile of A's dtype variable; the crate spells only its zero generically (E::ZERO)
+        generic(lw, c, dt.dtype, f"{c.fn} of a non-zero fill value")
     if isinstance(fill, Value):
         if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
             raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
@@ -76,6 +89,10 @@ def mma(lw, c: Call):
     if value(lw, a["use_fast_acc"]) is not False:
         raise lw.err(c.node, "ct.mma(use_fast_acc=True) (cutile 0.3.1's mmaf has no fast-accumulation flag)")
     x, y, acc = (tile(lw, a[k], "ct.mma(tile, tile, acc)") for k in ("x", "y", "acc"))
+    try:  # x and y of one dtype (a fact on the arrays' dtype variables: frontends/cutile/dtypes.py)
+        irtyping.same_dtype(x.type.dtype, y.type.dtype, "ct.mma operands")
+    except irtyping.PromotionError as e:
+        raise lw.err(c.node, str(e)) from e
     return lw.emit(OpKind.MMA, [x, y, acc], [acc.type], c.node, c.hint).result
 
 
@@ -149,8 +166,8 @@ def reduce(lw, c: Call):
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or x.type.dtype == BOOL:
         raise lw.err(node, f"{c.fn} of {x!r}: a float or integer tile")
     if not isinstance(x.type.dtype, DType):
-        # kept from before: a kernel reducing its array dtype directly (fixtures/splitk_reduce: f32 partials into an
-        # f16 output) has arrays of two dtypes, which the one dtype parameter E of the typed path cannot tell apart
+        # a reduction's identity is a literal of one dtype (max: -inf of a float, the minimum of an int)
+        generic(lw, c, x.type.dtype, f"{c.fn} of a tile")
         raise lw.err(node, f"{c.fn} of a dtype-generic tile (cast it with ct.astype first)")
     if any(value(lw, a[k]) not in (None, False) for k in ("flush_to_zero", "propagate_nan", "rounding_mode") if k in a):
         raise lw.err(node, f"{c.fn} with flush_to_zero= / propagate_nan= / rounding_mode= (cutile 0.3.1's "
@@ -177,8 +194,10 @@ def math(lw, c: Call):
     if len(c.pos) != 1 or not set(c.kw) <= {"flush_to_zero", "rounding_mode"}:
         raise lw.err(c.node, f"{c.fn}(tile[, flush_to_zero=][, rounding_mode=])")
     x = lw.expr(c.pos[0])
+    # an array's dtype variable is a float in every spec a port serves (ir/typing.py): the reference applies the
+    # function in that dtype (UNARY_FLOAT), so the port spells it generically
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
-            isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
+            isinstance(x.type.dtype, DTypeParam) or isinstance(x.type.dtype, DType) and x.type.dtype.is_float):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
     rule = ir_rules()["math"][c.fn]
     modes = {}

@@ -1,0 +1,204 @@
+"""The arrays' dtype variables of a cuTile kernel (docs/ir.md "Array dtype variables").
+
+cuTile Python's JIT sees every array's concrete dtype at launch, so every array parameter starts with a dtype
+variable of its own. Lowering with those variables meets the typing rules of ir/typing.py, which answer with
+facts instead of types where the reference would decide per launch:
+
+* :class:`~ctrs.ir.typing.Unify` -- two variables' tiles meet (``a + b``, a tile of one stored into the other):
+  one variable (the port is generic in it);
+* :class:`~ctrs.ir.typing.Bind` -- a use forces a concrete dtype (``ct.store`` of an f32 tile: the reference casts
+  a stored tile only to a dtype it promotes to, so that array is f32 in every launch that compiles);
+* :class:`~ctrs.ir.typing.GenericMeetsConcrete` -- the lowering depends on the variable's value (``i32`` meets
+  it, ``ct.exp`` of its tile, a constant of it the crate cannot spell generically): the kernel is lowered once
+  per dtype of that variable (``<kernel>_<dtype>`` entries; several variables: one suffix each, in order).
+
+:func:`solve` lowers, applies the facts and lowers again until none is left (each round merges or binds a
+class, so it ends); :func:`entries` then specialises the variables that need it. The variables left are the
+port's type generics, named ``E`` (the class of the first array), ``E1``, ``E2`` ... in parameter order.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import libcst as cst
+
+from ... import errors
+from ...ir import typing as irtyping
+from ...ir.types import DTYPES, DType, DTypeParam
+
+MAX_ROUNDS = 64
+
+
+class Classes:
+    """Union-find of array names with an optional concrete dtype per class."""
+
+    def __init__(self, arrays: list[str], fixed: dict[str, DType] | None = None):
+        self.arrays = arrays
+        self.parent = {a: a for a in arrays}
+        self.bound: dict[str, DType] = {}
+        self.why: dict[str, tuple[int, str]] = {}  # a bound class -> (line, the fact that bound it): --explain
+        for a, d in (fixed or {}).items():
+            self.bound[self.find(a)] = d
+
+    def find(self, a: str) -> str:
+        while self.parent[a] != a:
+            a = self.parent[a]
+        return a
+
+    def reps(self) -> list[str]:
+        """Class representatives in parameter order (of each class's first array)."""
+        out: list[str] = []
+        for a in self.arrays:
+            r = self.find(a)
+            if r not in out:
+                out.append(r)
+        return out
+
+    def names(self) -> dict[str, str]:
+        """Each unbound class's variable name: ``E``, ``E1``, ``E2`` ... in parameter order."""
+        free = [r for r in self.reps() if r not in self.bound]
+        return {r: "E" if i == 0 else f"E{i}" for i, r in enumerate(free)}
+
+    def mapping(self) -> dict[str, object]:
+        names = self.names()
+        return {a: self.bound.get(self.find(a)) or DTypeParam(names[self.find(a)]) for a in self.arrays}
+
+    def by_param(self) -> dict[str, str]:
+        """Variable name -> its class representative."""
+        return {n: r for r, n in self.names().items()}
+
+    def bind(self, rep: str, dt: DType) -> bool:
+        """``rep``'s class is ``dt`` (merged with a dtype it already has: the wider of two that promote, since a
+        narrower store into the wider array is an implicit cast). Raises PromotionError on a conflict."""
+        old = self.bound.get(rep)
+        new = dt if old is None else irtyping.promote(old, dt)
+        self.bound[rep] = new
+        return new != old
+
+    def union(self, a: str, b: str) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        first, second = sorted((ra, rb), key=self.arrays.index)
+        self.parent[second] = first
+        if second in self.bound:
+            d = self.bound.pop(second)
+            self.bind(first, d)
+        return True
+
+
+def arrays_of(classes: Classes, rep: str) -> list[str]:
+    return [a for a in classes.arrays if classes.find(a) == rep]
+
+
+def array_names(lw_cls, info, fn: cst.FunctionDef) -> list[str]:
+    """The array parameters of ``fn`` in parameter order (as Lowering.param decides them: by rank)."""
+    ranks = lw_cls(info, fn)._array_ranks()
+    return [p.name.value for p in fn.params.params if p.name.value in ranks]
+
+
+def _facts(blockers) -> list:
+    return [b.__cause__ for b in blockers if isinstance(b.__cause__, irtyping.DTypeFact)]
+
+
+def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
+    """Lower with the classes' variables, apply the dtype facts, again until none is left. ``lower(mapping, met)``
+    returns (entries, blockers) and adds to ``met`` the variables whose tiles met a concrete float (of the last
+    round). Returns (entries, blockers, classes)."""
+    for _ in range(MAX_ROUNDS):
+        by_param = classes.by_param()
+        if met is not None:
+            met.clear()
+        ks, blockers = lower(classes.mapping(), met)
+        facts = _facts(blockers)
+        if not facts:
+            return ks, blockers, classes
+        changed = False
+        for f in facts:  # binds first: a variable's tile stored into an array a use makes f32 is a cast, not a unify
+            if isinstance(f, irtyping.Bind) and f.param.name in by_param:
+                rep = classes.find(by_param[f.param.name])
+                b = next(b for b in blockers if b.__cause__ is f)
+                try:
+                    if classes.bind(rep, f.dtype):
+                        changed = True
+                        classes.why[rep] = (b.loc.line if b.loc else 0, f.why)
+                except irtyping.PromotionError as e:
+                    arrays = arrays_of(classes, rep)
+                    return [], [errors.CtrsError(
+                        errors.IR_DTYPE_CONFLICT, f"typed-IR front end: array {', '.join(arrays)} would have to be "
+                        f"{classes.bound[rep]} and {f.dtype} ({e}): no launch compiles",
+                        "cast the tile (ct.astype) to the array's dtype", b.loc)], classes
+        for f in facts:  # then the meetings of variables still free (the next round sees the bound ones concrete)
+            if isinstance(f, irtyping.Unify) and f.a.name in by_param and f.b.name in by_param:
+                a, b = classes.find(by_param[f.a.name]), classes.find(by_param[f.b.name])
+                if a not in classes.bound and b not in classes.bound:
+                    changed |= classes.union(a, b)
+        if not changed:
+            break
+    return [], [errors.CtrsError(errors.IR_DTYPE_UNSOLVED, "typed-IR front end: the arrays' dtype facts do not "
+                                 "settle", "a translator bug: report the kernel", loc)], classes
+
+
+def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
+    """Variable name -> the dtypes to specialise it to: the integer dtypes it met first (an index array meeting
+    ``i32``), then the element dtypes of the rules (f32, f16, bf16). ``"*"``: every variable (a fact without one)."""
+    out: dict[str, list[str]] = {}
+    for b in blockers:
+        c = b.__cause__
+        params = [p.name for p in c.params] or ["*"]
+        for p in params:
+            lst = out.setdefault(p, [])
+            if c.met is not None and not c.met.is_float and c.met.name not in lst:
+                lst.insert(0, c.met.name)
+    for lst in out.values():
+        lst += [d for d in element_dtypes if d not in lst]
+    return out
+
+
+def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=()):
+    """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
+    depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
+    (entries, blockers of the generic lowering when no entry is left)."""
+    classes = Classes(arrays, fixed)
+    met: set[str] = set()
+    ks, blockers, classes = solve(lower, classes, loc, met)
+    names = classes.names()
+    # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes share one
+    # element type, as every port so far; merging only adds equalities, so what lowered still does), except a
+    # variable whose tiles meet a concrete float (f32 wins whatever it is: f32 statistics read next to half-precision
+    # data keep a type generic of their own, E1 ...) and one whose lowering depends on its value (specialised per
+    # dtype: an index array meeting i32, a reduced array; the arrays beside it stay generic)
+    apart = set(met) | {p.name for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
+                        for p in b.__cause__.params}
+    free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
+    if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers):
+        for r in free[1:]:
+            classes.union(free[0], r)
+        ks, blockers, classes = solve(lower, classes, loc)
+    if not blockers or not all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+        for k in ks:
+            if suffix:
+                k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
+            for r, (line, why) in classes.why.items():
+                k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in "
+                                f"every launch ({why})"))
+        return ks, blockers
+    want = candidates(blockers, element_dtypes)
+    reps = [r for r in classes.reps() if r not in classes.bound and (
+        "*" in want or classes.names()[r] in want)]
+    if not reps:
+        return [], blockers
+    lists = [want.get(classes.names()[r]) or want["*"] for r in reps]
+    out = []
+    base = {a: d for a, d in ((a, classes.bound.get(classes.find(a))) for a in arrays) if d is not None}
+    for combo in itertools.product(*lists):
+        fix = dict(base)
+        for r, d in zip(reps, combo):
+            for a in arrays:
+                if classes.find(a) == r:
+                    fix[a] = DTYPES[d]
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo))
+        if not bs:
+            out += es
+    return (out, []) if out else ([], blockers)
