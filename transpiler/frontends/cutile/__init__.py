@@ -36,7 +36,7 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     kernels = []
     for fn in info.kernels:
         def lower(mapping, met=None, fn=fn):
-            return lower_kernel(info, fn, mapping, on_unsupported, met)
+            return lower_kernel(info, fn, mapping, on_unsupported, met_float=met)
 
         ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value, element_dtypes,
                                       info.loc(fn))
