@@ -57,6 +57,7 @@ TYPED_IR = {
     "tests/data/ir_dtypes.py",
     "tests/data/ir_gather_forms.py",
     "tests/data/ir_matmul.py",
+    "tests/data/llm_ceil_div.py",
     "tests/data/ir_load_options.py",
     "tests/data/ir_ops_arith.py",
     "tests/data/ir_ops_newaxes.py",

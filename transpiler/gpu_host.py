@@ -319,7 +319,8 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
             print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
     ok = sum(c.ok for c in report.checks if c.port == port.name)
     n = sum(1 for c in report.checks if c.port == port.name)
-    cutile = runner.meta.get("cutile") or runner.analysis.get("cutile") or "0.3.1"
+    meta, analysis = getattr(runner, "meta", {}), getattr(runner, "analysis", {})
+    cutile = meta.get("cutile") or analysis.get("cutile") or "0.3.1"
     print(f"{port.name}: {ok}/{n} checks ok (cutile {cutile}; {time.time() - t0:.0f} s)", flush=True)
 
 

@@ -1,6 +1,6 @@
-"""Per-expert counts rounded up to whole blocks (ctrs llm-fallback fixture, written for this repo): `//` of two
-int32 tiles has no text-model rule; the typed IR front end refuses the kernel for another reason (the gathered
-counts, of the array's element type, meet an int32 tile), so the fallback asks through the text model."""
+"""Per-expert counts rounded up to whole blocks (ctrs fixture, written for this repo): `//` of two int32 tiles has
+no text-model rule; the typed IR takes the kernel (the gathered counts' array gets its own dtype variable), so the
+rules translate it and the LLM fallback is never asked."""
 
 import cuda.tile as ct
 
