@@ -27,7 +27,9 @@ from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from . import gathers, inline
+from .gathers import FlatNeeded, offsets as gathers_offsets
+from .inline import global_value, helper_def, imported_alias, inline as inline_helper, pointer_args
+from .inline import unpack as inline_unpack
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
@@ -105,7 +107,7 @@ class Lowering(Control, Builder):
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
         self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
-            | inline.pointer_args(tf, fn)
+            | pointer_args(tf, fn)
         self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
         self.setup_control()
 
@@ -138,7 +140,7 @@ class Lowering(Control, Builder):
         if v.type.rank == 0:
             v.type = ArrayType(ELEMENT, rank)
         elif v.type.rank != rank and name not in self.flat:  # views of two ranks: a flat array (gathers.py)
-            raise gathers.FlatNeeded(name, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
+            raise FlatNeeded(name, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         elif v.type.rank != rank:
             raise self.err(node, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         return v
@@ -163,7 +165,7 @@ class Lowering(Control, Builder):
 
     def drop_stride(self, name: str, arr: str, axis: int, node, why: str) -> None:
         if name in self.runtime and arr not in self.flat:  # a stride read as a value: this access gathers too
-            raise gathers.FlatNeeded(arr, f"'{name}' is used as a value and as a stride")
+            raise FlatNeeded(arr, f"'{name}' is used as a value and as a stride")
         if name in self.runtime:
             raise self.err(node, f"'{name}' is used as a value and as a stride")
         if name not in self.strides:
@@ -209,7 +211,7 @@ class Lowering(Control, Builder):
         if isinstance(v, Mask):
             return self.mask_value(v, node)
         if isinstance(v, Ptr) and v.base is None:  # an offset expression used as a value (offs * 2, offs + 1 < n)
-            return gathers.offsets(self, v, node)
+            return gathers_offsets(self, v, node)
         if isinstance(v, (Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
         return v
@@ -337,7 +339,7 @@ class Lowering(Control, Builder):
 
     def small(self, s) -> None:
         if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple):
-            inline.unpack(self, s)  # a, b = helper(...) / a, b = x, y
+            inline_unpack(self, s)  # a, b = helper(...) / a, b = x, y
         elif isinstance(s, cst.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0].target, cst.Name):
                 raise self.err(s, "assignment to anything but one name")
@@ -473,7 +475,7 @@ class Lowering(Control, Builder):
                 return self.lookup(node)
             if node.value in ("True", "False"):
                 return node.value == "True"
-            g = inline.global_value(self, node)  # a module constant (Triton folds globals)
+            g = global_value(self, node)  # a module constant (Triton folds globals)
             if g is not None:
                 return g
             raise self.err(node, f"name '{node.value}'")
@@ -680,10 +682,10 @@ class Lowering(Control, Builder):
                 and node.func.value not in self.env:
             fn = node.func.value
         if isinstance(node.func, cst.Name) and node.func.value not in self.env:
-            helper = inline.helper_def(self, node.func.value)
+            helper = helper_def(self, node.func.value)
             if helper is not None:  # a @triton.jit helper of the file: inlined (inline.py)
-                return inline.inline(self, helper, self.call_of(node, hint))
-            alias = inline.imported_alias(self, node.func.value)
+                return inline_helper(self, helper, self.call_of(node, hint))
+            alias = imported_alias(self, node.func.value)
             if alias is not None and alias in CALLS:  # from .utils import triton_tanh (= libdevice.tanh)
                 c = self.call_of(node, hint)
                 return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))

@@ -11,7 +11,7 @@ from ... import frontend_triton
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
-from . import gathers
+from .gathers import FlatNeeded, gather as gathers_gather, scatter as gathers_scatter
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
@@ -215,14 +215,14 @@ def _access(lw, c: Call, a: dict, store: bool):
     if p.base is not None and p.base in lw.flat:
         return Flat(p.base, p, mask)
     if mask is not None and not isinstance(mask, Mask):  # any other predicate: a gather/scatter's mask
-        raise gathers.FlatNeeded(p.base, "a mask other than `offs < n`") if p.base is not None else \
+        raise FlatNeeded(p.base, "a mask other than `offs < n`") if p.base is not None else \
             lw.err(c.node, "the address is not a pointer parameter plus offsets")
     try:
         acc = access(p, mask)
     except NotView as e:
         if p.base is None:
             raise lw.err(c.node, f"not a partition-view access ({e.why}): a gather/scatter") from None
-        raise gathers.FlatNeeded(p.base, e.why) from None
+        raise FlatNeeded(p.base, e.why) from None
     arr = acc.base
     lw.array(arr, len(acc.shape), c.node)
     for bound, kind, k in acc.extents:
@@ -245,18 +245,18 @@ def load(lw, c: Call):
         raise lw.err(c.node, f"tl.load({', '.join(sorted(a))})")
     acc = _access(lw, c, a, False)
     if isinstance(acc, Flat):
-        return gathers.gather(lw, acc.base, acc.ptr, acc.mask, _pad_value(lw, a), c.node, c.hint)
+        return gathers_gather(lw, acc.base, acc.ptr, acc.mask, _pad_value(lw, a), c.node, c.hint)
     arr, index, shape, tshape = acc
     key = None
     if "mask" in a and "other" in a:
         key = frontend_triton.padding_key(a["other"])
         if key is None:  # a padding value no view padding mode spells: a gather pads with any number
-            raise gathers.FlatNeeded(arr, "other= without a padding mode")
+            raise FlatNeeded(arr, "other= without a padding mode")
     elif "padding_option" in a:
         opt = frontend_triton._lit(a["padding_option"])
         key = opt or None
     if key is not None and key not in _PADDING:
-        raise gathers.FlatNeeded(arr, f"padding {key}")
+        raise FlatNeeded(arr, f"padding {key}")
     v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
     t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
     lw.origin[t.id] = arr
@@ -282,7 +282,7 @@ def store(lw, c: Call):
         raise lw.err(a["value"], "tl.store of something other than a tile")
     acc = _access(lw, c, a, True)
     if isinstance(acc, Flat):
-        gathers.scatter(lw, acc.base, acc.ptr, acc.mask, val, c.node)
+        gathers_scatter(lw, acc.base, acc.ptr, acc.mask, val, c.node)
         return None
     arr, index, shape, _tshape = acc
     dt = lw.arrays[arr].type.dtype
