@@ -331,14 +331,16 @@ def if_stmt(lw, s: cst.If) -> None:
                 lw.stmt(st)
         return run
 
-    orelse = s.orelse
-    if orelse is None:
-        else_body: tuple = ()
-    elif isinstance(orelse, cst.If):  # elif
-        else_body = (orelse,)
-    else:
-        else_body = tuple(orelse.body.body)
-    branch(lw, s.test, arm(s.body.body), arm(else_body), s)
+    branch(lw, s.test, arm(s.body.body), arm(else_statements(s)), s)
+
+
+def else_statements(s: cst.If) -> tuple:
+    """The statements of an ``if``'s else arm: none, the ``elif`` as one nested ``if``, or the else block's."""
+    if s.orelse is None:
+        return ()
+    if isinstance(s.orelse, cst.If):  # elif
+        return (s.orelse,)
+    return tuple(s.orelse.body.body)
 
 
 def if_expr(lw, node: cst.IfExp, hint: str):

@@ -29,7 +29,7 @@ from ...cutile_base import _is_docstring
 from ...ir.ops import Op, OpKind
 from ...ir.types import BOOL, I32, ScalarType, Sym
 from ...ir.values import Value
-from ..cutile.control import Flag, two_arms
+from ..cutile.control import Flag, else_statements, two_arms
 from ..cutile.recovery import guard, live
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
@@ -301,14 +301,7 @@ def if_stmt(lw, s: cst.If) -> None:
     def arm(stmts):
         return lambda: lw.statements(stmts)
 
-    orelse = s.orelse
-    if orelse is None:
-        else_body: tuple = ()
-    elif isinstance(orelse, cst.If):  # elif
-        else_body = (orelse,)
-    else:
-        else_body = tuple(orelse.body.body)
-    branch(lw, s.test, arm(s.body.body), arm(else_body), s)
+    branch(lw, s.test, arm(s.body.body), arm(else_statements(s)), s)
 
 
 def if_expr(lw, node: cst.IfExp, hint: str):
