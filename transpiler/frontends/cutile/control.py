@@ -87,15 +87,9 @@ def atom(lw, node):
             raise lw.err(node, "`is` / `is not` of values that are not known at translate time")
         return folded == isinstance(node.comparisons[0].operator, cst.Is)
     v = lw.expr(node)
-    if isinstance(v, (bool, int, float)):
-        return bool(v)
-    if isinstance(v, Sym):
-        if lw.flags.get(v.name) == "bool":
-            return Flag(v.name, "eq", 1)
-        other = lw.other.get(v.name)
-        if other is not None and 0 in other:
-            return True
-        return Flag(v.name, "ne", 0)
+    known = truth_of_constant(lw, v)
+    if known is not None:
+        return known
     if isinstance(v, Value) and isinstance(v.type, ScalarType):
         if v.type.dtype == BOOL:
             return v
@@ -400,3 +394,18 @@ def signal_one_armed(lw, name: str, node) -> None:
 
 __all__ = ["Flag", "atom", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
            "signal_one_armed", "two_arms"]
+
+
+def truth_of_constant(lw, v):
+    """A compile-time value used as a condition: a number's truth, a const-generic flag test (a bool flag `== 1`,
+    an int flag `!= 0`, True in the entry where the flag stands for values other than 0); None otherwise."""
+    if isinstance(v, (bool, int, float)):
+        return bool(v)
+    if isinstance(v, Sym):
+        if lw.flags.get(v.name) == "bool":
+            return Flag(v.name, "eq", 1)
+        other = lw.other.get(v.name)
+        if other is not None and 0 in other:
+            return True
+        return Flag(v.name, "ne", 0)
+    return None

@@ -29,7 +29,7 @@ from ...cutile_base import _is_docstring
 from ...ir.ops import Op, OpKind
 from ...ir.types import BOOL, I32, ScalarType, Sym
 from ...ir.values import Value
-from ..cutile.control import Flag, else_statements, two_arms
+from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
 from ..cutile.recovery import guard, live
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
@@ -200,15 +200,9 @@ def condition(lw, node):
             return bool(_PY[op](a, b))
         return _scalar(lw, lw.comparison(node), node)
     v = lw.expr(node)
-    if isinstance(v, (bool, int, float)):
-        return bool(v)
-    if isinstance(v, Sym):
-        if lw.flags.get(v.name) == "bool":
-            return Flag(v.name, "eq", 1)
-        other = lw.other.get(v.name)
-        if other is not None and 0 in other:
-            return True
-        return Flag(v.name, "ne", 0)
+    known = truth_of_constant(lw, v)
+    if known is not None:
+        return known
     v = lw.value(v, node)
     if isinstance(v, Value) and isinstance(v.type, ScalarType) and v.type.dtype == I32:
         return lw.compare("ne", v, 0, node, "cond")
