@@ -6,6 +6,7 @@ op stats and the source map treat it like any rule output. Bound names are renam
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ctrs import model
 
@@ -49,16 +50,31 @@ class Hook:
     """The front ends' LLM hook for these answers. Called as ``hook(front, node, hint)`` by the text-model front
     end (frontend_cutile.parse_file(llm_hook=...): a ct.* call without a rule); with ``typed`` set,
     translate.translate_module takes the typed IR pipeline alone and passes ``hook.typed`` to its Lowering
-    (on_unsupported): every statement / expression without a rule reaches it."""
+    (on_unsupported): every statement / expression without a rule reaches it, and every statement passes its
+    ``replaces`` first (a statement or statement range answered as a whole, or one the fallback asks for:
+    ``asks``, statement key -> :class:`Ask`)."""
 
-    def __init__(self, splices: dict, typed: bool = False):
+    def __init__(self, splices: dict, typed: bool = False, asks: dict | None = None):
         self.splices, self.typed_mode = splices, typed
+        self.asks = dict(asks or {})
+        self.typed = TypedHook(self)
 
     def __call__(self, front, node, hint: str):
         return lower(front, node, hint, self.splices)
 
-    def typed(self, lw, node, hint: str):
-        return lower_typed(lw, node, hint, self.splices)
+
+class TypedHook:
+    """``Lowering(on_unsupported=...)``: called as ``(lw, node, hint)`` for a construct without a rule;
+    ``replaces(lw, stmt)`` before every statement."""
+
+    def __init__(self, owner: Hook):
+        self.owner = owner
+
+    def __call__(self, lw, node, hint: str):
+        return lower_typed(lw, node, hint, self.owner.splices)
+
+    def replaces(self, lw, s) -> bool:
+        return replace_statements(lw, s, self.owner.splices, self.owner.asks)
 
 
 def hook(splices: dict, typed: bool = False):
@@ -104,22 +120,27 @@ def typed_scope(lw) -> list[dict]:
     return out
 
 
+def _generics(lw) -> str:
+    return ", ".join(["E: ElementType"] + [f"const {p.name}: i32" for p in lw.params if p.kind == "constant"])
+
+
+def _rust_name(name: str) -> str:
+    name = re.sub(r"\W", "_", name).lower()
+    return name if re.match(r"[a-z_]", name) else f"v_{name}"
+
+
 def typed_construct(lw, node, hint: str):
     from ctrs import errors  # noqa: PLC0415
 
     from .context import Construct  # noqa: PLC0415
 
-    target = _binds(node) or hint or "llm_value"
-    target = re.sub(r"\W", "_", target).lower()
-    if not re.match(r"[a-z_]", target):
-        target = f"v_{target}"
+    target = _rust_name(_binds(node) or hint or "llm_value")
     pos = lw.info.positions[node]
     code = lw.info.module.code_for_node(node).strip()
-    gens = ["E: ElementType"] + [f"const {p.name}: i32" for p in lw.params if p.kind == "constant"]
     kind = "statement" if _binds(node) else "expression"
     return Construct(lw.info.path, lw.info.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
                      f"no typed-IR rule for the {kind} `{' '.join(code.split())[:80]}`", code, target, kind,
-                     typed_scope(lw), ", ".join(gens))
+                     typed_scope(lw), _generics(lw))
 
 
 def _ir_type(text: str):
@@ -136,12 +157,35 @@ def _ir_type(text: str):
     return TileType(dtype, tuple(int(d) if d.lstrip("-").isdigit() else Sym(d) for d in dims))
 
 
+def _fragment(lw, node, got: dict, c_loc, names: list[str], hint: str):
+    """The RUST_FRAGMENT op of an accepted answer at ``node``: operands are the scope values its expressions read,
+    results the values of ``names`` (each the type of its last ``let``)."""
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.ir import OpKind  # noqa: PLC0415
+    from ctrs.ir.values import Value  # noqa: PLC0415
+
+    used = set()
+    for st in got["stmts"]:
+        used |= set(re.findall(r"\b[A-Za-z_]\w*\b", st.expr))
+    inputs = [n for n in sorted(used) if isinstance(lw.env.get(n), Value)]
+    mark = f"/* {MARK} {got['model']} {got['hash'][:16]} */ "
+    last = {st.name: st for st in got["stmts"]}
+    try:
+        rtypes = [_ir_type(last[n].type) for n in names]
+    except (answer.Rejected, KeyError) as r:
+        raise errors.CtrsError(errors.IR_UNSUPPORTED, f"LLM answer: {r}", "", c_loc) from None
+    extra = {"outputs": list(names)} if len(names) > 1 else {}
+    op = lw.emit(OpKind.RUST_FRAGMENT, [lw.env[n] for n in inputs], rtypes, node, hint, inputs=inputs,
+                 stmts=[(s.name, s.type, s.expr) for s in got["stmts"]], mark=mark, **extra)
+    for r, n in zip(op.results, names):
+        r.hint = n
+    return op.results
+
+
 def lower_typed(lw, node, hint: str, splices: dict):
     """A RUST_FRAGMENT op for the answer at this construct; without one, CTRS-E251 carrying the Construct (the
     fallback asks the model for it). A statement's answer is bound to the name it assigns."""
     from ctrs import errors  # noqa: PLC0415
-    from ctrs.ir import OpKind  # noqa: PLC0415
-    from ctrs.ir.values import Value  # noqa: PLC0415
 
     import libcst as cst  # noqa: PLC0415
 
@@ -153,21 +197,63 @@ def lower_typed(lw, node, hint: str, splices: dict):
         e = errors.CtrsError(errors.LLM_CONSTRUCT, c.message, "ctrs translate --llm sends it to the model", c.loc)
         e.construct = c
         raise e
-    used = set()
-    for st in got["stmts"]:
-        used |= set(re.findall(r"\b[A-Za-z_]\w*\b", st.expr))
-    inputs = [n for n in sorted(used) if isinstance(lw.env.get(n), Value)]
-    mark = f"/* {MARK} {got['model']} {got['hash'][:16]} */ "
-    try:
-        rtype = _ir_type(got["stmts"][-1].type)
-    except answer.Rejected as r:
-        raise errors.CtrsError(errors.IR_UNSUPPORTED, f"LLM answer: {r}", "", c.loc) from None
-    op = lw.emit(OpKind.RUST_FRAGMENT, [lw.env[n] for n in inputs], [rtype], node, c.target, inputs=inputs,
-                 stmts=[(s.name, s.type, s.expr) for s in got["stmts"]], mark=mark)
-    v: Value = op.result
+    (v,) = _fragment(lw, node, got, c.loc, [got["stmts"][-1].name], c.target)
     if _binds(node):
         lw.bind(_binds(node), v)
     return v
+
+
+# -------------------------------------------------------------------------- statements and statement ranges
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A statement range the fallback asks the model for (statements ``first``..``last`` lines of one block,
+    starting at ``key``): the answer defines ``outputs``, the names it binds that the kernel reads elsewhere."""
+    key: tuple
+    last_line: int
+    outputs: tuple
+    python: str
+    code: str  # the diagnostic code that stopped the range's first statement (CTRS-E124, E125, E251)
+    message: str
+
+
+def _in_range(lw, s, key: tuple, last_line: int) -> bool:
+    loc = lw.info.loc(s)
+    return str(loc.file) == key[0] and key[1] < int(loc.line) <= last_line
+
+
+def replace_statements(lw, s, splices: dict, asks: dict) -> bool:
+    """Before statement ``s``: the fragment of an accepted statement (range) answer starting at ``s`` (binds its
+    outputs; True), True for a later statement of such a range (its names are bound already), CTRS-E251 with the
+    Construct for a statement range the fallback asks for (``asks``: the scope is the one at ``s``), else False."""
+    from ctrs import errors  # noqa: PLC0415
+
+    from .context import Construct  # noqa: PLC0415
+
+    if not splices and not asks:
+        return False
+    key = key_of(lw.info.loc(s))
+    got = splices.get(key)
+    if got is not None and got.get("outputs"):
+        outs = list(got["outputs"])
+        vals = _fragment(lw, s, got, lw.info.loc(s), outs, outs[-1])
+        for n, v in zip(outs, vals):
+            lw.bind(n, v)
+        return True
+    for k, rec in splices.items():
+        if rec.get("outputs") and _in_range(lw, s, k, rec["end_line"]):
+            return True
+    ask = asks.get(key)
+    if ask is not None and got is None:
+        c = Construct(lw.info.path, lw.info.loc(s), ask.last_line, ask.code, ask.message, ask.python,
+                      _rust_name(ask.outputs[-1]), "statements" if len(ask.outputs) > 1 else "statement",
+                      typed_scope(lw), _generics(lw),
+                      outputs=tuple(ask.outputs))
+        e = errors.CtrsError(errors.LLM_CONSTRUCT, c.message, "ctrs translate --llm sends it to the model", c.loc)
+        e.construct = c
+        raise e
+    return False
 
 
 def lower(front, node, hint: str, splices: dict):
