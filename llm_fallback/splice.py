@@ -143,13 +143,20 @@ def typed_construct(lw, node, hint: str):
                      typed_scope(lw), _generics(lw))
 
 
-def _ir_type(text: str):
+def _ir_type(text: str, known: dict | None = None):
+    """The IR type of an answer's ``let`` type; ``known``: the Rust spelling -> dtype of the values the answer
+    reads (an array's own dtype variable keeps its identity: `E` there is that variable, not the kernel's E)."""
     from ctrs.frontends.cutile import ELEMENT  # noqa: PLC0415
     from ctrs.ir import Sym  # noqa: PLC0415
     from ctrs.ir.types import DTYPES, ScalarType, TileType  # noqa: PLC0415
 
     kind, dt, dims = answer.parse_type(text)
-    dtype = ELEMENT if dt == ELEMENT.name else DTYPES.get(dt)
+    known = known or {}
+    generic = {d for d in known.values() if not isinstance(d, type(DTYPES["f32"]))}
+    if dt not in known and dt not in DTYPES and len(generic) == 1:  # the one dtype variable the answer reads
+        dtype = next(iter(generic))  # (the prompt's scope may come from a lowering round that named it otherwise)
+    else:
+        dtype = known.get(dt) or (ELEMENT if dt == ELEMENT.name else DTYPES.get(dt))
     if dtype is None:
         raise answer.Rejected(f"element type `{dt}` is not E or a cutile element type")
     if kind == "scalar":
@@ -161,6 +168,7 @@ def _fragment(lw, node, got: dict, c_loc, names: list[str], hint: str):
     """The RUST_FRAGMENT op of an accepted answer at ``node``: operands are the scope values its expressions read,
     results the values of ``names`` (each the type of its last ``let``)."""
     from ctrs import errors  # noqa: PLC0415
+    from ctrs.emitters.ir_rust import dtype_rust  # noqa: PLC0415
     from ctrs.ir import OpKind  # noqa: PLC0415
     from ctrs.ir.values import Value  # noqa: PLC0415
 
@@ -170,16 +178,44 @@ def _fragment(lw, node, got: dict, c_loc, names: list[str], hint: str):
     inputs = [n for n in sorted(used) if isinstance(lw.env.get(n), Value)]
     mark = f"/* {MARK} {got['model']} {got['hash'][:16]} */ "
     last = {st.name: st for st in got["stmts"]}
+    known = {}
+    for n in inputs:
+        dt = getattr(lw.env[n].type, "dtype", None)
+        try:
+            known.setdefault(dtype_rust(dt), dt)
+        except Exception:  # noqa: BLE001, S112 - a dtype without a Rust spelling: not one an answer can name
+            continue
     try:
-        rtypes = [_ir_type(last[n].type) for n in names]
+        rtypes = [_ir_type(last[n].type, known) for n in names]
     except (answer.Rejected, KeyError) as r:
         raise errors.CtrsError(errors.IR_UNSUPPORTED, f"LLM answer: {r}", "", c_loc) from None
+    _assert_dtypes(lw, got["stmts"], inputs, c_loc)
     extra = {"outputs": list(names)} if len(names) > 1 else {}
     op = lw.emit(OpKind.RUST_FRAGMENT, [lw.env[n] for n in inputs], rtypes, node, hint, inputs=inputs,
                  stmts=[(s.name, s.type, s.expr) for s in got["stmts"]], mark=mark, **extra)
     for r, n in zip(op.results, names):
         r.hint = n
     return op.results
+
+
+def _assert_dtypes(lw, stmts, inputs: list[str], loc) -> None:
+    """An input the answer re-declares with a concrete element type (``let t: Tile<i32, { [1] }> = t;``, ``t``'s
+    dtype a variable of an array) states the dtype the answer is written for, as cuTile Python's JIT sees one per
+    launch: a Bind fact (frontends/cutile/dtypes.py binds the array's dtype and lowers again). The specs decide
+    whether that holds: an array passed with another dtype has no entry, and the answer is rejected."""
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.ir import typing as irtyping  # noqa: PLC0415
+    from ctrs.ir.types import DTypeParam  # noqa: PLC0415
+
+    for st in stmts:
+        if st.expr not in inputs:
+            continue
+        have = getattr(lw.env[st.expr].type, "dtype", None)
+        kind, dt, _ = answer.parse_type(st.type)
+        want = _ir_type(st.type) if kind != "opaque" and dt != "E" else None
+        if isinstance(have, DTypeParam) and want is not None and not isinstance(want.dtype, DTypeParam):
+            fact = irtyping.Bind(have, want.dtype, f"the LLM answer reads `{st.expr}` as {want.dtype}")
+            raise errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {fact}", "", loc) from fact
 
 
 def lower_typed(lw, node, hint: str, splices: dict):
