@@ -154,12 +154,13 @@ def _stopped(kernel: Path, hook) -> set[int]:
 
 
 def _range_of(kernel: Path, c: context.Construct, hook) -> splice.Ask | None:
-    """A statement range starting at expression construct ``c``'s statement, when the statements after it stopped
-    too and the range binds two or more names read elsewhere (ranges.py); else None (``c`` is asked alone)."""
+    """The statement holding expression construct ``c`` as a whole when it binds several names (``a, b = ..``), or
+    the range from it when the statements after it stopped too and the range binds two or more names read
+    elsewhere (ranges.py); else None (``c`` is asked alone)."""
     if c.kind != "expression" or Path(str(c.loc.file)).resolve() != Path(kernel).resolve():
         return None
     ask = ranges.ask_for(kernel, c.loc, c.code, c.message, _stopped(kernel, hook))
-    return ask if ask is not None and len(ask.outputs) > 1 and ask.last_line > c.end_line else None
+    return ask if ask is not None and len(ask.outputs) > 1 else None
 
 
 def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, verifier: verify.Verifier,
