@@ -177,7 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         ks = corpus.run("translate", None, True, a.only, llm=cfg)
         requests = [r["body"] for r in srv.requests]
     rows = _rows(ks, logs, records, requests, verdicts)
-    _write(Path(a.out), ks, rows)
+    if a.only:  # the kernels in scope only (the others were not translated)
+        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]
+    _write(Path(a.out), ks, rows, a.only)
     return 0
 
 
@@ -246,19 +248,21 @@ def _brief(detail: str) -> str:
     return " / ".join(keep)[:600]
 
 
-def _write(out: Path, ks, rows: list[dict]) -> None:
+def _write(out: Path, ks, rows: list[dict], only: str | None = None) -> None:
     n = {r: sum(x["result"] == r for x in rows) for r in ("accepted", "rejected", "not asked")}
     scripted = [r for r in rows if r["scripted"]]
     ns = {r: sum(x["result"] == r for x in scripted) for r in ("accepted", "rejected", "not asked")}
     kernels = sorted({r["kernel"] for r in rows if r["kernel_translated"]})
-    head = (f"TileGym 1.5.1: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
+    scope = f" (--only '{only}')" if only else ""
+    head = (f"TileGym 1.5.1{scope}: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
             f"{len(kernels)} through the LLM fallback (verified); {len(rows)} constructs met "
             f"({n['accepted']} accepted, {n['rejected']} rejected, {n['not asked']} not asked); "
             f"{len(scripted)} with a scripted answer: {ns['accepted']} accepted, {ns['rejected']} rejected, "
             f"{ns['not asked']} not asked")
     print(head)
     lines = [f"# LLM fallback on TileGym 1.5.1 (scripted answers)\n\n{head}\n",
-             "Command: `.venv/bin/python benchmarks/llm_measure.py` (answers: `ANSWERS` there; "
+             f"Command: `.venv/bin/python benchmarks/llm_measure.py{' --only ' + repr(only) if only else ''}` "
+             "(answers: `ANSWERS` there; "
              f"`--llm-attempts {ATTEMPTS}`; verification: every committed spec of the kernel, IR-EQUIVALENT).\n",
              "| kernel | line | construct | scripted | result | attempts | verified specs | why |",
              "|---|---|---|---|---|---|---|---|"]

@@ -248,7 +248,9 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
 
     The rules run first, unchanged (``plain``). When they fail on a cuTile Python file, the typed IR front end runs
     alone with the fallback's hook (``typed``): every statement / expression without a rule (operators,
-    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op. A file the
+    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op; a simple
+    assignment stopped inside a rule (CTRS-E124/E125), a tuple assignment and a range of stopped statements whose
+    names are read later are asked for as a whole (ranges.py: an Ask, re-lowered for the scope). A file the
     typed front end cannot take for another reason, and every Triton file, goes through the text-model front end
     (``text``): a ct.* call without a rule (CTRS-E100; for Triton, any expression the rewrite has no rule for)."""
     from ctrs import errors, frontend_triton, translate  # noqa: PLC0415

@@ -1,7 +1,9 @@
-"""The splice point: the front end calls ``lower`` where a ct.* call has no rule (frontend_cutile._call,
-only through the ``llm_hook`` callback fallback.py passes to the front end). An answer for this construct's file:line:col
-becomes ordinary model ``let``s (op kind ``llm``), so specialisation, per-dtype expansion, rendering,
-op stats and the source map treat it like any rule output. Bound names are renamed to fresh names."""
+"""The splice points. Text model: the front end calls ``lower`` where a ct.* call has no rule
+(frontend_cutile._call, only through the ``llm_hook`` callback fallback.py passes to the front end); an answer
+for this construct's file:line:col becomes ordinary model ``let``s (op kind ``llm``), bound names renamed to
+fresh names. Typed IR: ``Hook.typed`` is the Lowering's ``on_unsupported`` (``lower_typed``: an expression or a
+one-name statement without a rule) and its ``replaces`` runs before every statement (``replace_statements``: a
+statement or statement range answered as a whole, several names bound by one RUST_FRAGMENT op)."""
 
 from __future__ import annotations
 
