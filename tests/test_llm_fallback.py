@@ -556,3 +556,24 @@ def test_statement_answer_splices_and_its_dtype_assertion_binds_the_array_no_bui
     with pytest.raises(errors.CtrsError) as ei:  # without the answer the rules' blocker stands
         translate.translate_source(kernel, llm_hook=splice.Hook({}, True))
     assert ei.value.code == errors.IR_UNSUPPORTED and (ei.value.loc.line, ei.value.loc.col) == (13, 9)
+
+
+def test_statement_ranges_are_formed_from_stopped_statements_no_build():
+    """ranges.ask_for: a statement stopped inside a rule extends over the following statements of its block that
+    stopped too, when two or more of the names they bind are read elsewhere; else the statement alone (all the
+    names it binds); the construct's text has no comment lines."""
+    from ctrs import errors as errs
+    from ctrs.llm_fallback import ranges
+
+    loc = errs.Loc(str(RANGE), 15, 9)
+    ask = ranges.ask_for(RANGE, loc, errs.IR_UNSUPPORTED, "m", {15, 16})
+    assert (ask.key[1:], ask.last_line, ask.outputs) == ((15, 5), 16, ("a", "b"))
+    assert ask.python == "a = ct.atan2(t, u); b = ct.atan2(u, t)"
+    ask = ranges.ask_for(RANGE, loc, errs.IR_UNSUPPORTED, "m", {15})  # b has a rule: a alone
+    assert (ask.last_line, ask.outputs) == (15, ("a",))
+    ask = ranges.ask_for(RANGE, errs.Loc(str(RANGE), 26, 12), errs.IR_UNSUPPORTED, "m", {26})
+    assert (ask.key[1:], ask.outputs) == ((26, 5), ("c", "d"))
+    neg = DATA / "llm_neg_abs.py"  # n = ..; a = ..(n): only `a` is read after the two lines: no range
+    ask = ranges.ask_for(neg, errs.Loc(str(neg), 14, 9), errs.IR_UNSUPPORTED, "m", {14, 15})
+    assert (ask.last_line, ask.outputs) == (14, ("n",))
+    assert ranges.ask_for(RANGE, errs.Loc(str(RANGE), 17, 5), errs.IR_UNSUPPORTED, "m", {17}) is None  # ct.store
