@@ -401,25 +401,32 @@ class KernelEmitter:
         if k in _POINTER_OPS:
             return self.pointer_op(op, out, target)
         if k == OpKind.RUST_FRAGMENT:
-            return self.fragment(op, out, target)
+            return self.fragment(op, out, through)
         return self.compute(op, out, target)
 
-    def fragment(self, op: Op, out: list, target: str | None) -> None:
+    def fragment(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust
-        names of its operands, its temporaries fresh names; the last ``let`` defines the op's result."""
+        names of its operands, its temporaries fresh names; the ``let`` of each name in ``outputs`` (default: the
+        last ``let``) defines the op's result of that position (a statement range binds several)."""
         names = {n: self.val(v, _SCALAR) for n, v in zip(op.attrs["inputs"], op.operands)}
         mark = op.attrs.get("mark", "")
-        *temps, (_, _, last) = op.attrs["stmts"]
+        stmts = op.attrs["stmts"]
+        outputs = list(op.attrs.get("outputs") or [stmts[-1][0]])
+        results = dict(zip(outputs, op.results))
 
         def spell(expr: str) -> str:
             return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: names.get(m.group(0), m.group(0)), expr)
 
-        for name, rtype, expr in temps:
-            fresh = self.fresh(name)
-            self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
-            names[name] = fresh
-        r = op.result
-        self.define(out, op, r, type_rust(r.type), f"{mark}{spell(last)}", target=target)
+        last = {name: i for i, (name, _, _) in enumerate(stmts)}  # a shadowed output: its last `let` defines it
+        for i, (name, rtype, expr) in enumerate(stmts):
+            r = results.get(name) if last[name] == i else None
+            if r is None:
+                fresh = self.fresh(name)
+                self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
+                names[name] = fresh
+                continue
+            self.define(out, op, r, type_rust(r.type), f"{mark}{spell(expr)}", target=through.get(r.id))
+            names[name] = self.val(r, _SCALAR)
 
     def to_tile(self, op: Op, out: list, target: str | None) -> None:
         """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""

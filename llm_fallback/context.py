@@ -33,6 +33,7 @@ class Construct:
     scope: list[dict] = field(default_factory=list)  # {"python", "rust", "kind", "type"}
     generics: str = "none"
     result_type: str = ""  # the Rust type the rest of the kernel expects, when the front end knows it
+    outputs: tuple = ()  # a statement range: the names its answer defines (kind "statements"; target: the last)
 
     @property
     def key(self) -> tuple[str, int, int]:

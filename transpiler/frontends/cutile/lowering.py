@@ -291,6 +291,8 @@ class Lowering(Builder):
 
     def stmt(self, s) -> None:
         self.info.fallback = self.info.span(s)
+        if self.replaced(s):
+            return
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
                 self.small(small)
@@ -355,6 +357,12 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
+    def replaced(self, s) -> bool:
+        """Whether a verified answer for a statement (range) replaces ``s`` (``ctrs translate --llm`` only: the
+        hook's ``replaces`` binds the names the answer defines, and skips the range's later statements)."""
+        replaces = getattr(self.on_unsupported, "replaces", None)
+        return bool(replaces is not None and replaces(self, s))
+
     def hooked(self, node, hint: str):
         """``on_unsupported``'s value for a construct without a rule (bound by the hook itself for a
         statement), or None."""
