@@ -97,6 +97,12 @@ def test_ffi_signature_and_generics_order(built):
                    ".grid(grid)", "#[no_mangle]"):
         assert needle in ffi_rs
     assert "api::zeros" not in ffi_rs and "malloc" not in ffi_rs  # never allocates device memory
+    # the caller's stream is wrapped once per thread and raw handle, never per launch: dropping a borrowed
+    # cutile 0.5.0 Stream queries the driver and records an event (docs/porting.md §11, "Launch path")
+    assert ffi_rs.count("Stream::borrow_raw(") == 1
+    cached = ffi_rs[ffi_rs.index("fn borrowed_stream("):]
+    assert cached.index("STREAM.with(") < cached.index("Stream::borrow_raw(") < cached.index("*slot = Some(")
+    assert "borrowed_stream(device_id, raw_stream, dev)" in ffi_rs[ffi_rs.index("fn device_and_stream("):]
 
 
 def test_ffi_return_codes_without_gpu(built):
