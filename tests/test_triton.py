@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_triton, ir_ref, ir_rs, irdiff, spec as specmod, translate
+from ctrs import errors, frontend_triton, ir_ref, ir_rs, irdiff, pipeline, spec as specmod, translate
 
 from .conftest import assert_equivalent_report
 
@@ -217,13 +217,19 @@ def test_loop_layer_norm_token_carry_is_equivalent(tmp_path):
         assert report.stats["matched"] == report.stats["ref_ops"] == report.stats["gen_ops"]
 
 
-def test_fallback_gather_and_gather_text():
-    src = frontend_triton.rewrite_source(FIXTURES / "triton_strided_gather" / "kernel.py")
-    assert "ct.gather(X, (idx), mask=((pid * BLOCK + ct.arange(BLOCK, dtype=ct.int32)) < IDX.shape[0]), " \
-           "padding_value=0.0)" in src
-    assert "ct.load(IDX, index=(pid,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)" in src
-    notes = "\n".join(translate.explain_lines(FIXTURES / "triton_strided_gather" / "kernel.py"))
-    assert "'X + idx' is not a tile at a block offset (offset 'idx' is a computed tile): X is read element-wise" in notes
+def test_fallback_gather_of_an_index_array():
+    """``X + idx`` with idx loaded from IDX: X is a flat array read by a gather with idx's lanes (mask and padding
+    kept), IDX an ordinary partition view. IDX has a dtype variable of its own (frontends/triton/element_types.py):
+    pointer offsets are integers, so the kernel is lowered per integer dtype of it, X and Y stay one generic E
+    (split into element entries by the pipeline)."""
+    final = pipeline.emit_model(FIXTURES / "triton_strided_gather" / "kernel.py", "final")
+    assert "kernel @gather_scale_i32_f32<BLOCK: const>(%X: array<?xf32>, %IDX: array<?xi32>, %Y: array<?xf32>, " \
+           "%scale: f32)" in final
+    assert "%idx = load_view %pIDX, %pid : tile<BLOCKxi32>" in final
+    assert "%v = gather %X, %idx, %X_zero_t, %mask {check_bounds = false, has_mask = true" in final
+    assert "store_view %pY, %out, %pid" in final
+    entries = [k.name for k in translate.translate_module(FIXTURES / "triton_strided_gather" / "kernel.py").kernels]
+    assert entries == ["gather_scale_i32_f32", "gather_scale_i32_f16", "gather_scale_i32_bf16"]
 
 
 def test_advance_and_pointer_steps_use_the_loop_index():

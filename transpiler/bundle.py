@@ -179,10 +179,11 @@ def carry_reference(kernel_py: Path, dest: Path) -> str | None:
     import packages the host does not have (``from tilegym.backend import register_impl``). Returns the kernel
     file's path under ``dest``'s parent (for bundle.json), or None when the host imports the whole file (a
     Triton file, or one whose kernels cannot be extracted here)."""
-    from . import frontend_triton, refmodule  # noqa: PLC0415
+    from . import refmodule  # noqa: PLC0415
+    from .frontends.triton.source import is_triton_file  # noqa: PLC0415
 
     kernel_py = Path(kernel_py).resolve()
-    if frontend_triton.is_triton_file(kernel_py):
+    if is_triton_file(kernel_py):
         return None
     try:
         files = refmodule.files(kernel_py)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import errors, frontend_cutile, frontend_triton, model
+from . import errors, frontend_cutile, model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
@@ -40,7 +40,7 @@ def lower(path: Path, stages=None, refused: dict | None = None, notes: list | No
     With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go
     on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
     cuTile front end's hook for constructs without a rule (``ctrs translate --llm``)."""
-    if frontend_triton.is_triton_file(Path(path)):
+    if fe_triton.source.is_triton_file(Path(path)):
         mod, tnotes = fe_triton.lower_file(Path(path), refused)
         if notes is not None:
             notes.extend(tnotes)

@@ -72,13 +72,13 @@ def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Ref
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
-    from . import frontend_triton  # noqa: PLC0415
-    if frontend_triton.is_triton_file(Path(kernel)):  # a typed port: the typed lowering's host map (host.py)
-        from .frontends.triton import host  # noqa: PLC0415
-        typed = mod.pipeline == pipeline.PIPELINE_NAME
-        refused = set(mod.refused.kernels) if mod.refused is not None else set()
-        sites = frontend_triton.mine_sites(Path(kernel), None if not typed else lambda tf, fn: (
-            None if fn.name.value in refused else host.typed_map(tf, fn)))
+    from .frontends.triton import host, source as triton_source  # noqa: PLC0415
+    if triton_source.is_triton_file(Path(kernel)):  # a typed port: the typed lowering's host map (host.py)
+        if mod.pipeline == pipeline.PIPELINE_NAME:
+            sites = host.typed_sites(Path(kernel), set(mod.refused.kernels) if mod.refused is not None else set())
+        else:
+            from . import frontend_triton  # noqa: PLC0415 - the rewrite path's port: its own parameter map
+            sites = frontend_triton.mine_sites(Path(kernel))
     else:
         sites = launch_sites.mine_file(Path(kernel))
     if mod.refused is not None:
