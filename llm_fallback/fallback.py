@@ -207,13 +207,15 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
 
     The rules run first, unchanged (``plain``). When they fail on a cuTile Python file, the typed IR front end runs
     alone with the fallback's hook (``typed``): every statement / expression without a rule (operators,
-    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op. A file the
-    typed front end cannot take for another reason, and every Triton file, goes through the text-model front end
-    (``text``): a ct.* call without a rule (CTRS-E100; for Triton, any expression the rewrite has no rule for)."""
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op; a Triton file
+    alike (a tl.* call without a rule, or one whose rule refuses its operands: frontends/triton/llm_hook.py). A
+    cuTile file the typed front end cannot take for another reason goes through the text-model front end
+    (``text``): a ct.* call without a rule (CTRS-E100)."""
+    from ctrs import errors, translate  # noqa: PLC0415
+    from ctrs.frontends.triton.source import is_triton_file  # noqa: PLC0415
 
     kernel = Path(kernel)
-    triton = frontend_triton.is_triton_file(kernel)
+    triton = is_triton_file(kernel)
     accepted: dict = {}
     verifier = None
     verified = True
@@ -231,9 +233,9 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
         except errors.CtrsError as e:
             c = None if mode == "plain" else _construct_of(e, kernel, typed)
             if c is None:
-                if mode == "plain" or (typed and not accepted):
+                if mode == "plain" or (typed and not accepted and not triton):
                     first = first or e
-                    mode = "text" if triton or typed else "typed"
+                    mode = "text" if typed else "typed"
                     continue
                 raise (first or e) from None
             if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:

@@ -106,6 +106,7 @@ def typed_scope(lw) -> list[dict]:
 
 def typed_construct(lw, node, hint: str):
     from ctrs import errors  # noqa: PLC0415
+    from ctrs.ir import Sym  # noqa: PLC0415
 
     from .context import Construct  # noqa: PLC0415
 
@@ -113,11 +114,15 @@ def typed_construct(lw, node, hint: str):
     target = re.sub(r"\W", "_", target).lower()
     if not re.match(r"[a-z_]", target):
         target = f"v_{target}"
-    pos = lw.info.positions[node]
-    code = lw.info.module.code_for_node(node).strip()
-    gens = ["E: ElementType"] + [f"const {p.name}: i32" for p in lw.params if p.kind == "constant"]
+    triton = hasattr(lw, "tf")
+    src = lw.tf if triton else lw.info  # the Triton front end's file, the cuTile front end's module info
+    pos = src.positions[node]
+    code = src.module.code_for_node(node).strip()
+    consts = [v.name for v in lw.env.values() if isinstance(v, Sym)] if triton else \
+        [p.name for p in lw.params if p.kind == "constant"]  # Triton: tl.constexpr parameters are symbols
+    gens = ["E: ElementType"] + [f"const {n}: i32" for n in dict.fromkeys(consts)]
     kind = "statement" if _binds(node) else "expression"
-    return Construct(lw.info.path, lw.info.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
+    return Construct(src.path, src.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
                      f"no typed-IR rule for the {kind} `{' '.join(code.split())[:80]}`", code, target, kind,
                      typed_scope(lw), ", ".join(gens))
 

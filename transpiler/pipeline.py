@@ -39,9 +39,9 @@ def lower(path: Path, stages=None, refused: dict | None = None, notes: list | No
     """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
     With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go
     on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
-    cuTile front end's hook for constructs without a rule (``ctrs translate --llm``)."""
+    front ends' hook for constructs without a rule (``ctrs translate --llm``)."""
     if fe_triton.source.is_triton_file(Path(path)):
-        mod, tnotes = fe_triton.lower_file(Path(path), refused)
+        mod, tnotes = fe_triton.lower_file(Path(path), refused, on_unsupported=on_unsupported)
         if notes is not None:
             notes.extend(tnotes)
     else:

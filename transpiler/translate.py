@@ -75,7 +75,8 @@ def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Ref
     from .frontends.triton import host, source as triton_source  # noqa: PLC0415
     if triton_source.is_triton_file(Path(kernel)):  # a typed port: the typed lowering's host map (host.py)
         if mod.pipeline == pipeline.PIPELINE_NAME:
-            sites = host.typed_sites(Path(kernel), set(mod.refused.kernels) if mod.refused is not None else set())
+            sites = host.typed_sites(Path(kernel), set(mod.refused.kernels) if mod.refused is not None else set(),
+                                     llm_hook.typed if getattr(llm_hook, "typed_mode", False) else None)
         else:
             from . import frontend_triton  # noqa: PLC0415 - the rewrite path's port: its own parameter map
             sites = frontend_triton.mine_sites(Path(kernel))
@@ -108,7 +109,7 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     Triton rewrite path) takes the whole file or nothing; ``--llm``: the text model."""
     from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
     triton = frontend_triton.is_triton_file(kernel)
-    if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
+    if getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
         return pipeline.translate_module(kernel, _stem(kernel), on_unsupported=llm_hook.typed)
     if llm_hook is not None:
         return _text_model(kernel, llm_hook, triton)

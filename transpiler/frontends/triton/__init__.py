@@ -26,21 +26,23 @@ from . import source
 __all__ = ["Lowering", "lower_entries", "lower_file", "unsupported"]
 
 
-def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
+def lower_file(path: Path, refused: dict | None = None, on_unsupported=None,
+               ) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
     """Every @triton.jit kernel of a file as typed IR, verified, and the front end's notes
     (line, kernel, kind, text) for ``--explain``.
 
     Keep-going as the cuTile front end (control.py, cutile/recovery.py): each kernel is lowered to the end, every
     blocker recorded; without ``refused`` the first blocker of the first refused kernel is raised, with it
     ``refused[kernel]`` gets every blocker of each refused kernel and the module holds the others. A constexpr
-    flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel)."""
+    flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel).
+    ``on_unsupported``: the LLM fallback's hook for calls without a rule (llm_hook.py; ``ctrs translate --llm``)."""
     tf = source.load(Path(path))
     kernels, notes = [], []
     helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):
         try:
             source.check_signatures(tf, fn)
-            ks, blockers, made = lower_entries(tf, fn)
+            ks, blockers, made = lower_entries(tf, fn, on_unsupported)
         except errors.CtrsError as e:
             ks, blockers, made = [], [e], []
         if blockers and refused is None:
@@ -77,7 +79,7 @@ def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
     return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
 
 
-def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:
+def lower_entries(tf, fn: cst.FunctionDef, on_unsupported=None) -> tuple[list, list, list]:
     """(entries, blockers, the Lowerings of the lowerings that succeeded) of kernel ``fn``, as :func:`lower_file`
     lowers it: with a dtype variable per array (element_types.py), again with each parameter a non-view access
     makes flat (gathers.FlatNeeded)."""
@@ -85,7 +87,7 @@ def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:
         flat: set[str] = set()
 
         def make():
-            made.append(Lowering(tf, fn, flat, mapping))
+            made.append(Lowering(tf, fn, flat, mapping, on_unsupported))
             return made[-1]
 
         while True:

@@ -15,13 +15,13 @@ from ..cutile.values import PoisonUse
 from .source import helper_names, launch_flags, literal, load
 
 
-def typed_map(tf, fn: cst.FunctionDef):
+def typed_map(tf, fn: cst.FunctionDef, on_unsupported=None):
     """(kernels entry, launch map) of ``fn`` from its typed lowering (every structural entry's facts); None when
     that lowering fails too."""
     from . import lower_entries  # noqa: PLC0415 - the package registers the call handlers first
 
     try:
-        _ks, blockers, made = lower_entries(tf, fn)  # flat arrays (gathers.py) found as lower_file finds them
+        _ks, blockers, made = lower_entries(tf, fn, on_unsupported)  # flat arrays (gathers.py) found as lower_file finds them
     except (errors.CtrsError, PoisonUse):
         return None
     if blockers:
@@ -104,6 +104,7 @@ def mine_sites(path: Path, kernel_map) -> dict:
     return {"launches": [], "configs": configs, "specialisations": specs, "kernels": kernels, "triton": maps}
 
 
-def typed_sites(path: Path, refused=frozenset()) -> dict:
-    """The sites of a typed port: each kernel's map from its typed lowering, none for a ``refused`` kernel."""
-    return mine_sites(path, lambda tf, fn: None if fn.name.value in refused else typed_map(tf, fn))
+def typed_sites(path: Path, refused=frozenset(), on_unsupported=None) -> dict:
+    """The sites of a typed port: each kernel's map from its typed lowering (with the LLM fallback's hook when the
+    port has answers), none for a ``refused`` kernel."""
+    return mine_sites(path, lambda tf, fn: None if fn.name.value in refused else typed_map(tf, fn, on_unsupported))

@@ -33,6 +33,7 @@ from .inline import unpack as inline_unpack
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
+from . import llm_hook
 from .element_types import array_generics, offsets_of_variable
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
@@ -90,8 +91,11 @@ class Lowering(Control, Builder):
 
     scalars_meet_tiles = True
 
-    def __init__(self, tf, fn: cst.FunctionDef, flat=(), element=ELEMENT):
+    def __init__(self, tf, fn: cst.FunctionDef, flat=(), element=ELEMENT, on_unsupported=None):
         super().__init__()
+        # (lowering, node, hint) -> a value for a construct without a rule, or None: ctrs translate --llm's hook
+        # (llm_fallback/splice.py, llm_hook.py); nothing else passes one
+        self.on_unsupported = on_unsupported
         # the arrays' element types: one dtype for all, or array name -> its dtype variable or concrete dtype
         # (element_types.py solves them with the cuTile front end's dtypes.py)
         self.element = element
@@ -697,7 +701,7 @@ class Lowering(Control, Builder):
                 c = self.call_of(node, hint)
                 return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))
         handler = CALLS.get(fn or "")
-        if handler is None:
-            raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        if handler is None or self.on_unsupported is not None:
+            return llm_hook.call(self, handler, node, hint, fn)
         return handler(self, self.call_of(node, hint))
 
