@@ -43,12 +43,7 @@ def text_model_construct(e, kernel: Path) -> context.Construct:
     params = front.params()
     gens = sorted({p.dtype for p in params if p.kind == "array" and p.dtype and p.dtype[0].isupper()})
     gens = [f"{g}: ElementType" for g in gens] + [f"const {p.name}: i32" for p in params if p.kind == "constant"]
-    from ctrs import frontend_triton  # noqa: PLC0415
-
     python, message = front.info.module.code_for_node(node), e.message
-    if frontend_triton.is_triton_file(kernel):  # the rewrite put a placeholder where the Triton expression has no rule
-        python = Path(kernel).read_text(errors="replace").splitlines()[pos.start.line - 1].strip()
-        message = f"no rule for this Triton construct: {python}"
     scope = splice.scope(front)
     operands = getattr(front, "llm_operands", None)  # a tile operator's operands, already lowered by the front end
     if operands is not None and operands[0] is node:

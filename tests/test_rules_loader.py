@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctrs import errors, frontend_triton, ir_rules, paths, rules_loader, targets
+from ctrs import errors, ir_rules, paths, rules_loader, targets
+from ctrs.frontends.triton import source as triton_source
 from ctrs.cutile_base import load_rules
 
 RULES = paths.data("rules")
@@ -14,7 +15,7 @@ RULES = paths.data("rules")
 def test_shipped_rules_load_through_the_schema():
     assert load_rules() is load_rules()  # loaded once
     assert load_rules()["functions"]["ct.exp"]["lower"] == "unary"
-    assert frontend_triton.load_rules()["calls"]["tl.exp"] == "ct.exp"
+    assert triton_source.load_rules()["calls"]["tl.exp"] == "ct.exp"
     assert ir_rules.ir_rules()["rust"]["addf"] == "{a} + {b}"
     assert list(targets.profiles()) == ["0.3.1", "0.5.0"]
     for kind, path in (("cutile", "cutile.toml"), ("triton", "triton.toml"), ("ir", "ir.toml")):

@@ -3,13 +3,13 @@
 
 It is the default for every cuTile Python or Triton file whose kernels it fully handles; a file with any construct
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
-pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
-tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
+pipeline instead when it is a cuTile file (frontend_cutile -> specialise -> mono; tests/test_ir_pipeline.py lists
+which fixtures take which path, a ratchet); a Triton file has the typed path only (tests/test_triton_ir.py).
 
 Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel
 whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
-translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file
-alike (the rewrite path takes a Triton file whole or not at all).
+translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file's
+partial module is its port.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ view load/store when the lanes are a tile at a block offset. ``pid * BLOCK`` is 
 A row of a 2-D array accessed as a 1-D Triton tile stays a ``(1, N)`` tile (the cuTile idiom the text-model
 front end also used): ``trank`` keeps the Triton rank of such values and reductions map Triton axes onto it.
 
-Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``); the file then takes the text-model Triton
-front end (transpiler/frontend_triton.py) while it exists.
+Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the kernel is refused with every blocker
+(``ctrs translate --llm`` hands a call without a rule to the fallback, llm_hook.py).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from . import llm_hook
+from .stages import loop_stages, stage_loads
 from .element_types import array_generics, offsets_of_variable
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
@@ -83,7 +84,8 @@ def _descriptor_bases(tf, fn) -> set[str]:
 
 def unsupported(tf, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR Triton front end: {what}",
-                            "the file goes through the text-model Triton front end", tf.loc(node))
+                            "not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for a call "
+                            "without a rule", tf.loc(node))
 
 
 class Lowering(Control, Builder):
@@ -378,10 +380,12 @@ class Lowering(Control, Builder):
         fname = self.dotted(it.func) if isinstance(it, cst.Call) else None
         if fname is None and isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
             fname = it.func.value
-        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(it.args) <= 3 \
-                or any(a.keyword is not None for a in it.args):
+        stages = loop_stages(self, it, fname)
+        positional = [a for a in it.args if a.keyword is None]
+        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(positional) <= 3 \
+                or len(positional) + (stages is not None) != len(it.args):
             raise self.err(it, "for loops other than `for i in range(...)` / tl.range / tl.static_range")
-        args = [self.value(self.expr(a.value), a.value) for a in it.args]
+        args = [self.value(self.expr(a.value), a.value) for a in positional]
         if len(args) == 1:
             args = [0, *args]
         if len(args) == 2:
@@ -424,6 +428,8 @@ class Lowering(Control, Builder):
             return [live(self.env[n]) for n in carried]
 
         results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        if stages is not None:
+            stage_loads(self.block.ops[-1], stages)
         self.env = outer_env
         for n in advances:
             self.env[n] = Moved(n)
