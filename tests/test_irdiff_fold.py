@@ -221,6 +221,7 @@ def test_a_bitcast_splat_constant_folds_like_the_constant():
     its bits and a bitcast (cutile reads a u32 literal as i32): in Tile IR that bitcast is i32 -> i32, so the
     0-d constant, reshaped and broadcast, is the reference's splat constant; another value stays critical."""
     assert BITCAST_PORT != BITCAST_REF
-    assert irdiff.diff(BITCAST_REF, BITCAST_PORT).verdict() == "EQUIVALENT", irdiff.diff(BITCAST_REF, BITCAST_PORT).render()
+    rep = irdiff.diff(BITCAST_REF, BITCAST_PORT)
+    assert rep.verdict() == "EQUIVALENT", rep.render()
     wrong = BITCAST_PORT.replace("%s0 = constant <i32: -845247145>", "%s0 = constant <i32: -766435501>")
     assert irdiff.diff(BITCAST_REF, wrong).verdict() == "CRITICAL"

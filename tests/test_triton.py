@@ -127,7 +127,8 @@ def test_autotune_configs_in_analysis(translated):
     assert [p["name"] for p in ana["kernels"][0]["params"]] == ["x", "y", "z", "TILE"]
 
 
-HINT = "(hint: not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for a call without a rule)"
+HINT = ("(hint: not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for a call without "
+        "a rule)")
 
 
 def test_unsupported_diagnosed_exactly(tmp_path):
@@ -362,7 +363,8 @@ def test_check_without_a_counterpart_is_one_coded_error(tmp_path):
 
 
 def test_dropout_philox_differs_only_by_the_trunci_flag(tmp_path):
-    """tl.rand -> Philox written in Triton (rules/triton_philox.py), inlined. Against the same algorithm compiled by cuTile
+    """tl.rand -> Philox written in Triton (rules/triton_philox.py), inlined. Against the same algorithm compiled by
+    cuTile
     Python, the one difference is the flag cutile 0.3.1 must put on the 64 -> 32 narrowing (it cannot write a
     flagless trunci; the value is a >> 32 so it cannot wrap); the loop holding it is IRD-LOOP-BODY (info: the
     difference is inside it), so the verdict is WARNINGS, not CRITICAL. Asserted exactly."""
@@ -392,6 +394,6 @@ def test_const_generic_named_like_a_cutile_shape_generic_is_renamed(translated):
 
 def test_dot_without_accumulator_and_through_transposes():
     final = pipeline.emit_model(FIXTURES / "triton_attention" / "kernel.py", "final")
-    assert "%acc_4 = constant {value = 0.0} : tile<TMxTNxf32>" in final  # tl.dot(qt, tl.trans(kt)): a zero f32 accumulator
+    assert "%acc_4 = constant {value = 0.0} : tile<TMxTNxf32>" in final  # tl.dot(qt, tl.trans(kt)): a zero f32 acc
     assert "%v_1 = mma %qt_c, %perm_c, %acc_4 : tile<TMxTNxf32>" in final  # through the transpose (permute)
     assert "%acc_6 = mma %p_c_c, %vt_c, %acc_5 : tile<TMxDxf32>" in final  # p cast to v's dtype, then tf32

@@ -1,8 +1,8 @@
 """The host side of a Triton file: analysis.json's sites (:func:`mine_sites`: autotune configs and specialisations,
 each kernel's entry and launch map) and, for a typed port, each kernel's entry in ``kernels`` (the port's
 parameters, constexpr flags) and its launch map (``triton``: how each Triton parameter is fed from a spec), read
-from the typed lowering's facts (:func:`typed_map`): ``array`` / ``descriptor`` / ``shape`` (a mask bound or block extent: the
-array axis it names) / ``stride`` / ``constexpr`` (``port`` "scalar" for a float constexpr) / ``scalar``."""
+from the typed lowering's facts (:func:`typed_map`): ``array`` / ``descriptor`` / ``shape`` (a mask bound or block
+extent: the array axis it names) / ``stride`` / ``constexpr`` (``port`` "scalar" for a float constexpr) / ``scalar``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def typed_map(tf, fn: cst.FunctionDef, on_unsupported=None):
     from . import lower_entries  # noqa: PLC0415 - the package registers the call handlers first
 
     try:
-        _ks, blockers, made = lower_entries(tf, fn, on_unsupported)  # flat arrays (gathers.py) found as lower_file finds them
+        # flat arrays (gathers.py) found as lower_file finds them
+        _ks, blockers, made = lower_entries(tf, fn, on_unsupported)
     except (errors.CtrsError, PoisonUse):
         return None
     if blockers:

@@ -84,8 +84,8 @@ def _descriptor_bases(tf, fn) -> set[str]:
 
 def unsupported(tf, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR Triton front end: {what}",
-                            "not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for a call "
-                            "without a rule", tf.loc(node))
+                            "not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for "
+                            "a call without a rule", tf.loc(node))
 
 
 class Lowering(Control, Builder):
