@@ -288,6 +288,10 @@ class Builder:
         """The bits of ``v`` as ``dt`` (one width: ``i32 <-> u32``, ``f32 <-> i32`` ...), as cuTile Python's
         ct.bitcast: a runtime scalar becomes a 0-d tile first; a same-dtype bitcast is ``v`` itself."""
         src = v.type.dtype
+        if isinstance(src, DTypeParam) and isinstance(dt, DType):  # its width is the variable's: lowered per dtype
+            e = self.err(node, f"bitcast of {v.type} to {dt} (a dtype-generic tile has no width)")
+            e.__cause__ = irtyping.GenericMeetsConcrete(f"bitcast of {src} to {dt}", (src,))
+            raise e
         if not isinstance(src, DType) or not isinstance(dt, DType):
             raise self.err(node, f"bitcast of {v.type} to {dt} (a dtype-generic tile has no width)")
         if src.bits != dt.bits or BOOL in (src, dt):
