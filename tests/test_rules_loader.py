@@ -88,10 +88,10 @@ def test_cutile_not_toml(tmp_path):
 
 
 def test_triton_wrong_type(tmp_path):
-    got = _broken(tmp_path, "triton", "triton.toml", 'args = ["seed", "offset"]', 'args = "seed, offset"')
-    where = _line_col("triton.toml", 'args = ["seed"')
-    assert got == (f"FILE:{where}: error[CTRS-E193]: helpers.\"tl.rand\".args is a string, expected a list of strings "
-                   "(hint: see helpers.<name>.args in docs/rules.md)")
+    got = _broken(tmp_path, "triton", "triton.toml", 'hint = "no histogram op', 'hint = 3 # "no histogram op')
+    where = _line_col("triton.toml", 'hint = "no histogram op')
+    assert got == (f"FILE:{where}: error[CTRS-E193]: unsupported.\"tl.histogram\".hint is an integer, expected a "
+                   "string (hint: see unsupported.<name>.hint in docs/rules.md)")
 
 
 def test_triton_missing_hint(tmp_path):

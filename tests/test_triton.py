@@ -129,6 +129,10 @@ def test_autotune_configs_in_analysis(translated):
 
 HINT = ("(hint: not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for a call without "
         "a rule)")
+# a call with no lowering and a hint in rules/triton.toml [unsupported]: that hint (frontends/triton/llm_hook.no_rule)
+RANDN = ("(hint: no rule for tl.randn yet (tl.rand is mapped): transform tl.rand values, or pass precomputed noise "
+         "and tl.load it)")
+ASM = "(hint: inline PTX has no Tile IR counterpart: express the operation with tl.* math or port it by hand)"
 
 
 def test_unsupported_diagnosed_exactly(tmp_path):
@@ -136,8 +140,8 @@ def test_unsupported_diagnosed_exactly(tmp_path):
     with pytest.raises(errors.Refused) as ei:  # keep-going: every kernel's blockers, then the summary
         translate.translate(UNSUPPORTED, out)
     assert ei.value.lines() == [
-        f"{UNSUPPORTED}:17:13: error[CTRS-E124]: typed-IR Triton front end: call 'tl.randn' {HINT}",
-        f"{UNSUPPORTED}:27:9: error[CTRS-E124]: typed-IR Triton front end: call 'tl.inline_asm_elementwise' {HINT}",
+        f"{UNSUPPORTED}:17:13: error[CTRS-E124]: typed-IR Triton front end: call 'tl.randn' {RANDN}",
+        f"{UNSUPPORTED}:27:9: error[CTRS-E124]: typed-IR Triton front end: call 'tl.inline_asm_elementwise' {ASM}",
         f"{UNSUPPORTED}: error[CTRS-E240]: 0 of 2 kernels translated; 2 refused (add_noise, fast_neg) (hint: each "
         "blocker has its own line; ctrs translate --dry-run lists them without writing)"]
     assert not out.exists()
@@ -148,8 +152,8 @@ def test_dry_run_lists_everything():
     with pytest.raises(errors.Refused) as ei:
         translate.port_files(UNSUPPORTED)
     assert [e.one_line() for e in ei.value.blockers] == [
-        f"{UNSUPPORTED}:17:13: error[CTRS-E124]: typed-IR Triton front end: call 'tl.randn' {HINT}",
-        f"{UNSUPPORTED}:27:9: error[CTRS-E124]: typed-IR Triton front end: call 'tl.inline_asm_elementwise' {HINT}"]
+        f"{UNSUPPORTED}:17:13: error[CTRS-E124]: typed-IR Triton front end: call 'tl.randn' {RANDN}",
+        f"{UNSUPPORTED}:27:9: error[CTRS-E124]: typed-IR Triton front end: call 'tl.inline_asm_elementwise' {ASM}"]
     for name in EQUIVALENT + ["triton_layer_norm", "triton_dropout"]:
         _files, refused = translate.port_files(FIXTURES / name / "kernel.py")
         assert refused is None, name

@@ -1,11 +1,12 @@
 """``ctrs translate --llm`` on the typed Triton path: a ``tl.*`` call without a rule, or one whose rule refuses its
 operands (``tl.abs`` of a dtype-generic tile), reaches the fallback's hook (Lowering.on_unsupported:
 llm_fallback/splice.py's typed hook, as the cuTile front end's); its verified answer is a RUST_FRAGMENT op of the
-IR. Without a hook nothing here runs (the call's CTRS-E124 stands)."""
+IR. Without a hook the call's CTRS-E124 stands (:func:`no_rule`: with rules/triton.toml's hint for it)."""
 
 from __future__ import annotations
 
 from ... import errors
+from . import source
 
 
 def call(lw, handler, node, hint: str, fn: str | None):
@@ -19,8 +20,18 @@ def call(lw, handler, node, hint: str, fn: str | None):
                 raise
             refusal = e
     else:
-        refusal = lw.err(node, f"call '{fn or type(node.func).__name__}'")
+        refusal = no_rule(lw, node, fn)
     got = lw.on_unsupported(lw, node, hint) if lw.on_unsupported is not None else None
     if got is None:
         raise refusal
     return got
+
+
+def no_rule(lw, node, fn: str | None) -> errors.CtrsError:
+    """CTRS-E124 for a call no handler lowers, with rules/triton.toml's ``[unsupported]`` hint when it has one
+    (what to do instead: ``tl.randn`` from ``tl.rand`` values, atomics by hand ...)."""
+    e = lw.err(node, f"call '{fn or type(node.func).__name__}'")
+    hint = source.load_rules().get("unsupported", {}).get(fn or "", {}).get("hint")
+    if hint:
+        e.hint = hint
+    return e
