@@ -1,4 +1,4 @@
-# cuTile Python spellings of Triton constructs that are whole algorithms (rules/triton.toml [helpers]), written
+# cuTile Python spellings of Triton constructs that are whole algorithms (tl.rand: Philox), written
 # for this repo: the cuTile counterpart fixtures/triton_dropout/reference.py compiles. The typed Triton front end
 # lowers the Triton spelling of the same algorithm (rules/triton_philox.py); ctrs check proves the two equal.
 #
