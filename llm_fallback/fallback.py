@@ -43,12 +43,7 @@ def text_model_construct(e, kernel: Path) -> context.Construct:
     params = front.params()
     gens = sorted({p.dtype for p in params if p.kind == "array" and p.dtype and p.dtype[0].isupper()})
     gens = [f"{g}: ElementType" for g in gens] + [f"const {p.name}: i32" for p in params if p.kind == "constant"]
-    from ctrs import frontend_triton  # noqa: PLC0415
-
     python, message = front.info.module.code_for_node(node), e.message
-    if frontend_triton.is_triton_file(kernel):  # the rewrite put a placeholder where the Triton expression has no rule
-        python = Path(kernel).read_text(errors="replace").splitlines()[pos.start.line - 1].strip()
-        message = f"no rule for this Triton construct: {python}"
     scope = splice.scope(front)
     operands = getattr(front, "llm_operands", None)  # a tile operator's operands, already lowered by the front end
     if operands is not None and operands[0] is node:
@@ -250,13 +245,15 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
     alone with the fallback's hook (``typed``): every statement / expression without a rule (operators,
     subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op; a simple
     assignment stopped inside a rule (CTRS-E124/E125), a tuple assignment and a range of stopped statements whose
-    names are read later are asked for as a whole (ranges.py: an Ask, re-lowered for the scope). A file the
-    typed front end cannot take for another reason, and every Triton file, goes through the text-model front end
-    (``text``): a ct.* call without a rule (CTRS-E100; for Triton, any expression the rewrite has no rule for)."""
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+    names are read later are asked for as a whole (ranges.py: an Ask, re-lowered for the scope). A Triton file
+    alike (a tl.* call without a rule, or one whose rule refuses its operands: frontends/triton/llm_hook.py). A
+    cuTile file the typed front end cannot take for another reason goes through the text-model front end
+    (``text``): a ct.* call without a rule (CTRS-E100)."""
+    from ctrs import errors, translate  # noqa: PLC0415
+    from ctrs.frontends.triton.source import is_triton_file  # noqa: PLC0415
 
     kernel = Path(kernel)
-    triton = frontend_triton.is_triton_file(kernel)
+    triton = is_triton_file(kernel)
     accepted: dict = {}
     verifier = None
     verified = True
@@ -283,9 +280,9 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                 asks[c.key], asked[c.key] = c, e
                 continue
             if c is None:
-                if mode == "plain" or (typed and not accepted):
+                if mode == "plain" or (typed and not accepted and not triton):
                     first = first or e
-                    mode = "text" if triton or typed else "typed"
+                    mode = "text" if typed else "typed"
                     continue
                 raise (first or e) from None
             if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:

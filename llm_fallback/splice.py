@@ -123,7 +123,13 @@ def typed_scope(lw) -> list[dict]:
 
 
 def _generics(lw) -> str:
-    return ", ".join(["E: ElementType"] + [f"const {p.name}: i32" for p in lw.params if p.kind == "constant"])
+    """The answer's generics: E and the kernel's compile-time constants (Triton: its tl.constexpr parameters,
+    symbols in the front end's environment)."""
+    from ctrs.ir import Sym  # noqa: PLC0415
+
+    consts = [v.name for v in lw.env.values() if isinstance(v, Sym)] if hasattr(lw, "tf") else \
+        [p.name for p in lw.params if p.kind == "constant"]
+    return ", ".join(["E: ElementType"] + [f"const {n}: i32" for n in dict.fromkeys(consts)])
 
 
 def _rust_name(name: str) -> str:
@@ -137,10 +143,11 @@ def typed_construct(lw, node, hint: str):
     from .context import Construct  # noqa: PLC0415
 
     target = _rust_name(_binds(node) or hint or "llm_value")
-    pos = lw.info.positions[node]
-    code = lw.info.module.code_for_node(node).strip()
+    src = lw.tf if hasattr(lw, "tf") else lw.info  # the Triton front end's file, the cuTile front end's module info
+    pos = src.positions[node]
+    code = src.module.code_for_node(node).strip()
     kind = "statement" if _binds(node) else "expression"
-    return Construct(lw.info.path, lw.info.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
+    return Construct(src.path, src.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
                      f"no typed-IR rule for the {kind} `{' '.join(code.split())[:80]}`", code, target, kind,
                      typed_scope(lw), _generics(lw))
 

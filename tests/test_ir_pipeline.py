@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctrs import errors, frontend_triton, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.frontends.triton.source import is_triton_file
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
@@ -89,7 +90,7 @@ TYPED_IR = {
 
 def _kernel_files() -> list[Path]:
     files = sorted((ROOT / "fixtures").glob("*/kernel.py")) + sorted((ROOT / "tests" / "data").glob("*.py"))
-    return [p for p in files if not frontend_triton.is_triton_file(p)]
+    return [p for p in files if not is_triton_file(p)]
 
 
 def test_typed_ir_ratchet():

@@ -18,7 +18,8 @@ import operator
 
 import libcst as cst
 
-from ... import errors, frontend_triton
+from ... import errors
+from . import source
 
 _MAX_DEPTH = 16  # helpers calling helpers: deeper is a recursion Triton would not compile either
 
@@ -91,7 +92,7 @@ def global_value(lw, node: cst.Name):
 
 
 def helper_names(tf) -> set[str]:
-    return frontend_triton.helper_names(tf)
+    return source.helper_names(tf)
 
 
 def helper_def(lw, name: str):
@@ -224,7 +225,7 @@ def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
     for call in calls:
         h = helpers[call.func.value]
         hp = [p.name.value for p in h.params.params]
-        ptrs = frontend_triton._pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
+        ptrs = source.pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
         for i, a in enumerate(call.args):
             name = a.keyword.value if a.keyword is not None else (hp[i] if i < len(hp) else None)
             if name in ptrs:

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
+from . import philox
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr
 from .values import DT, ArrayRef, ScalarParam
+from . import source
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
 
@@ -67,6 +68,8 @@ def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
 
 @lowers(".to")
 def to(lw, c: Call):
+    if "bitcast" in c.kw:
+        return philox.bitcast_to(lw, c)
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
@@ -133,8 +136,8 @@ def dot(lw, c: Call, acc=None):
     if not (_is_float(x) or isinstance(x.type.dtype, DTypeParam)) or len(x.type.shape) != 2 \
             or len(y.type.shape) != 2:
         raise lw.err(c.node, "tl.dot of non-float or non-2-D tiles")
-    prec = frontend_triton._lit(a["input_precision"]) if "input_precision" in a else None
-    tf32 = (frontend_triton._lit(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
+    prec = source.literal(a["input_precision"]) if "input_precision" in a else None
+    tf32 = (source.literal(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
         and prec not in ("ieee",)
     if prec not in (None, "ieee", "tf32"):
         raise lw.err(c.node, f"input_precision={prec!r}")
@@ -262,7 +265,7 @@ def cdiv(lw, c: Call):
 @lowers("float")
 def float_(lw, c: Call):
     """``float("inf")`` / ``float("-inf")`` / ``float("nan")``."""
-    v = frontend_triton._lit(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    v = source.literal(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if not isinstance(v, str) or v.strip().lower() not in ("inf", "-inf", "+inf", "nan"):
         raise lw.err(c.node, "float(...) other than of 'inf' / '-inf' / 'nan'")
     return float(v)
@@ -270,11 +273,11 @@ def float_(lw, c: Call):
 
 def math(lw, c: Call):
     """A unary float function: rules/triton.toml ``[calls]`` maps it to a cuTile function with an ir.toml entry."""
-    name = frontend_triton.load_rules()["calls"][c.fn].removeprefix("ct.")
+    name = source.load_rules()["calls"][c.fn].removeprefix("ct.")
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
     return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
 
 
-lowers(*[t for t, ct_name in frontend_triton.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
+lowers(*[t for t, ct_name in source.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
