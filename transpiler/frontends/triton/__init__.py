@@ -87,7 +87,9 @@ def _same_scalars(entries: list) -> list:
 
 
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
-    return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    """The literals an int constexpr that splits the kernel is compared with, and 0: Triton tests any constexpr for
+    truth (``if FLAG``, also in a helper it is passed to), which is ``FLAG != 0`` (a 0 entry and an any-other one)."""
+    return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None) | {0}
 
 
 def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:

@@ -1,0 +1,117 @@
+"""Triton constructs unsloth's kernels use (issue 18, branch unsloth-ops), model-only (no cargo, no cuda-tile):
+Triton scalars (0-d tiles) as ``if`` conditions, Python numbers assigned in a runtime ``if`` arm, int constexprs
+tested for truth splitting a kernel into entries. The fixtures' ports build (``ctrs ir-rs`` on their specs.json);
+their numerics against the Triton originals are the H200 run's (no cuTile Python counterpart)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ctrs import errors, pipeline, translate
+from ctrs.frontends import triton as fe_triton
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAD = "import triton\nimport triton.language as tl\n"
+
+
+def _write(tmp_path: Path, body: str, name: str = "k.py") -> Path:
+    p = tmp_path / name
+    p.write_text(HEAD + textwrap.dedent(body))
+    return p
+
+
+def _typed(monkeypatch):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")  # no fallback to the text model: a typed-path failure fails
+
+
+def test_scalar_conditions_are_runtime_ifs(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    path = ROOT / "fixtures" / "triton_scalar_if" / "kernel.py"
+    mod = translate.translate_module(path)
+    assert mod.pipeline == pipeline.PIPELINE_NAME
+    text = pipeline.emit_model(path, "frontend")
+    first = text.split("// stage")[1]
+    # tl.load of one element / a full reduction: 0-d tiles; their comparisons are the if conditions
+    assert "%m = cmpf %t_red_1, %c_1 {ordering = ordered, predicate = eq} : tile<bool>" in first
+    assert "%sel = if %m -> (tile<f32>)" in first  # `1.0 if t == 0 else t`: 1.0 is an f32 0-d tile like t
+    assert "%sel_1 = constant {value = 1.0} : tile<f32>" in first
+    assert "%stat = if %m_1 -> (tile<f32>)" in first  # `stat = 0.0` in the else arm: Triton's f32 scalar tensor
+    assert "%stat_2 = constant {value = 0.0} : tile<f32>" in first
+    assert "%inside = andi %m_2, %m_3 : tile<bool>" in first
+    assert "%ncond = xori %inside, %c_5 : tile<bool>" in first  # `not inside` stays a 0-d bool tile
+    port = translate.translate(path, tmp_path / "port")[0].read_text()
+    assert port.count("if tile_to_scalar(") == 3 * 4  # four runtime ifs per element-type entry
+    assert "if tile_to_scalar(inside) {" in port
+
+
+def test_tile_condition_with_lanes_is_refused(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n)
+            if v > 0:
+                v = v * 2.0
+            tl.store(x + offs, v, mask=offs < n)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.IR_UNSUPPORTED
+    assert "an if-condition that is not a scalar" in e.value.message and e.value.loc.line == 8
+
+
+def test_number_of_another_dtype_than_the_other_arm_is_refused(monkeypatch, tmp_path):
+    """Triton's to_tensor(0) is i32: it does not meet an f32 scalar in the other arm (mismatched type)."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, s, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+            t = tl.sum(v)
+            if t > 1.0:
+                r = t
+            else:
+                r = 0
+            tl.store(s + tl.program_id(0), r)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "'r' is 0 (i32) in one arm and a tile<f32> in the other" in e.value.message
+
+
+def test_two_numbers_in_the_arms_are_scalars_of_their_dtype(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, s, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+            t = tl.max(v)
+            r = 2.0 if t > 0 else 0.5
+            tl.store(s + tl.program_id(0), t * r)
+        """)
+    text = pipeline.emit_model(p, "frontend").split("// stage")[1]
+    assert "= if %m -> (f32)" in text
+    assert "constant {value = 2.0} : f32" in text and "constant {value = 0.5} : f32" in text
+
+
+def test_int_constexpr_tested_for_truth_splits_into_zero_and_other(monkeypatch):
+    """unsloth's LONG_INDEXING / INT64_OFFSETS: passed to a helper (so not a bool flag) and tested for truth there;
+    the arms bind a range and its int64 copy: entries for 0 and for any other value (it was CTRS-E124, "cannot
+    split ct.Constant into entries here")."""
+    _typed(monkeypatch)
+    path = ROOT / "fixtures" / "triton_flag_split" / "kernel.py"
+    mod, _notes = fe_triton.lower_file(path)
+    names = [k.name for k in mod.kernels]
+    assert names == ["flag_split__WIDE_0", "flag_split__WIDE_1"]
+    zero, wide = mod.kernels
+    assert [g.name for g in wide.generics if g.kind == "const"] == ["B", "WIDE"]  # any other value: still generic
+    assert dict(zero.variant) == {"WIDE": 0} and dict(wide.variant) == {"WIDE": 1}
+    text = pipeline.emit_model(path, "frontend")
+    wide_text = text[text.index("kernel @flag_split__WIDE_1<"):]
+    assert ": tile<Bxi64>" in wide_text and "tile<Bxi64>" not in text[:text.index("kernel @flag_split__WIDE_1<")]
