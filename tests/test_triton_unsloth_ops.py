@@ -102,16 +102,78 @@ def test_two_numbers_in_the_arms_are_scalars_of_their_dtype(monkeypatch, tmp_pat
 
 def test_int_constexpr_tested_for_truth_splits_into_zero_and_other(monkeypatch):
     """unsloth's LONG_INDEXING / INT64_OFFSETS: passed to a helper (so not a bool flag) and tested for truth there;
-    the arms bind a range and its int64 copy: entries for 0 and for any other value (it was CTRS-E124, "cannot
-    split ct.Constant into entries here")."""
+    arms that bind different compile-time values split the kernel into entries for 0 and for any other value (it
+    was CTRS-E124, "cannot split ct.Constant into entries here"). ``offs.to(tl.int64)`` of index lanes stays the
+    lanes (a view, no i64 convert: cutile's JIT has no i32 -> i64 tile conversion)."""
     _typed(monkeypatch)
     path = ROOT / "fixtures" / "triton_flag_split" / "kernel.py"
-    mod, _notes = fe_triton.lower_file(path)
-    names = [k.name for k in mod.kernels]
-    assert names == ["flag_split__WIDE_0", "flag_split__WIDE_1"]
+    mod, notes = fe_triton.lower_file(path)
+    assert [k.name for k in mod.kernels] == ["flag_split__WIDE_0", "flag_split__WIDE_1"]
     zero, wide = mod.kernels
     assert [g.name for g in wide.generics if g.kind == "const"] == ["B", "WIDE"]  # any other value: still generic
+    assert [g.name for g in zero.generics if g.kind == "const"] == ["B"]
     assert dict(zero.variant) == {"WIDE": 0} and dict(wide.variant) == {"WIDE": 1}
     text = pipeline.emit_model(path, "frontend")
-    wide_text = text[text.index("kernel @flag_split__WIDE_1<"):]
-    assert ": tile<Bxi64>" in wide_text and "tile<Bxi64>" not in text[:text.index("kernel @flag_split__WIDE_1<")]
+    at = text.index("kernel @flag_split__WIDE_1<")
+    assert "constant {value = 0.5}" in text[:at] and "constant {value = 2.0}" in text[at:]
+    assert "i64" not in text and text.count("load_view %px, %pid") == 2
+    assert any(kind == "index" and "64-bit index lanes kept i32" in t for _l, _k, kind, t in notes)
+
+
+def test_erf_polynomials_are_within_three_ulp_of_erf():
+    """frontends/triton/erf.py's coefficients, evaluated in f32 as the port does (Horner, no fma), against erf in
+    float64 on a dense grid: within 3 ulp (libdevice erff: 2), relative error below 2e-7 (f32 tolerance: 1e-5)."""
+    import math  # noqa: PLC0415
+
+    np = pytest.importorskip("numpy")
+    from ctrs.frontends.triton import erf  # noqa: PLC0415
+
+    f32 = np.float32
+    xs = np.concatenate([np.linspace(-6, 6, 200001), np.linspace(-1e-3, 1e-3, 2001),
+                         np.linspace(0.95, 1.05, 20001), np.array([0.0, -0.0, np.inf, -np.inf])]).astype(f32)
+
+    def horner(cs, v):
+        r = np.full_like(v, f32(cs[-1]))
+        for c in cs[-2::-1]:
+            r = (r * v).astype(f32) + f32(c)
+        return r
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        a = np.abs(xs)
+        inner = xs * horner(erf.INNER, (xs * xs).astype(f32))
+        mag = f32(1.0) - np.exp(horner(erf.OUTER, np.minimum(a, f32(erf.CLAMP)))).astype(f32)
+        got = np.where(a > f32(erf.SPLIT), np.where(xs < 0, -mag, mag), inner).astype(f32)
+    ref = np.array([math.erf(float(x)) for x in xs])
+    ulp = np.abs(got.astype(np.float64) - ref) / np.spacing(np.abs(ref.astype(f32))).astype(np.float64)
+    assert ulp.max() <= 3.0
+    assert (np.abs(got - ref) / np.maximum(np.abs(ref), 1e-30)).max() < 2e-7
+    assert got[-4] == 0.0 and np.signbit(got[-3]) and got[-2] == 1.0 and got[-1] == -1.0
+
+
+def test_erf_is_spelled_with_cutile_math(monkeypatch):
+    _typed(monkeypatch)
+    path = ROOT / "fixtures" / "triton_erf" / "kernel.py"
+    text = pipeline.emit_model(path, "frontend")
+    assert "%rsqrt_t = math %c_1 {fn = rsqrt} : tile<f32>" in text  # tl.math.rsqrt(2.0): an f32 scalar tensor
+    assert "%erf_abs = absf %t_2 : tile<BLOCKxf32>" in text
+    assert "%erf_t = minf %erf_abs, %c_9 : tile<BLOCKxf32>" in text
+    assert "math %" in text and "{fn = exp} : tile<BLOCKxf32>" in text
+    assert "%erf = select %erf_far, %erf_outer, %t_16 : tile<BLOCKxf32>" in text
+    mod = translate.translate_module(path)
+    assert mod.pipeline == pipeline.PIPELINE_NAME
+    assert [k.name for k in mod.kernels] == ["gelu_exact"]  # one entry, generic in the arrays' element type
+
+
+def test_erf_of_a_half_tile_is_refused(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n).to(tl.float16)
+            tl.store(x + offs, tl.math.erf(v), mask=offs < n)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.TRITON_ERF_DTYPE == "CTRS-E430"
+    assert "Triton's erf takes fp32" in e.value.message and e.value.loc.line == 8

@@ -15,7 +15,7 @@ from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
 from .memory import view
 from .registry import Call, lowers
-from .pointers import Ptr
+from .pointers import Ptr, Range
 from .values import DT, ArrayRef, ScalarParam
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
@@ -77,6 +77,11 @@ def to(lw, c: Call):
     if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
             and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
         return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
+    if isinstance(raw, Range) and isinstance(dt, DT) and dt.dtype in (I32, I64):
+        # tl.arange(..).to(tl.int64): the lanes of an index (LONG_INDEXING); kept the offsets they are, as below
+        lw.note(c.node, "index", "64-bit index lanes kept i32 offsets (cuTile tile indices and gather offsets are "
+                "i32: exact below 2**31 elements)")
+        return raw
     x = lw.value(raw, c.pos[0])
     if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
             and dt.dtype == I64:
@@ -272,6 +277,8 @@ def math(lw, c: Call):
     """A unary float function: rules/triton.toml ``[calls]`` maps it to a cuTile function with an ir.toml entry."""
     name = frontend_triton.load_rules()["calls"][c.fn].removeprefix("ct.")
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    if isinstance(x, (int, float)) and not isinstance(x, bool):  # tl.math.rsqrt(2.0): Triton's to_tensor, an fp32
+        x = lw.const(x, F32, c.node, (), "c")  # scalar (computed in the kernel, as Triton does)
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
     return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
