@@ -216,7 +216,8 @@ def act_quant() -> list[dict]:
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
-    + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
+    + elementwise("_approx_backward_kernel", ("DW", "e", "g")) + elementwise("_exact_forward_kernel", ("e", "g", "h"))
+    + elementwise("_exact_backward_kernel", ("DW", "e", "g")),
     "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw(),
