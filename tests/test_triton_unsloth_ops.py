@@ -177,3 +177,21 @@ def test_erf_of_a_half_tile_is_refused(monkeypatch, tmp_path):
         fe_triton.lower_file(p)
     assert e.value.code == errors.TRITON_ERF_DTYPE == "CTRS-E430"
     assert "Triton's erf takes fp32" in e.value.message and e.value.loc.line == 8
+
+
+def test_math_of_the_arrays_element_type_is_generic(monkeypatch, tmp_path):
+    """tl.exp of a tile loaded without .to(): the function in the arrays' element type E (a float in every spec),
+    as Triton applies it to the loaded dtype and the cuTile front end spells ct.exp of a dtype variable (it was
+    CTRS-E124 "tl.exp of a non-float tile", unsloth's _expm1_neg(loss))."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n, B: tl.constexpr):
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n, other=0.0)
+            tl.store(y + offs, tl.exp(-v), mask=offs < n)
+        """)
+    text = pipeline.emit_model(p, "frontend")
+    assert "math %" in text and "{fn = exp} : tile<Bx!E>" in text
+    port = translate.translate(p, tmp_path / "port")[0].read_text()
+    assert "exp(" in port

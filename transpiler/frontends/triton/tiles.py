@@ -279,7 +279,10 @@ def math(lw, c: Call):
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if isinstance(x, (int, float)) and not isinstance(x, bool):  # tl.math.rsqrt(2.0): Triton's to_tensor, an fp32
         x = lw.const(x, F32, c.node, (), "c")  # scalar (computed in the kernel, as Triton does)
-    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
+    # the arrays' element type E is a float in every spec a port serves (ir/typing.py): the function in that dtype,
+    # as Triton applies it to the loaded tile's dtype (and the cuTile front end spells it generically)
+    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
+            _is_float(x) or isinstance(x.type.dtype, DTypeParam)):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
     return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
 
