@@ -195,3 +195,30 @@ def test_math_of_the_arrays_element_type_is_generic(monkeypatch, tmp_path):
     assert "math %" in text and "{fn = exp} : tile<Bx!E>" in text
     port = translate.translate(p, tmp_path / "port")[0].read_text()
     assert "exp(" in port
+
+
+def test_join_interleave_permute_broadcast_to(monkeypatch):
+    _typed(monkeypatch)
+    path = ROOT / "fixtures" / "triton_joins" / "kernel.py"
+    text = pipeline.emit_model(path, "frontend")
+    assert "%a_j = reshape %a {shape = [128, 1]} : tile<128x1xf32>" in text
+    assert "%j = cat %a_j, %t_j {axis = 1} : tile<128x2xf32>" in text  # tl.join: a at 0, b at 1 of a new minor axis
+    assert "%j_x_b = broadcast %j_x {shape = [4, 128, 2]} : tile<4x128x2xf32>" in text
+    assert "%t_2 = permute %j_x_b {perm = [2, 1, 0]} : tile<2x128x4xf32>" in text
+    assert "%out_2 = reshape %out_1 {shape = [256]} : tile<256xf32>" in text  # interleave: join, last axes merged
+    assert translate.translate_module(path).pipeline == pipeline.PIPELINE_NAME
+
+
+def test_interleave_along_a_constexpr_extent_is_refused(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            a = tl.load(x + offs)
+            tl.store(y + offs, tl.sum(tl.interleave(a, a)))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "tl.interleave along a tl.constexpr extent (B): the result's 2 * B is not a shape cutile can spell" \
+        in e.value.message

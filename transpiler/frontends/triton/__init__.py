@@ -18,7 +18,7 @@ from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
-from . import erf, gathers  # noqa: F401 - erf registers tl.math.erf
+from . import erf, gathers, joins  # noqa: F401 - erf / joins register their calls
 from .lowering import Lowering, unsupported
 
 __all__ = ["Lowering", "lower_entries", "lower_file", "unsupported"]
