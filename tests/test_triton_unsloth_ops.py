@@ -222,3 +222,24 @@ def test_interleave_along_a_constexpr_extent_is_refused(monkeypatch, tmp_path):
         fe_triton.lower_file(p)
     assert "tl.interleave along a tl.constexpr extent (B): the result's 2 * B is not a shape cutile can spell" \
         in e.value.message
+
+
+def test_dot_out_dtype_f32_is_the_accumulator(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    body = """
+        M = 16
+        N = 16
+        K = 16
+
+        @triton.jit
+        def k(a, b, c):
+            x = tl.load(a + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+            y = tl.load(b + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+            acc = tl.dot(x, y, out_dtype=DT, input_precision="ieee")
+            tl.store(c + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], acc)
+        """
+    text = pipeline.emit_model(_write(tmp_path, body.replace("DT", "tl.float32")), "frontend")
+    assert "= mma %" in text and ": tile<16x16xf32>" in text
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(_write(tmp_path, body.replace("DT", "tl.float16"), "k2.py"))
+    assert "tl.dot out_dtype other than tl.float32" in e.value.message

@@ -128,8 +128,12 @@ def _tf32_input(lw, x: Value, node) -> Value:
 def dot(lw, c: Call, acc=None):
     """``tl.dot(a, b[, acc])`` -> ``mma``; ``acc += tl.dot(a, b)`` comes here with ``acc``."""
     a = dict(zip(["a", "b", "acc"], c.pos)) | c.kw
-    if set(a) - {"a", "b", "acc", "input_precision", "allow_tf32"} or "b" not in a:
-        raise lw.err(c.node, "tl.dot(a, b[, acc][, input_precision=][, allow_tf32=])")
+    if set(a) - {"a", "b", "acc", "input_precision", "allow_tf32", "out_dtype"} or "b" not in a:
+        raise lw.err(c.node, "tl.dot(a, b[, acc][, input_precision=][, allow_tf32=][, out_dtype=])")
+    if "out_dtype" in a:  # Triton's default for float operands is f32, the one accumulator mma has here
+        od = lw.expr(a["out_dtype"])
+        if not (isinstance(od, DT) and od.dtype == F32):
+            raise lw.err(a["out_dtype"], "tl.dot out_dtype other than tl.float32 (the f32 accumulator of mma)")
     x, y = tile(lw, a["a"], "tl.dot of tiles"), tile(lw, a["b"], "tl.dot of tiles")
     if "acc" in a:
         if acc is not None:
