@@ -25,6 +25,7 @@ TYPED_TRITON = {
     "fixtures/triton_desc_scale/kernel.py",
     "fixtures/triton_erf/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
     "fixtures/triton_flag_split/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
+    "fixtures/triton_helper_returns/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
     "fixtures/triton_joins/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
     "fixtures/triton_flat_gather/kernel.py",
     "fixtures/triton_layer_norm/kernel.py",
@@ -275,7 +276,8 @@ def test_scalars_meeting_floats():
 # not fold keeps `n` an argument there; the typed port reads it as x's extent): no common map to compare
 REWRITE_DIFFERS = {"fixtures/triton_flat_gather/kernel.py", "fixtures/triton_math_helpers/kernel.py",
                    "fixtures/triton_flag_split/kernel.py", "fixtures/triton_scalar_if/kernel.py",
-                   "fixtures/triton_erf/kernel.py", "fixtures/triton_joins/kernel.py"}  # typed-only
+                   "fixtures/triton_erf/kernel.py", "fixtures/triton_joins/kernel.py",
+                   "fixtures/triton_helper_returns/kernel.py"}  # typed-only
 
 
 @pytest.mark.parametrize("rel", sorted(TYPED_TRITON - REWRITE_DIFFERS) + ["tests/data/triton_scalars.py"])

@@ -243,3 +243,32 @@ def test_dot_out_dtype_f32_is_the_accumulator(monkeypatch, tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(_write(tmp_path, body.replace("DT", "tl.float16"), "k2.py"))
     assert "tl.dot out_dtype other than tl.float32" in e.value.message
+
+
+def test_helper_returning_from_every_arm(monkeypatch, tmp_path):
+    """unsloth's `_mul(a, b, USE_MUL_RN)`: `if FLAG: return x else: return y` (it was CTRS-E124 "return inside a
+    block of helper"); a runtime elif chain yields one value; a return that leaves a path without one stays refused."""
+    _typed(monkeypatch)
+    path = ROOT / "fixtures" / "triton_helper_returns" / "kernel.py"
+    text = pipeline.emit_model(path, "frontend")
+    assert "%sel = if const RN ne 0 -> (tile<Bxf32>)" in text
+    assert "%sel_1 = if %m -> (tile<Bxf32>)" in text and "%sel_2 = if %m_1 -> (tile<Bxf32>)" in text
+    assert "yield %sel_2 : tile<Bxf32>" in text
+    assert translate.translate_module(path).pipeline == pipeline.PIPELINE_NAME
+    p = _write(tmp_path, """
+        @triton.jit
+        def _h(a, t):
+            if t > 0:
+                return a * 2.0
+            a = a + 1.0
+            return a
+
+        @triton.jit
+        def k(x, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+            tl.store(x + offs, _h(v, tl.sum(v)), mask=offs < n)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "return inside a block of helper '_h' (control flow)" in e.value.message
