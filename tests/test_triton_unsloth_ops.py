@@ -272,3 +272,22 @@ def test_helper_returning_from_every_arm(monkeypatch, tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert "return inside a block of helper '_h' (control flow)" in e.value.message
+
+
+def test_shape_from_constexpr_arithmetic_names_the_missing_spelling(monkeypatch, tmp_path):
+    """unsloth's tl.arange(0, HEAD_DIM // 2) / BLOCK_KP * PF (8 kernels): refused naming what cutile lacks (a shape
+    is a literal or a const-generic name); a module constant's arithmetic folds and is fine."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        HALF = 256 // 2
+
+        @triton.jit
+        def k(x, HEAD_DIM: tl.constexpr):
+            a = tl.load(x + tl.arange(0, HALF))
+            b = tl.load(x + tl.arange(0, HEAD_DIM // 2))
+            tl.store(x + tl.arange(0, HALF), a)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.IR_UNSUPPORTED and (e.value.loc.line, e.value.loc.col) == (9, 34)
+    assert "one computed from tl.constexprs has no cutile spelling" in e.value.message
