@@ -291,3 +291,23 @@ def test_shape_from_constexpr_arithmetic_names_the_missing_spelling(monkeypatch,
         fe_triton.lower_file(p)
     assert e.value.code == errors.IR_UNSUPPORTED and (e.value.loc.line, e.value.loc.col) == (9, 34)
     assert "one computed from tl.constexprs has no cutile spelling" in e.value.message
+
+
+def test_offsets_that_differ_per_runtime_arm_are_tiles(monkeypatch, tmp_path):
+    """unsloth's qk_norm_rope: `heads = h * B + tl.arange(0, B)` in one arm, `(h - nq) * B + ...` in the other (it
+    was "runtime if: 'heads' is a different compile-time value in each arm"): Triton yields the i32 tensors."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, nq, B: tl.constexpr):
+            h = tl.program_id(0)
+            if h < nq:
+                heads = h * B + tl.arange(0, B)
+            else:
+                heads = (h - nq) * B + tl.arange(0, B)
+            tl.store(y + heads, tl.load(x + heads))
+        """)
+    text = pipeline.emit_model(p, "frontend")
+    assert "%heads = if %m -> (tile<Bxi32>)" in text
+    assert "yield %offs_1 : tile<Bxi32>" in text and "yield %offs_3 : tile<Bxi32>" in text
+    assert "gather %x, %heads" in text and "scatter %y, %heads" in text

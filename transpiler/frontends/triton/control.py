@@ -31,6 +31,7 @@ from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
 from ..cutile.recovery import guard, live
+from .pointers import Mask, Range
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
         cst.GreaterThanEqual: "ge"}
@@ -321,13 +322,23 @@ def numbers_as_scalars(lw, pre: dict, ends: list, node) -> None:
     """A name a runtime ``if`` binds to a Python number in one arm (``loss = 0.0``) and to a value in the other, or
     to two different numbers: Triton assigns numbers as scalar tensors (``to_tensor``: f32, i32, i1) and the arms
     must agree on the type, so the number becomes a constant of the other arm's type in its arm (two numbers: one
-    constant each, a scalar of their ``to_tensor`` dtype). A dtype that differs is Triton's error too."""
+    constant each, a scalar of their ``to_tensor`` dtype). A dtype that differs is Triton's error too. Offsets or
+    masks (pointers.py's ranges, compile-time here) that differ between the arms are the i32 / bool tiles they are
+    in Triton (``heads = h * B + tl.arange(0, B)`` per arm), each made in its arm."""
     (tb, te), (eb, ee) = ends
     outer = lw.block
     try:
         for name in [n for n in te if n in ee]:
             tv, ev = te[name], ee[name]
             if tv is pre.get(name) and ev is pre.get(name):
+                continue
+            lanes = [isinstance(v, (Range, Mask)) for v in (tv, ev)]  # offsets / masks: tensors in Triton
+            if any(lanes) and all(isinstance(v, (Range, Mask, Value)) for v in (tv, ev)) and not (
+                    type(tv) is type(ev) and tv == ev):
+                for i, (blk, env) in enumerate(ends):
+                    if lanes[i]:
+                        lw.block = blk
+                        env[name] = lw.value(env[name], node)
                 continue
             nums = [isinstance(v, (int, float)) for v in (tv, ev)]
             if not any(nums) or (all(nums) and tv == ev and type(tv) is type(ev)):
