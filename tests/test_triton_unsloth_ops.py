@@ -311,3 +311,20 @@ def test_offsets_that_differ_per_runtime_arm_are_tiles(monkeypatch, tmp_path):
     assert "%heads = if %m -> (tile<Bxi32>)" in text
     assert "yield %offs_1 : tile<Bxi32>" in text and "yield %offs_3 : tile<Bxi32>" in text
     assert "gather %x, %heads" in text and "scatter %y, %heads" in text
+
+
+def test_int_constexpr_compared_with_literals_only_has_no_zero_entry(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, n, B: tl.constexpr, MODE: tl.constexpr):
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            if MODE == 2:
+                f = 2.0
+            else:
+                f = 1.0
+            v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+            tl.store(x + offs, v * f, mask=offs < n)
+        """)
+    mod, _notes = fe_triton.lower_file(p)
+    assert [k.name for k in mod.kernels] == ["k__MODE_2", "k__MODE_3"]
