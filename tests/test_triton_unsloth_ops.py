@@ -328,3 +328,23 @@ def test_int_constexpr_compared_with_literals_only_has_no_zero_entry(monkeypatch
         """)
     mod, _notes = fe_triton.lower_file(p)
     assert [k.name for k in mod.kernels] == ["k__MODE_2", "k__MODE_3"]
+
+
+def test_number_against_a_tile_with_lanes_or_a_pointer_is_refused(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+            if tl.sum(v) > 0:
+                q = y
+                w = v
+            else:
+                q = 1
+                w = 0.0
+            tl.store(x + offs, w, mask=offs < n)
+        """)
+    mod, _notes = fe_triton.lower_file(p, refused := {})
+    assert not mod.kernels and [b.code for b in refused["k"]] == [errors.IR_UNSUPPORTED]
+    assert "runtime if: 'q' is a different compile-time value in each arm" in refused["k"][0].message

@@ -344,10 +344,9 @@ def numbers_as_scalars(lw, pre: dict, ends: list, node) -> None:
             if not any(nums) or (all(nums) and tv == ev and type(tv) is type(ev)):
                 continue
             like = tv if not nums[0] else ev if not nums[1] else None
-            if like is not None and not (isinstance(like, Value) and isinstance(like.type, (ScalarType, TileType))
-                                         and like.type.shape in ((), None) if isinstance(like.type, TileType)
-                                         else isinstance(like, Value) and isinstance(like.type, ScalarType)):
-                continue  # a tile with lanes, a pointer ...: two_arms reports it
+            if like is not None and not (isinstance(like, Value) and (isinstance(like.type, ScalarType) or (
+                    isinstance(like.type, TileType) and like.type.shape == ()))):
+                continue  # a tile with lanes (Triton: a block type, not the scalar), a pointer ...: two_arms reports it
             for i, (blk, env) in enumerate(ends):
                 x = env[name]
                 if not nums[i]:
