@@ -174,15 +174,57 @@ def split_sum(configs=None) -> list[dict]:
     return out
 
 
+def cross_entropy_forward() -> list[dict]:
+    """One program per row, the whole vocab in one block (unsloth's path for vocab <= MAX_FUSED_SIZE = 65536);
+    labels share the element type (the port's one E): whole numbers, -100 for an ignored row is in the data."""
+    out = []
+    for dt, rows, vocab, cap in (("f32", 64, 32000, 0), ("bf16", 32, 50257, 1), ("f16", 16, 8192, 0)):
+        args = {"logits_ptr": arr(dt, rows * vocab), "logits_row_stride": vocab, "loss_ptr": arr(dt, rows),
+                "logsumexp_ptr": arr(dt, rows), "labels_ptr": arr(dt, rows), "VOCAB_SIZE": vocab,
+                "BLOCK_SIZE": pow2(vocab), "DO_SOFTCAPPING": cap, "SOFTCAP": f32(30.0), "DO_LOGIT_SCALING": 0,
+                "LOGIT_SCALE": f32(1.0)}
+        out.append({"name": f"{dt}_{rows}x{vocab}_cap{cap}", "kernel": "_cross_entropy_forward", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
+def chunked_cross_entropy_forward() -> list[dict]:
+    """Vocab past 65536 (Gemma 256K, Llama 3 128256): (rows, chunks) programs of BLOCK_SIZE columns each."""
+    out = []
+    for dt, rows, vocab, block, scale in (("f32", 16, 128256, 65536, 0), ("bf16", 8, 256000, 65536, 1)):
+        chunks = -(-vocab // block)
+        args = {"logits_ptr": arr(dt, rows * vocab), "logits_row_stride": vocab, "loss_ptr": arr(dt, rows),
+                "logsumexp_ptr": arr(dt, rows * chunks), "logsumexp_others_ptr": arr(dt, rows * chunks),
+                "labels_ptr": arr(dt, rows), "VOCAB_SIZE": vocab, "N_CHUNKS": chunks, "BLOCK_SIZE": block,
+                "DO_SOFTCAPPING": 0, "SOFTCAP": f32(0.0), "DO_LOGIT_SCALING": scale, "LOGIT_SCALE": f32(0.5),
+                "EVICT": 0}  # a str constexpr ("" / "evict_first") specs cannot carry: the port drops the hint
+        out.append({"name": f"{dt}_{rows}x{vocab}_scale{scale}", "kernel": "_chunked_cross_entropy_forward",
+                    "args": args, "grid": [str(rows), str(chunks)]})
+    return out
+
+
+def act_quant() -> list[dict]:
+    """Per-128-element blocks of a flat activation: one program per block, its absmax scale in s."""
+    out = []
+    for dt, m, k in (("bf16", 64, 4096), ("f32", 16, 8192), ("f16", 32, 2048)):
+        n = m * k
+        args = {"x_ptr": arr(dt, n), "y_ptr": arr(dt, n), "s_ptr": arr(dt, n // 128), "BLOCK_SIZE": 128,
+                "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{m}x{k}", "kernel": "act_quant_kernel", "args": args, "grid": [str(n // 128)]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
-    + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
+    + elementwise("_approx_backward_kernel", ("DW", "e", "g")) + elementwise("_exact_forward_kernel", ("e", "g", "h"))
+    + elementwise("_exact_backward_kernel", ("DW", "e", "g")),
     "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw(),
     "fused_add_rms_layernorm.json": add_rms_inference(),
-    "fp8.json": fp8_gemv() + fp8_rows_reduce(),
+    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant(),
+    "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
     "large_head_attention.json": lh_bwd_pre(),
     "nvfp4.json": split_sum(),
 }

@@ -742,8 +742,9 @@ class KernelEmitter:
                 out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {int(value)}i32", arms[0],
                                          arms[1], self.span(op), test=(op.attrs["flag"], sym, int(value))))
         else:
-            out.append(model.IfConst(self.val(op.operands[0], _SCALAR), arms[0], arms[1], self.span(op),
-                                     runtime=True))
+            c = op.operands[0]  # an i1 scalar, or a 0-d bool tile (a Triton scalar condition): read as a bool
+            test = self.val(c, _SCALAR) if isinstance(c.type, ScalarType) else f"tile_to_scalar({self.val(c)})"
+            out.append(model.IfConst(test, arms[0], arms[1], self.span(op), runtime=True))
         for r, t in zip(op.results, targets):
             self.convert_forms(out, op, r, t, _SCALAR)
 

@@ -19,7 +19,7 @@ from ... import errors, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
-from . import element_types, gathers
+from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls
 from .lowering import Lowering, unsupported
 from . import source
 
@@ -76,7 +76,40 @@ def _same_scalars(entries: list) -> list:
 
 
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
-    return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    """The literals an int constexpr that splits the kernel is compared with, and 0 where it is tested for truth
+    (``if FLAG`` / ``not FLAG`` / ``FLAG and ..``, in the kernel or a helper, or passed on to a helper that may):
+    ``FLAG != 0``, a 0 entry beside the any-other one."""
+    lits = compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    return lits | ({0} if _truth_tested(tf, fn, flag) else set())
+
+
+def _truth_tested(tf, fn: cst.FunctionDef, flag: str) -> bool:
+    helpers = inline.helper_names(tf)
+    found: list = []
+
+    def tested(node) -> bool:
+        return isinstance(node, cst.Name) and node.value == flag
+
+    class V(cst.CSTVisitor):
+        def visit_If(self, n: cst.If) -> None:
+            found.extend([n] if tested(n.test) else [])
+
+        def visit_IfExp(self, n: cst.IfExp) -> None:
+            found.extend([n] if tested(n.test) else [])
+
+        def visit_UnaryOperation(self, n: cst.UnaryOperation) -> None:
+            found.extend([n] if isinstance(n.operator, cst.Not) and tested(n.expression) else [])
+
+        def visit_BooleanOperation(self, n: cst.BooleanOperation) -> None:
+            found.extend([n] if tested(n.left) or tested(n.right) else [])
+
+        def visit_Call(self, n: cst.Call) -> None:
+            if isinstance(n.func, cst.Name) and n.func.value in helpers and any(tested(a.value) for a in n.args):
+                found.append(n)
+
+    for f in [fn, *(k for k in tf.kernels if k.name.value in helpers)]:
+        f.body.visit(V())
+    return bool(found)
 
 
 def lower_entries(tf, fn: cst.FunctionDef, on_unsupported=None) -> tuple[list, list, list]:

@@ -19,7 +19,7 @@ import operator
 import libcst as cst
 
 from ... import errors
-from . import source
+from . import returns, source
 
 _MAX_DEPTH = 16  # helpers calling helpers: deeper is a recursion Triton would not compile either
 
@@ -137,6 +137,9 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
                 if i != len(stmts) - 1:
                     raise lw.err(s, f"return before the end of helper '{fn.name.value}' (control flow)")
                 result = lw.expr(ret.value, c.hint) if ret.value is not None else None
+                break
+            if i == len(stmts) - 1 and returns.always_returns(s):  # `if c: return x else: return y` (returns.py)
+                result = returns.value(lw, s, c.hint)
                 break
             _no_nested_return(lw, s, fn)
             lw.stmt(s)

@@ -145,6 +145,16 @@ class Lowering(Control, Builder):
             v = (v,)
         return tuple(self.dim(d, node) for d in v)
 
+    def dim(self, v, node):
+        """A shape dimension: a literal or a tl.constexpr (Builder.dim). One computed from constexprs
+        (``HEAD_DIM // 2``, ``BLOCK_KP * PF``) is a value here: cutile's shapes take a literal or a const-generic name
+        (its kernel macro rejects ``{[HEAD_DIM / 2]}``) and the port has no host-computed derived const generic."""
+        if isinstance(v, Value) and v.type == ScalarType(I32):
+            raise self.err(node, "a shape dimension must be an integer or a ct.Constant: one computed from "
+                           "tl.constexprs has no cutile spelling (shapes take a literal or a const-generic name; "
+                           "a derived const generic the host computes is not implemented)")
+        return super().dim(v, node)
+
     # -- parameters ----------------------------------------------------------------------------------
     def array(self, name: str, rank: int, node) -> Value:
         v = self.arrays[name]
