@@ -43,6 +43,14 @@ _SCALAR = "scalar"
 _CONST = "const"
 
 
+def _scan_identity(dt) -> str:
+    """scan_sum's ``identity: E`` argument: a zero of the tile's element type (the compiler writes the zero
+    identity itself and only rustc reads the argument; a half type has no literal, ``f16::ZERO`` is a value)."""
+    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
+        return f"{dt.name}::ZERO"
+    return literal(0, dt)
+
+
 def literal(value, dt) -> str:
     if not isinstance(dt, DType):
         raise _err(None, f"a literal of the generic dtype {dt}")
@@ -635,7 +643,7 @@ class KernelEmitter:
                 "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
                 "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
                 "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
-                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
+                "identity": _scan_identity(r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:

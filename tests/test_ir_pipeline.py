@@ -63,6 +63,7 @@ TYPED_IR = {
     "tests/data/ir_ops_arith.py",
     "tests/data/ir_ops_newaxes.py",
     "tests/data/ir_ops_shapes.py",
+    "tests/data/ir_scan_half.py",
     "tests/data/ir_sinh.py",
     "tests/data/ir_strides.py",
     "tests/data/mem_gather0d.py",
