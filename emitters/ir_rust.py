@@ -43,6 +43,14 @@ _SCALAR = "scalar"
 _CONST = "const"
 
 
+def _scan_identity(dt) -> str:
+    """scan_sum's ``identity: E`` argument: a zero of the tile's element type (the compiler writes the zero
+    identity itself and only rustc reads the argument; a half type has no literal, ``f16::ZERO`` is a value)."""
+    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
+        return f"{dt.name}::ZERO"
+    return literal(0, dt)
+
+
 def literal(value, dt) -> str:
     if not isinstance(dt, DType):
         raise _err(None, f"a literal of the generic dtype {dt}")
@@ -676,7 +684,7 @@ class KernelEmitter:
                 "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
                 "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
                 "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
-                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
+                "identity": _scan_identity(r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:
@@ -684,9 +692,16 @@ class KernelEmitter:
         body = op.regions[0]
         iv, *args = body.args
         slots = []
+        scalars = []
         for v, a, res in zip(init, args, op.results):
-            if isinstance(v.type, ScalarType):
-                raise _err(op, "a loop-carried scalar")
+            if isinstance(v.type, ScalarType):  # `k = 0` .. `k += 1`: a `let mut k: i32` (a 0-d tile in Tile IR)
+                name = self.fresh(a.hint)
+                self.let(out, name, type_rust(v.type), self.val(v, _SCALAR), op, mutable=True, kind="carried")
+                slots.append(name)
+                scalars.append((a, res, name))
+                for x in (a, res):
+                    self.text[(x.id, _SCALAR)] = name
+                continue
             if isinstance(v.type, TokenType):
                 slots.append(None)
                 for x in (a, res):
@@ -704,6 +719,8 @@ class KernelEmitter:
         self.text[(iv.id, _SCALAR)] = ivn
         inner: list = []
         self.convert_forms(inner, op, iv, ivn, _SCALAR)
+        for a, _, name in scalars:
+            self.convert_forms(inner, op, a, name, _SCALAR)
         # a carried value the body yields unchanged (a loop split's arm that does not touch it) is still assigned:
         # cutile carries only the variables a loop body assigns, the reference carries it through `continue`
         passthrough = body.ops and any(v is a for v, a in zip(body.ops[-1].operands, args))
@@ -712,6 +729,8 @@ class KernelEmitter:
         s_text = "" if one else self.val(step, _SCALAR)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
                              tuple(x for x in slots if x is not None), step=s_text))
+        for _, res, name in scalars:
+            self.convert_forms(out, op, res, name, _SCALAR)
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):
