@@ -272,7 +272,7 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
             return provenance(files, list(accepted.values()))
         except errors.CtrsError as e:
             c = None if mode == "plain" else _construct_of(e, kernel, typed, hook)
-            if typed and c is not None and not isinstance(c, splice.Ask) and c.key not in asks:
+            if typed and not triton and c is not None and not isinstance(c, splice.Ask) and c.key not in asks:  # ranges: cuTile only (ranges.py re-lowers a cuTile kernel)
                 c = _range_of(kernel, c, hook) or c
             if isinstance(c, splice.Ask):  # a statement (range): lowered again, its construct carries the scope
                 if c.key in asks or c.key in accepted:

@@ -19,7 +19,8 @@ import operator
 import libcst as cst
 
 from ... import errors
-from . import returns, source
+from .returns import always_returns, value as returns_value
+from .source import helper_names as source_helper_names, pointer_params
 
 _MAX_DEPTH = 16  # helpers calling helpers: deeper is a recursion Triton would not compile either
 
@@ -92,7 +93,7 @@ def global_value(lw, node: cst.Name):
 
 
 def helper_names(tf) -> set[str]:
-    return source.helper_names(tf)
+    return source_helper_names(tf)
 
 
 def helper_def(lw, name: str):
@@ -138,8 +139,8 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
                     raise lw.err(s, f"return before the end of helper '{fn.name.value}' (control flow)")
                 result = lw.expr(ret.value, c.hint) if ret.value is not None else None
                 break
-            if i == len(stmts) - 1 and returns.always_returns(s):  # `if c: return x else: return y` (returns.py)
-                result = returns.value(lw, s, c.hint)
+            if i == len(stmts) - 1 and always_returns(s):  # `if c: return x else: return y` (returns.py)
+                result = returns_value(lw, s, c.hint)
                 break
             _no_nested_return(lw, s, fn)
             lw.stmt(s)
@@ -228,7 +229,7 @@ def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
     for call in calls:
         h = helpers[call.func.value]
         hp = [p.name.value for p in h.params.params]
-        ptrs = source.pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
+        ptrs = pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
         for i, a in enumerate(call.args):
             name = a.keyword.value if a.keyword is not None else (hp[i] if i < len(hp) else None)
             if name in ptrs:

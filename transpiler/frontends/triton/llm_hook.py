@@ -6,7 +6,7 @@ IR. Without a hook the call's CTRS-E124 stands (:func:`no_rule`: with rules/trit
 from __future__ import annotations
 
 from ... import errors
-from . import source
+from .source import load_rules
 
 
 def call(lw, handler, node, hint: str, fn: str | None):
@@ -31,7 +31,7 @@ def no_rule(lw, node, fn: str | None) -> errors.CtrsError:
     """CTRS-E124 for a call no handler lowers, with rules/triton.toml's ``[unsupported]`` hint when it has one
     (what to do instead: ``tl.randn`` from ``tl.rand`` values, atomics by hand ...)."""
     e = lw.err(node, f"call '{fn or type(node.func).__name__}'")
-    hint = source.load_rules().get("unsupported", {}).get(fn or "", {}).get("hint")
+    hint = load_rules().get("unsupported", {}).get(fn or "", {}).get("hint")
     if hint:
         e.hint = hint
     return e

@@ -33,7 +33,7 @@ from .inline import unpack as inline_unpack
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
-from . import llm_hook
+from .llm_hook import call as llm_hook_call
 from .stages import loop_stages, stage_loads
 from .element_types import array_generics, offsets_of_variable
 from .control import Control, if_expr
@@ -42,7 +42,7 @@ from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
 from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
-from . import source
+from .source import builds_rank1, descriptor_params, pointer_params
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -116,10 +116,10 @@ class Lowering(Control, Builder):
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
-        self.descs = source.descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
-        self.pointers = source.pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
+        self.descs = descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
+        self.pointers = pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
             | pointer_args(tf, fn)
-        self.lift_rows = not source.builds_rank1(tf, fn)
+        self.lift_rows = not builds_rank1(tf, fn)
         self.setup_control()
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ class Lowering(Control, Builder):
             self.note(node, "param", f"'{name}' is {why}: parameter dropped")
 
     def desc_param(self, name: str, p) -> Desc:
-        """A tensor-descriptor parameter: its block shape comes from the launch code (source.descriptor_params)."""
+        """A tensor-descriptor parameter: its block shape comes from the launch code (descriptor_params)."""
         block = self.descs[name]
         if block is None:
             raise self.err(p, f"tensor descriptor parameter '{name}': block shape unknown")
@@ -718,6 +718,6 @@ class Lowering(Control, Builder):
                 return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))
         handler = CALLS.get(fn or "")
         if handler is None or self.on_unsupported is not None:
-            return llm_hook.call(self, handler, node, hint, fn)
+            return llm_hook_call(self, handler, node, hint, fn)
         return handler(self, self.call_of(node, hint))
 

@@ -17,7 +17,7 @@ from ...ir.types import DType
 from .inline import inline
 from .registry import Call, lowers
 from .values import DT
-from . import source
+from .source import load
 
 LIBRARY = paths.data("rules", "triton_philox.py")
 _HELPERS = {"tl.rand": "_ctrs_philox_rand", "tl.randint": "_ctrs_philox_randint"}
@@ -26,7 +26,7 @@ N_ROUNDS = 10  # Triton's default (N_ROUNDS_DEFAULT), the helper's loop count
 
 @functools.cache
 def _library():
-    return source.load(LIBRARY)
+    return load(LIBRARY)
 
 
 class _WithLibrary:

@@ -12,12 +12,12 @@ from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypePara
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
-from . import philox
+from .philox import bitcast_to
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr, Range
 from .values import DT, ArrayRef, ScalarParam
-from . import source
+from .source import literal, load_rules
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
 
@@ -69,7 +69,7 @@ def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
 @lowers(".to")
 def to(lw, c: Call):
     if "bitcast" in c.kw:
-        return philox.bitcast_to(lw, c)
+        return bitcast_to(lw, c)
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
@@ -145,8 +145,8 @@ def dot(lw, c: Call, acc=None):
     if not (_is_float(x) or isinstance(x.type.dtype, DTypeParam)) or len(x.type.shape) != 2 \
             or len(y.type.shape) != 2:
         raise lw.err(c.node, "tl.dot of non-float or non-2-D tiles")
-    prec = source.literal(a["input_precision"]) if "input_precision" in a else None
-    tf32 = (source.literal(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
+    prec = literal(a["input_precision"]) if "input_precision" in a else None
+    tf32 = (literal(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
         and prec not in ("ieee",)
     if prec not in (None, "ieee", "tf32"):
         raise lw.err(c.node, f"input_precision={prec!r}")
@@ -274,7 +274,7 @@ def cdiv(lw, c: Call):
 @lowers("float")
 def float_(lw, c: Call):
     """``float("inf")`` / ``float("-inf")`` / ``float("nan")``."""
-    v = source.literal(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    v = literal(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if not isinstance(v, str) or v.strip().lower() not in ("inf", "-inf", "+inf", "nan"):
         raise lw.err(c.node, "float(...) other than of 'inf' / '-inf' / 'nan'")
     return float(v)
@@ -282,7 +282,7 @@ def float_(lw, c: Call):
 
 def math(lw, c: Call):
     """A unary float function: rules/triton.toml ``[calls]`` maps it to a cuTile function with an ir.toml entry."""
-    name = source.load_rules()["calls"][c.fn].removeprefix("ct.")
+    name = load_rules()["calls"][c.fn].removeprefix("ct.")
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if isinstance(x, (int, float)) and not isinstance(x, bool):  # tl.math.rsqrt(2.0): Triton's to_tensor, an fp32
         x = lw.const(x, F32, c.node, (), "c")  # scalar (computed in the kernel, as Triton does)
@@ -294,4 +294,4 @@ def math(lw, c: Call):
     return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
 
 
-lowers(*[t for t, ct_name in source.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
+lowers(*[t for t, ct_name in load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
