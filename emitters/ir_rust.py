@@ -84,17 +84,13 @@ def type_rust(t) -> str:
 
 
 def _raw_arrays(k: Kernel) -> set[int]:
-    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one too
-    would need cutile's &Tensor prologue spelled out (make_tensor_view): the text-model pipeline does that."""
+    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one reads
+    the tensor :meth:`KernelEmitter.raw_views` makes at entry (cutile's &Tensor prologue spelled out)."""
     from ctrs.ir.ops import walk  # noqa: PLC0415
 
     ops = list(walk(k.body))
-    raw = {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
-           or op.kind == OpKind.ARRAY_STRIDE}
-    for op in ops:
-        if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in raw:
-            raise _err(op, f"a view of '{op.operands[0].hint}', which an N-d gather/scatter reads as a raw pointer")
-    return raw
+    return {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
+            or op.kind == OpKind.ARRAY_STRIDE}
 
 
 @functools.cache
@@ -158,6 +154,7 @@ class KernelEmitter:
                 self.scopes[0].append(p.value.id)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
+        self.tensors: dict[int, str] = {}  # raw array id -> `x_view`, the tensor its view ops read (raw_views)
 
     # -- names -------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -353,7 +350,8 @@ class KernelEmitter:
             self.text[(r.id, _SCALAR)] = _UNORDERED
             return None
         if k == OpKind.MAKE_VIEW:
-            arr = self.val(op.operands[0])
+            tensor = self.tensors.get(op.operands[0].id)
+            arr = tensor or self.val(op.operands[0])
             shape = shape_rust(op.attrs["tile"])
             self.views[r.id] = op
             if op.attrs["mutable"]:
@@ -365,8 +363,9 @@ class KernelEmitter:
                 pad = self.rules["padding"][op.attrs["padding"]]
                 perm = op.attrs.get("order")
                 dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
-                self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
-                         f"{dim_map}, get_tensor_token({arr}))", op, unsafe=targets.current().is_unsafe("partition_view"))
+                ref = f"&{tensor}" if tensor else arr
+                self.let(out, name, type_rust(r.type), f"make_partition_view({ref}, const_shape![{shape}], {pad}, "
+                         f"{dim_map}, get_tensor_token({ref}))", op, unsafe=targets.current().is_unsafe("partition_view"))
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:
@@ -643,9 +642,16 @@ class KernelEmitter:
         body = op.regions[0]
         iv, *args = body.args
         slots = []
+        scalars = []  # loop-carried i32 / f32 / bool scalars: a `let mut` of the scalar type (cutile carries it)
         for v, a, res in zip(init, args, op.results):
             if isinstance(v.type, ScalarType):
-                raise _err(op, "a loop-carried scalar")
+                name = self.fresh(a.hint)
+                self.let(out, name, type_rust(v.type), self.val(v, _SCALAR), op, mutable=True, kind="carried")
+                slots.append(name)
+                scalars.append((a, res, name))
+                for x in (a, res):
+                    self.text[(x.id, _SCALAR)] = name
+                continue
             if isinstance(v.type, TokenType):
                 slots.append(None)
                 for x in (a, res):
@@ -663,6 +669,8 @@ class KernelEmitter:
         self.text[(iv.id, _SCALAR)] = ivn
         inner: list = []
         self.convert_forms(inner, op, iv, ivn, _SCALAR)
+        for a, _, name in scalars:  # the tile form a tile op reads, made from this iteration's value
+            self.convert_forms(inner, op, a, name, _SCALAR)
         # a carried value the body yields unchanged (a loop split's arm that does not touch it) is still assigned:
         # cutile carries only the variables a loop body assigns, the reference carries it through `continue`
         passthrough = body.ops and any(v is a for v, a in zip(body.ops[-1].operands, args))
@@ -671,6 +679,8 @@ class KernelEmitter:
         s_text = "" if one else self.val(step, _SCALAR)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
                              tuple(x for x in slots if x is not None), step=s_text))
+        for _, res, name in scalars:
+            self.convert_forms(out, op, res, name, _SCALAR)
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):
@@ -725,11 +735,40 @@ class KernelEmitter:
             raise _err(op, f"no zero placeholder of {r.type} for an if result")
         return self.rules["rust"]["constant"].format(value=spelled[1], shape=shape_rust(r.type.shape))
 
+    def raw_views(self, out: list) -> None:
+        """At entry, for each raw array a view op reads (``ct.load`` of an array an N-d ``ct.gather`` indexes too):
+        the tensor of its pointer, ``x_shape_<i>`` extents and ``x_stride_<i>`` strides (make_tensor_view), as
+        cutile builds a ``&Tensor`` entry parameter's; its views partition that tensor (``self.tensors``)."""
+        from ctrs.ir.ops import walk  # noqa: PLC0415
+
+        viewed = {op.operands[0].id for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW}
+        rules = self.rules["pointer"]
+        for p in self.k.params:
+            if p.kind != "array" or p.value is None or p.value.id not in self.raw or p.value.id not in viewed:
+                continue
+            a, rank, e = p.name, p.value.type.rank, dtype_rust(p.value.type.dtype)
+            site = next(op for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW and op.operands[0] is p.value)
+            dyn = ", ".join(["-1"] * rank)
+            dims = self.fresh(f"{a}_dims")
+            self.let(out, dims, f"Shape<{{ [{dyn}] }}>", rules["raw_dims"].format(
+                dyn=dyn, dims=", ".join(f"{a}_shape_{i}" for i in range(rank))), site)
+            strides_t = ", ".join(["-1"] * (rank - 1) + ["1"])
+            strides = self.fresh(f"{a}_strides")
+            self.let(out, strides, f"Array<{{ [{strides_t}] }}>", rules["raw_strides"].format(
+                strides_t=strides_t, strides=", ".join(f"{a}_stride_{i}" for i in range(rank - 1))), site)
+            base = self._ptr_let(out, site, f"{a}_vbase", f"PointerTile<*mut {e}, {{ [] }}>", "raw_base", array=a)
+            token = self._ptr_let(out, site, f"{a}_vtok", "Token", "new_token")
+            view = self.fresh(f"{a}_view")
+            self.let(out, view, f"Tensor<{e}, {{ [{dyn}] }}>", rules["raw_view"].format(
+                base=base, dims=dims, strides=strides, token=token), site, unsafe=True)
+            self.tensors[p.value.id] = view
+
     def emit(self) -> model.Kernel:
         body: list = []
         for p in self.k.params:  # a runtime scalar a tile op takes: its 0-d tile, once at entry
             if p.kind == "scalar" and p.value is not None:
                 self.convert_forms(body, self.k.body.ops[-1], p.value, p.name, _SCALAR)
+        self.raw_views(body)
         self.block(self.k.body, body)
         params = []
         for p in self.k.params:

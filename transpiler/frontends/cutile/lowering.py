@@ -25,13 +25,13 @@ from ...cutile_base import _is_docstring, scalar_only_names
 from ...kernel_hints import read_hints
 from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
 from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from .control import if_expr, if_stmt, signal_one_armed
 from .imports import lookup
 from .memory import PAD_PREFIX, array_attribute, pad_mode, refuse_array_list
-from .recovery import arg, bound_names, guard, parameter
+from .recovery import arg, bound_names, guard, parameter, read_names
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef
@@ -374,6 +374,11 @@ class Lowering(Builder):
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
         assigned = {n for st in s.body.body for n in bound_names(st)}  # tuple / annotated targets too
+        read = read_names(s.body)
+        for n in sorted(assigned & read):  # a Python number re-bound in the body from its own value (`cnt += 1`,
+            v = self.env.get(n)              # `s = s + 0.5`): a loop-carried i32 / f32 / i1, as cuTile Python types
+            if isinstance(v, (bool, int, float)):  # the constant (hir2ir loosely_typed_const) and carries it
+                self.env[n] = self.const(v, BOOL if isinstance(v, bool) else I32 if isinstance(v, int) else F32, s, hint=n)
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)

@@ -173,8 +173,15 @@ def reduce(lw, c: Call):
         raise lw.err(node, f"{c.fn} with flush_to_zero= / propagate_nan= / rounding_mode= (cutile 0.3.1's "
                      "reduce_* take none: cutile/src/_core.rs)")
     rank = len(x.type.shape)
-    if axis is None:
-        raise lw.err(node, f"{c.fn} without an axis (a reduction of every axis)")
+    if axis is None and isinstance(keep, bool) and rank:
+        # every axis, as cuTile Python's reduce does it: axis 0 reduced rank times, then a reshape to (1,)*rank
+        # for keepdims (to () otherwise: the last reduce's shape already, so no op)
+        for i in range(rank):
+            x = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, x.type.shape[1:])], node,
+                        (hint or "t") + ("_red" if keep or i < rank - 1 else ""), axis=0).result
+        if not keep:
+            return x
+        return lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, (1,) * rank)], node, hint, shape=(1,) * rank).result
     if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank or not isinstance(keep, bool):
         raise lw.err(node, "reduction axis / keepdims must be constants")
     axis %= rank
