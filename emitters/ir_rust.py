@@ -363,9 +363,20 @@ class KernelEmitter:
                 pad = self.rules["padding"][op.attrs["padding"]]
                 perm = op.attrs.get("order")
                 dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
-                ref = f"&{tensor}" if tensor else arr
-                self.let(out, name, type_rust(r.type), f"make_partition_view({ref}, const_shape![{shape}], {pad}, "
-                         f"{dim_map}, get_tensor_token({ref}))", op, unsafe=targets.current().is_unsafe("partition_view"))
+                if tensor:  # a raw array's local tensor (raw_views)
+                    if op.attrs["padding"] != "zero":
+                        raise errors.CtrsError(
+                            errors.IR_RAW_VIEW_PADDING, f"no rule for a view of '{op.operands[0].hint}' without "
+                            "padding_mode=ZERO: ct.gather/ct.scatter index it as an N-d array (a raw pointer in Rust)",
+                            "cutile reads a local tensor view through .partition (zero padding) only: load with "
+                            "padding_mode=ct.PaddingMode.ZERO", op.loc)
+                    key = "raw_partition_permuted" if perm else "raw_partition"
+                    self.let(out, name, type_rust(r.type), self.rules["pointer"][key].format(
+                        array=tensor, shape=shape, dim_map=dim_map), op)
+                else:
+                    self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
+                             f"{dim_map}, get_tensor_token({arr}))", op,
+                             unsafe=targets.current().is_unsafe("partition_view"))
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:

@@ -180,3 +180,6 @@ INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
+# --- typed-cutile-rest (issue 11: the typed IR takes what reached the text model) ---
+IR_RAW_VIEW_PADDING = "CTRS-E370"  # a view op without zero padding on an array an N-d gather/scatter reads raw
+IR_CONST_COMPARE_FMA = "CTRS-E371"  # an fma contraction crosses a constant if on a comparison of two ct.Constant ints

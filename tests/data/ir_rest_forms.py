@@ -16,7 +16,7 @@ def cmp_if(x, y, TILE: ConstInt, GROUP: ConstInt, HEADS: ConstInt):
     if GROUP == HEADS:
         t = t + t
     else:
-        t = t * t
+        t = ct.exp(t)
     wide = TILE > GROUP
     if wide:
         t = t - 1.0

@@ -95,6 +95,7 @@ class OpKind(enum.Enum):
     BROADCAST = ("broadcast", Family.SHAPE)
     PERMUTE = ("permute", Family.SHAPE)
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
+    BITCAST = ("bitcast", Family.SHAPE)  # same-width reinterpretation of the element bits (ct.bitcast)
     TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis

@@ -74,6 +74,24 @@ def astype(lw, c: Call):
     return lw.convert(x, dt.dtype, c.node, c.hint)
 
 
+@lowers("ct.bitcast")
+def bitcast(lw, c: Call):
+    """``ct.bitcast(x, dtype)``: the element bits of a tile (or scalar) read as another type of the same width, as
+    cuTile Python's bitcast (nothing for the same dtype; bool and width changes refused, as it refuses them)."""
+    a = bind(lw, c, "x, /, dtype")
+    x, dt = value(lw, a["x"]), value(lw, a["dtype"])
+    if not isinstance(x, Value) or not isinstance(x.type, (TileType, ScalarType)) or not isinstance(dt, DT) \
+            or not isinstance(dt.dtype, DType) or not isinstance(x.type.dtype, DType):
+        raise lw.err(c.node, "ct.bitcast(tile, dtype) of a tile or scalar of a known dtype")
+    src, dst = x.type.dtype, dt.dtype
+    if BOOL in (src, dst) or src.bits != dst.bits:
+        raise lw.err(c.node, f"ct.bitcast from {src} to {dst} (same-width, non-bool types only)")
+    if src == dst:
+        return x
+    t = TileType(dst, x.type.shape) if isinstance(x.type, TileType) else ScalarType(dst)
+    return lw.emit(OpKind.BITCAST, [x], [t], c.node, c.hint or (x.hint or "t") + "_bc").result
+
+
 @lowers("ct.reshape")
 def reshape(lw, c: Call):
     if len(c.pos) != 2 or c.kw:
