@@ -133,6 +133,25 @@ def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
 
 
+def _zero_extends(op: Op) -> bool:
+    """A cast of an unsigned integer to a wider integer: cuTile Python's astype is ``exti`` (zero-extending); the
+    cuTile JIT has no ``convert_tile`` from an unsigned type."""
+    a, b = op.operands[0].type.dtype, op.results[0].type.dtype
+    return (isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint")
+            and b.bits > a.bits)
+
+
+def _wide_unsigned(value, dtype) -> str | None:
+    """An unsigned constant above the signed range of its width (``0xCD9E8D57`` as u32): the cuTile JIT parses a
+    literal as a signed integer of the width, so the port writes the same bits signed (``-845247145i32``) and
+    bitcasts them (None where the literal itself parses)."""
+    if not isinstance(dtype, DType) or dtype.kind != "uint" or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    if value < 2 ** (dtype.bits - 1):
+        return None
+    return f"{value - 2 ** dtype.bits}i{dtype.bits}"
+
+
 class KernelEmitter:
     def __init__(self, k: Kernel, file: str):
         self.k = k
@@ -154,6 +173,7 @@ class KernelEmitter:
                 self.scopes[0].append(p.value.id)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
+        self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
         self.tensors: dict[int, str] = {}  # raw array id -> `x_view`, the tensor its view ops read (raw_views)
 
     # -- names -------------------------------------------------------------------------------------
@@ -191,7 +211,7 @@ class KernelEmitter:
 
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
-            return _CONST
+            return _TILE_ONLY_SCALAR if _wide_unsigned(op.attrs["value"], op.results[0].type.dtype) else _CONST
         if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM,
                        OpKind.ARRAY_STRIDE) \
                 or self._scalar_op(op):
@@ -317,6 +337,20 @@ class KernelEmitter:
         if k == OpKind.IF:
             return self.if_(op, out, through)
         if k == OpKind.CONSTANT:
+            bits = _wide_unsigned(op.attrs["value"], r.type.dtype)
+            if bits is not None:  # its signed bits, bitcast (a tile form only: _result_form)
+                shape = shape_rust(r.type.shape) if isinstance(r.type, TileType) else ""
+                raw = self.fresh((r.hint or "c") + "_bits")
+                self.let(out, raw, f"Tile<i{r.type.dtype.bits}, {{ [{shape}] }}>", self.rules["rust"]["constant"].format(
+                    value=bits, shape=shape), op)
+                self.signed[r.id] = raw
+                if isinstance(r.type, ScalarType):
+                    name = self.fresh(r.hint or "c")
+                    self.let(out, name, _tile0(r.type), self.rules["rust"]["bitcast"].format(x=raw), op)
+                    self.text[(r.id, _TILE_ONLY_SCALAR)] = name
+                    return self.convert_forms(out, op, r, name, _TILE_ONLY_SCALAR)
+                return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["bitcast"].format(x=raw),
+                                   target=target)
             if isinstance(r.type, ScalarType):
                 lit = literal(op.attrs["value"], r.type.dtype)
                 self.text[(r.id, _SCALAR)] = lit
@@ -602,6 +636,8 @@ class KernelEmitter:
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
         elif op.attrs.get("approx") and k == OpKind.DIVF:
             tmpl = rules["divf_approx"]
+        elif k == OpKind.CONVERT and _zero_extends(op):
+            tmpl = rules["convert_zext"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
             tmpl = rules[f"{k.mnemonic}_modes"]
         elif scalar:
@@ -619,6 +655,15 @@ class KernelEmitter:
                  "shape": shape_rust(op.attrs.get("shape", ())),
                  "ftz": "ftz::Enabled" if op.attrs.get("ftz") else "ftz::Disabled",
                  "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
+        if k in (OpKind.RESHAPE, OpKind.BROADCAST) and op.operands[0].id in self.signed:
+            # a wide unsigned constant's reshape / broadcast on its signed bits, bitcast after (the JIT folds the
+            # constant's splat chain into one constant, as the reference's, only without a bitcast inside it)
+            t = r.type
+            raw = self.fresh((r.hint or "t") + "_bits")
+            self.let(out, raw, f"Tile<i{t.dtype.bits}, {{ [{shape_rust(t.shape)}] }}>", tmpl.format(
+                **{**names, "x": self.signed[op.operands[0].id]}, **attrs), op)
+            self.signed[r.id] = raw
+            return self.define(out, op, r, type_rust(t), self.rules["rust"]["bitcast"].format(x=raw), target=target)
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
         if self._retype_reduce(op):

@@ -71,6 +71,10 @@ def astype(lw, c: Call):
     x, dt = lw.expr(c.pos[0]), lw.expr(c.pos[1])
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not isinstance(dt, DT):
         raise lw.err(c.node, "ct.astype(tile, dtype)")
+    a, b = x.type.dtype, dt.dtype
+    if isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint") \
+            and b.bits < a.bits:  # trunci of an unsigned value: not proven on the typed path yet
+        raise lw.err(c.node, f"ct.astype from {a} to {b} (a wrapping truncation)")
     return lw.convert(x, dt.dtype, c.node, c.hint)
 
 
