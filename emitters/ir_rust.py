@@ -16,6 +16,7 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from ctrs import errors, model, targets
@@ -131,6 +132,28 @@ def _latency(op: Op) -> str | None:
 
 def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
+
+
+def _half_via_f32(value, dtype) -> str | None:
+    """An f16 / bf16 constant other than 0 / 1 / inf (``0.044715`` of a bf16 tile): cutile's ``constant()`` cannot
+    spell it, ``constant_f32`` (cutile_defects) can: the JIT encodes the f32 value in the element type. The
+    reference rounds the Python float to the half type once; f64 -> f32 -> half rounds twice, which differs only
+    where the f32 value lies exactly halfway between two half values (then None), or outside the half type's
+    normal range (None). The f32 literal: the shortest decimal of the f32 value (it parses back to that value)."""
+    import struct  # noqa: PLC0415
+
+    if not isinstance(dtype, DType) or dtype.name not in ("f16", "bf16") or isinstance(value, bool) \
+            or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
+        return None
+    try:
+        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    except OverflowError:
+        return None
+    v32 = struct.unpack("<f", struct.pack("<I", bits))[0]
+    drop, lo, hi = (16, 2.0 ** -126, 3.38e38) if dtype.name == "bf16" else (13, 2.0 ** -14, 65504.0)
+    if not lo <= abs(v32) <= hi or (bits & ((1 << drop) - 1) == 1 << (drop - 1) and v32 != value):
+        return None
+    return f"{v32!r}f32"
 
 
 def _zero_extends(op: Op) -> bool:
@@ -367,6 +390,8 @@ class KernelEmitter:
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+            if spelled is None and _half_via_f32(op.attrs["value"], r.type.dtype) is not None:
+                spelled = (CONST_DECL, _half_via_f32(op.attrs["value"], r.type.dtype))
             if spelled is None:
                 raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
             text = self.rules["rust"][spelled[0]].format(value=spelled[1], shape=shape_rust(r.type.shape))

@@ -59,6 +59,7 @@ TYPED_IR = {
     "tests/data/ir_const_attrs.py",
     "tests/data/ir_dtypes.py",
     "tests/data/ir_gather_forms.py",
+    "tests/data/ir_half_consts.py",
     "tests/data/ir_matmul.py",
     "tests/data/llm_ceil_div.py",
     "tests/data/ir_load_options.py",

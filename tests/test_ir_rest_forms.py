@@ -29,6 +29,16 @@ def test_rest_forms_ir_equivalent(translated, kernel, spec):
     assert_port_equivalent(KERNEL, translated, spec)
 
 
+@pytest.fixture(scope="module")
+def half_consts(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("half"), ["ir_half_consts"])["ir_half_consts"]
+
+
+@pytest.mark.parametrize(("kernel", "spec"), list(data_cases(["ir_half_consts"])))
+def test_half_constants_ir_equivalent(half_consts, kernel, spec):
+    assert_port_equivalent(DATA / "ir_half_consts.py", half_consts, spec)
+
+
 def test_every_kernel_has_specs_with_different_values():
     specs = load_specs(str(DATA / "ir_rest_forms.json"))
     for k in ("cmp_if", "reduce_all", "tma_loop", "carried_scalar"):
@@ -117,3 +127,25 @@ def test_fma_across_a_comparison_of_constants_is_refused(tmp_path):
         pipeline.translate_module(src, "k")
     assert ei.value.code == errors.IR_CONST_COMPARE_FMA and (ei.value.loc.line, ei.value.loc.col) == (7, 5)
     assert "G eq H" in ei.value.message and ei.value.hint
+
+
+def test_half_constants_are_spelled_through_constant_f32():
+    rs = translate.translate_source(DATA / "ir_half_consts.py")["kernel.rs"]
+    bf16 = rs.split("pub fn tanh_gelu_bf16")[1].split("pub fn")[0]
+    assert "let c: Tile<bf16, { [] }> = constant_f32(0.044714998453855515f32, const_shape![]);" in bf16
+    assert "constant(bf16::ONE" not in bf16  # 1.0 of bf16 too (cutile_defects: bf16::ONE mis-encodes)
+
+
+def test_half_constant_on_a_double_rounding_tie_is_not_spelled():
+    """f64 -> f32 -> half rounds twice; where the f32 value is exactly halfway between two half values (and the
+    Python float is not that f32) the two roundings may differ from the reference's one: no spelling."""
+    from ctrs.emitters.ir_rust import _half_via_f32
+    from ctrs.ir.types import DTYPES
+
+    tie = 1.0 + 2.0 ** -8  # halfway between two bf16 values, exact in f32
+    above = tie + 2.0 ** -40  # rounds to the tie in f32, above it in f64
+    assert _half_via_f32(tie, DTYPES["bf16"]) == "1.00390625f32"  # exact in f32: one rounding either way
+    assert _half_via_f32(above, DTYPES["bf16"]) is None
+    assert _half_via_f32(0.044715, DTYPES["f16"]) == "0.044714998453855515f32"
+    assert _half_via_f32(1e6, DTYPES["f16"]) is None  # above f16's range
+    assert _half_via_f32(0.5, DTYPES["f32"]) is None  # f32 has its own spelling
