@@ -194,6 +194,7 @@ class KernelEmitter:
                 self.text[(p.value.id, _SCALAR)] = p.name
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
+        self.defs: dict[int, OpKind] = {}  # value id -> the kind of the op defining it (_analyse)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
         self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
@@ -225,12 +226,20 @@ class KernelEmitter:
                     self.form[a.id] = _SCALAR
                 self._analyse(r)
             for res in op.results:
+                self.defs[res.id] = op.kind
                 if isinstance(res.type, ScalarType):
                     self.form[res.id] = self._result_form(op)
 
     def _scalar_op(self, op: Op) -> bool:
-        return (op.kind.mnemonic in self.rules["scalar"]
+        return ((op.kind.mnemonic in self.rules["scalar"] or self._const_ceil_div(op))
                 and all(self.form.get(v.id, _SCALAR) in (_SCALAR, _CONST) for v in op.operands))
+
+    def _const_ceil_div(self, op: Op) -> bool:
+        """``ct.cdiv`` of ct.Constant values / literals (``ct.cdiv(KV_LEN, TILE_N)``): cuTile Python folds it to a
+        constant per launch; cutile's scalar ``ceil_div`` of const generics is folded by its JIT alike (a ``divi``
+        of constant tiles is not)."""
+        return (op.kind == OpKind.DIVI and op.attrs.get("rounding") == "positive_inf"
+                and all(self.defs.get(v.id) in (OpKind.CONST_SYM, OpKind.CONSTANT) for v in op.operands))
 
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
@@ -665,6 +674,8 @@ class KernelEmitter:
             tmpl = rules["convert_zext"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
             tmpl = rules[f"{k.mnemonic}_modes"]
+        elif scalar and self._const_ceil_div(op):
+            tmpl = self.rules["scalar"]["ceil_div"]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
         elif k.mnemonic in rules:

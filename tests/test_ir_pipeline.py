@@ -57,6 +57,7 @@ TYPED_IR = {
     "tests/data/ir_f8.py",
     "tests/data/ir_fill_sym.py",
     "tests/data/ir_const_attrs.py",
+    "tests/data/ir_const_cdiv.py",
     "tests/data/ir_dtypes.py",
     "tests/data/ir_gather_forms.py",
     "tests/data/ir_half_consts.py",

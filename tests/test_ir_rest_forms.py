@@ -39,6 +39,24 @@ def test_half_constants_ir_equivalent(half_consts, kernel, spec):
     assert_port_equivalent(DATA / "ir_half_consts.py", half_consts, spec)
 
 
+@pytest.fixture(scope="module")
+def const_cdiv(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("cdiv"), ["ir_const_cdiv"])["ir_const_cdiv"]
+
+
+@pytest.mark.parametrize(("kernel", "spec"), list(data_cases(["ir_const_cdiv"])))
+def test_cdiv_of_constants_ir_equivalent(const_cdiv, kernel, spec):
+    assert_port_equivalent(DATA / "ir_const_cdiv.py", const_cdiv, spec)
+
+
+def test_cdiv_of_constants_is_a_scalar_ceil_div():
+    """cuTile Python folds ct.cdiv(SPAN, TILE) to a constant; a divi of constant tiles stays a divi in the port's IR
+    (the JIT does not fold it), cutile's scalar ceil_div of the const generics is folded."""
+    rs = translate.translate_source(DATA / "ir_const_cdiv.py")["kernel.rs"]
+    assert "let cdiv: i32 = ceil_div(SPAN, TILE);" in rs and "for j in 0i32..cdiv {" in rs
+    assert "divi(" not in rs
+
+
 def test_every_kernel_has_specs_with_different_values():
     specs = load_specs(str(DATA / "ir_rest_forms.json"))
     for k in ("cmp_if", "reduce_all", "tma_loop", "carried_scalar"):
