@@ -16,6 +16,7 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from ctrs import errors, model, targets
@@ -108,17 +109,13 @@ def type_rust(t) -> str:
 
 
 def _raw_arrays(k: Kernel) -> set[int]:
-    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one too
-    would need cutile's &Tensor prologue spelled out (make_tensor_view): the text-model pipeline does that."""
+    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one reads
+    the tensor :meth:`KernelEmitter.raw_views` makes at entry (cutile's &Tensor prologue spelled out)."""
     from ctrs.ir.ops import walk  # noqa: PLC0415
 
     ops = list(walk(k.body))
-    raw = {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
-           or op.kind == OpKind.ARRAY_STRIDE}
-    for op in ops:
-        if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in raw:
-            raise _err(op, f"a view of '{op.operands[0].hint}', which an N-d gather/scatter reads as a raw pointer")
-    return raw
+    return {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
+            or op.kind == OpKind.ARRAY_STRIDE}
 
 
 @functools.cache
@@ -161,6 +158,47 @@ def _tile0(t) -> str:
     return f"Tile<{dtype_rust(t.dtype)}, {{ [] }}>"
 
 
+def _half_via_f32(value, dtype) -> str | None:
+    """An f16 / bf16 constant other than 0 / 1 / inf (``0.044715`` of a bf16 tile): cutile's ``constant()`` cannot
+    spell it, ``constant_f32`` (cutile_defects) can: the JIT encodes the f32 value in the element type. The
+    reference rounds the Python float to the half type once; f64 -> f32 -> half rounds twice, which differs only
+    where the f32 value lies exactly halfway between two half values (then None), or outside the half type's
+    normal range (None). The f32 literal: the shortest decimal of the f32 value (it parses back to that value)."""
+    import struct  # noqa: PLC0415
+
+    if not isinstance(dtype, DType) or dtype.name not in ("f16", "bf16") or isinstance(value, bool) \
+            or not isinstance(value, (int, float)) or not math.isfinite(value) or value == 0:
+        return None
+    try:
+        bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    except OverflowError:
+        return None
+    v32 = struct.unpack("<f", struct.pack("<I", bits))[0]
+    drop, lo, hi = (16, 2.0 ** -126, 3.38e38) if dtype.name == "bf16" else (13, 2.0 ** -14, 65504.0)
+    if not lo <= abs(v32) <= hi or (bits & ((1 << drop) - 1) == 1 << (drop - 1) and v32 != value):
+        return None
+    return f"{v32!r}f32"
+
+
+def _zero_extends(op: Op) -> bool:
+    """A cast of an unsigned integer to a wider integer: cuTile Python's astype is ``exti`` (zero-extending); the
+    cuTile JIT has no ``convert_tile`` from an unsigned type."""
+    a, b = op.operands[0].type.dtype, op.results[0].type.dtype
+    return (isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint")
+            and b.bits > a.bits)
+
+
+def _wide_unsigned(value, dtype) -> str | None:
+    """An unsigned constant above the signed range of its width (``0xCD9E8D57`` as u32): the cuTile JIT parses a
+    literal as a signed integer of the width, so the port writes the same bits signed (``-845247145i32``) and
+    bitcasts them (None where the literal itself parses)."""
+    if not isinstance(dtype, DType) or dtype.kind != "uint" or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    if value < 2 ** (dtype.bits - 1):
+        return None
+    return f"{value - 2 ** dtype.bits}i{dtype.bits}"
+
+
 class KernelEmitter:
     def __init__(self, k: Kernel, file: str):
         self.k = k
@@ -180,8 +218,11 @@ class KernelEmitter:
                 self.text[(p.value.id, _SCALAR)] = p.name
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
+        self.defs: dict[int, OpKind] = {}  # value id -> the kind of the op defining it (_analyse)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
+        self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
+        self.tensors: dict[int, str] = {}  # raw array id -> `x_view`, the tensor its view ops read (raw_views)
 
     # -- names -------------------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -209,16 +250,24 @@ class KernelEmitter:
                     self.form[a.id] = _SCALAR
                 self._analyse(r)
             for res in op.results:
+                self.defs[res.id] = op.kind
                 if isinstance(res.type, ScalarType):
                     self.form[res.id] = self._result_form(op)
 
     def _scalar_op(self, op: Op) -> bool:
-        return (op.kind.mnemonic in self.rules["scalar"]
+        return ((op.kind.mnemonic in self.rules["scalar"] or self._const_ceil_div(op))
                 and all(self.form.get(v.id, _SCALAR) in (_SCALAR, _CONST) for v in op.operands))
+
+    def _const_ceil_div(self, op: Op) -> bool:
+        """``ct.cdiv`` of ct.Constant values / literals (``ct.cdiv(KV_LEN, TILE_N)``): cuTile Python folds it to a
+        constant per launch; cutile's scalar ``ceil_div`` of const generics is folded by its JIT alike (a ``divi``
+        of constant tiles is not)."""
+        return (op.kind == OpKind.DIVI and op.attrs.get("rounding") == "positive_inf"
+                and all(self.defs.get(v.id) in (OpKind.CONST_SYM, OpKind.CONSTANT) for v in op.operands))
 
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
-            return _CONST
+            return _TILE_ONLY_SCALAR if _wide_unsigned(op.attrs["value"], op.results[0].type.dtype) else _CONST
         if op.kind in (OpKind.BLOCK_ID, OpKind.NUM_BLOCKS, OpKind.NUM_TILES, OpKind.CONST_SYM, OpKind.ARRAY_DIM,
                        OpKind.ARRAY_STRIDE) \
                 or self._scalar_op(op):
@@ -344,6 +393,20 @@ class KernelEmitter:
         if k == OpKind.IF:
             return self.if_(op, out, through)
         if k == OpKind.CONSTANT:
+            bits = _wide_unsigned(op.attrs["value"], r.type.dtype)
+            if bits is not None:  # its signed bits, bitcast (a tile form only: _result_form)
+                shape = shape_rust(r.type.shape) if isinstance(r.type, TileType) else ""
+                raw = self.fresh((r.hint or "c") + "_bits")
+                self.let(out, raw, f"Tile<i{r.type.dtype.bits}, {{ [{shape}] }}>", self.rules["rust"]["constant"].format(
+                    value=bits, shape=shape), op)
+                self.signed[r.id] = raw
+                if isinstance(r.type, ScalarType):
+                    name = self.fresh(r.hint or "c")
+                    self.let(out, name, _tile0(r.type), self.rules["rust"]["bitcast"].format(x=raw), op)
+                    self.text[(r.id, _TILE_ONLY_SCALAR)] = name
+                    return self.convert_forms(out, op, r, name, _TILE_ONLY_SCALAR)
+                return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["bitcast"].format(x=raw),
+                                   target=target)
             if isinstance(r.type, ScalarType):
                 lit = literal(op.attrs["value"], r.type.dtype)
                 self.text[(r.id, _SCALAR)] = lit
@@ -362,6 +425,8 @@ class KernelEmitter:
             if _signed_bits(op) is not None:
                 return self.unsigned_constant(op, out, target)
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+            if spelled is None and _half_via_f32(op.attrs["value"], r.type.dtype) is not None:
+                spelled = (CONST_DECL, _half_via_f32(op.attrs["value"], r.type.dtype))
             if spelled is None:
                 raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
             text = self.rules["rust"][spelled[0]].format(value=spelled[1], shape=shape_rust(r.type.shape))
@@ -379,7 +444,8 @@ class KernelEmitter:
             self.text[(r.id, _SCALAR)] = _UNORDERED
             return None
         if k == OpKind.MAKE_VIEW:
-            arr = self.val(op.operands[0])
+            tensor = self.tensors.get(op.operands[0].id)
+            arr = tensor or self.val(op.operands[0])
             shape = shape_rust(op.attrs["tile"])
             self.views[r.id] = op
             if op.attrs["mutable"]:
@@ -391,8 +457,20 @@ class KernelEmitter:
                 pad = self.rules["padding"][op.attrs["padding"]]
                 perm = op.attrs.get("order")
                 dim_map = f"const_array![{', '.join(str(p) for p in perm)}]" if perm else "dim_map::Identity"
-                self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
-                         f"{dim_map}, get_tensor_token({arr}))", op, unsafe=targets.current().is_unsafe("partition_view"))
+                if tensor:  # a raw array's local tensor (raw_views)
+                    if op.attrs["padding"] != "zero":
+                        raise errors.CtrsError(
+                            errors.IR_RAW_VIEW_PADDING, f"no rule for a view of '{op.operands[0].hint}' without "
+                            "padding_mode=ZERO: ct.gather/ct.scatter index it as an N-d array (a raw pointer in Rust)",
+                            "cutile reads a local tensor view through .partition (zero padding) only: load with "
+                            "padding_mode=ct.PaddingMode.ZERO", op.loc)
+                    key = "raw_partition_permuted" if perm else "raw_partition"
+                    self.let(out, name, type_rust(r.type), self.rules["pointer"][key].format(
+                        array=tensor, shape=shape, dim_map=dim_map), op)
+                else:
+                    self.let(out, name, type_rust(r.type), f"make_partition_view({arr}, const_shape![{shape}], {pad}, "
+                             f"{dim_map}, get_tensor_token({arr}))", op,
+                             unsafe=targets.current().is_unsafe("partition_view"))
             self.text[(r.id, _SCALAR)] = name
             return None
         if k == OpKind.NUM_TILES:
@@ -639,10 +717,14 @@ class KernelEmitter:
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
         elif op.attrs.get("approx") and k == OpKind.DIVF:
             tmpl = rules["divf_approx"]
+        elif k == OpKind.CONVERT and _zero_extends(op):
+            tmpl = rules["convert_zext"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
             tmpl = rules[f"{k.mnemonic}_modes"]
         elif k == OpKind.CONVERT and _int_resize(op):
             tmpl = rules[_int_resize(op)]
+        elif scalar and self._const_ceil_div(op):
+            tmpl = self.rules["scalar"]["ceil_div"]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
         elif k.mnemonic in rules:
@@ -658,6 +740,15 @@ class KernelEmitter:
                  "shape": shape_rust(op.attrs.get("shape", ())),
                  "ftz": "ftz::Enabled" if op.attrs.get("ftz") else "ftz::Disabled",
                  "axis": f"{op.attrs.get('axis', 0)}i32", **self.op_attrs(op)}
+        if k in (OpKind.RESHAPE, OpKind.BROADCAST) and op.operands[0].id in self.signed:
+            # a wide unsigned constant's reshape / broadcast on its signed bits, bitcast after (the JIT folds the
+            # constant's splat chain into one constant, as the reference's, only without a bitcast inside it)
+            t = r.type
+            raw = self.fresh((r.hint or "t") + "_bits")
+            self.let(out, raw, f"Tile<i{t.dtype.bits}, {{ [{shape_rust(t.shape)}] }}>", tmpl.format(
+                **{**names, "x": self.signed[op.operands[0].id]}, **attrs), op)
+            self.signed[r.id] = raw
+            return self.define(out, op, r, type_rust(t), self.rules["rust"]["bitcast"].format(x=raw), target=target)
         text = tmpl.format(**names, **attrs)
         rtype = type_rust(r.type) if not isinstance(r.type, ScalarType) or scalar else _tile0(r.type)
         if self._retype_reduce(op):
@@ -786,11 +877,40 @@ class KernelEmitter:
             raise _err(op, f"no zero placeholder of {r.type} for an if result")
         return self.rules["rust"]["constant"].format(value=spelled[1], shape=shape_rust(r.type.shape))
 
+    def raw_views(self, out: list) -> None:
+        """At entry, for each raw array a view op reads (``ct.load`` of an array an N-d ``ct.gather`` indexes too):
+        the tensor of its pointer, ``x_shape_<i>`` extents and ``x_stride_<i>`` strides (make_tensor_view), as
+        cutile builds a ``&Tensor`` entry parameter's; its views partition that tensor (``self.tensors``)."""
+        from ctrs.ir.ops import walk  # noqa: PLC0415
+
+        viewed = {op.operands[0].id for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW}
+        rules = self.rules["pointer"]
+        for p in self.k.params:
+            if p.kind != "array" or p.value is None or p.value.id not in self.raw or p.value.id not in viewed:
+                continue
+            a, rank, e = p.name, p.value.type.rank, dtype_rust(p.value.type.dtype)
+            site = next(op for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW and op.operands[0] is p.value)
+            dyn = ", ".join(["-1"] * rank)
+            dims = self.fresh(f"{a}_dims")
+            self.let(out, dims, f"Shape<{{ [{dyn}] }}>", rules["raw_dims"].format(
+                dyn=dyn, dims=", ".join(f"{a}_shape_{i}" for i in range(rank))), site)
+            strides_t = ", ".join(["-1"] * (rank - 1) + ["1"])
+            strides = self.fresh(f"{a}_strides")
+            self.let(out, strides, f"Array<{{ [{strides_t}] }}>", rules["raw_strides"].format(
+                strides_t=strides_t, strides=", ".join(f"{a}_stride_{i}" for i in range(rank - 1))), site)
+            base = self._ptr_let(out, site, f"{a}_vbase", f"PointerTile<*mut {e}, {{ [] }}>", "raw_base", array=a)
+            token = self._ptr_let(out, site, f"{a}_vtok", "Token", "new_token")
+            view = self.fresh(f"{a}_view")
+            self.let(out, view, f"Tensor<{e}, {{ [{dyn}] }}>", rules["raw_view"].format(
+                base=base, dims=dims, strides=strides, token=token), site, unsafe=True)
+            self.tensors[p.value.id] = view
+
     def emit(self) -> model.Kernel:
         body: list = []
         for p in self.k.params:  # a runtime scalar a tile op takes: its 0-d tile, once at entry
             if p.kind == "scalar" and p.value is not None:
                 self.convert_forms(body, self.k.body.ops[-1], p.value, p.name, _SCALAR)
+        self.raw_views(body)
         self.block(self.k.body, body)
         params = []
         for p in self.k.params:

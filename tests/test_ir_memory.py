@@ -83,15 +83,24 @@ def test_strides_make_a_raw_entry():
     assert "scalar_to_tile(1i32)" in rs  # the last-axis stride: the unit the reference specialises it to
 
 
-@pytest.mark.parametrize("body", [
-    "def k(x, T: ConstInt):\n    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
-    "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n",
-    "def k(x, y, T: ConstInt):\n    ct.store(y, (0,), ct.load(x, (x.strides[0],), (T,)))\n",
-])
-def test_raw_array_read_by_a_view_too_falls_back(tmp_path, monkeypatch, body):
-    """A raw entry has no &Tensor to make a partition view of (the text-model pipeline spells make_tensor_view)."""
-    e = _typed(tmp_path, monkeypatch, body)
-    assert e.code == errors.IR_EMIT and "raw pointer" in e.message
+def test_raw_array_read_by_a_view_too_reads_its_tensor_view(tmp_path, monkeypatch):
+    """A raw entry has no &Tensor to make a partition view of: the emitter spells cutile's prologue
+    (make_tensor_view of its pointer, extents and strides) and partitions that tensor."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, T: ConstInt):\n    v = ct.gather(x, (ct.bid(0), ct.arange(T, dtype=ct.int32)))\n"
+                 "    ct.store(x, (0, 0), ct.reshape(v, (1, T)))\n")
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    rs = translate.translate_source(p)["kernel.rs"]
+    assert "let x_view: Tensor<f32, { [-1, -1] }> = unsafe { make_tensor_view(x_vbase, x_dims, x_strides, x_vtok) };" in rs
+    assert "unsafe { x_view.partition_full_mut(const_shape![1, T]) };" in rs
+
+
+def test_unpadded_view_of_a_raw_array_is_refused(tmp_path, monkeypatch):
+    """cutile's JIT reads a local tensor through .partition (zero padding) only: another padding is CTRS-E370."""
+    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
+               "    ct.store(y, (0,), ct.load(x, (x.strides[0],), (T,)))\n")
+    assert e.code == errors.IR_RAW_VIEW_PADDING and (e.loc.line, e.loc.col) == (8, 23) and "padding_mode=ZERO" in e.message
 
 
 def test_atomics_rust():

@@ -30,10 +30,13 @@ def test_uint_ir_equivalent(translated, kernel, spec):
 
 def test_uint_generated_forms(translated):
     k = translated["expr_uint"].read_text()
-    # 0xCD9E8D57 does not fit i32: the same bits as an i32 constant, bitcast to u32
-    assert "constant(-845247145i32, const_shape![TILE]);" in k
-    assert "let prev: Tile<u32, { [TILE] }> = h;" in k  # taken before h is updated in place
-    assert "exti(h)" in k and "bitcast(offs)" in k
+    # 0xCD9E8D57 does not fit i32: the same bits as an i32 constant, bitcast to u32 after its splat (the JIT folds
+    # constant -> reshape -> broadcast into the reference's one splat constant only without a bitcast inside)
+    assert "let c_bits: Tile<i32, { [] }> = constant(-845247145i32, const_shape![]);" in k
+    assert "let c_r_b_1: Tile<u32, { [TILE] }> = bitcast(c_r_b_bits);" in k
+    loop = k.split("for _ in 0i32..3i32 {")[1]
+    assert loop.index("g = h_1 + ") < loop.index("h_1 = h_2;")  # prev = h: read before h is updated
+    assert "exti(h_1)" in k and "bitcast(offs)" in k  # astype u32 -> u64 zero-extends (no convert_tile from u32)
 
 
 _BAD = '''import cuda.tile as ct

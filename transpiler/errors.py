@@ -182,3 +182,6 @@ TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a tran
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
 # unsloth-ops (issue 18: the Triton constructs unsloth's kernels use, frontends/triton/).
 TRITON_ERF_DTYPE = "CTRS-E430"  # tl.math.erf of a tile that is not f32 (Triton's erf is libdevice erff: fp32 / fp64)
+# --- typed-cutile-rest (issue 11: the typed IR takes what reached the text model) ---
+IR_RAW_VIEW_PADDING = "CTRS-E370"  # a view op without zero padding on an array an N-d gather/scatter reads raw
+IR_CONST_COMPARE_FMA = "CTRS-E371"  # an fma contraction crosses a constant if on a comparison of two ct.Constant ints

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import errors
 from .ops import Block, Family, Kernel, Op, OpKind
-from .types import BOOL, I32, ArrayType, ScalarType, TileType, TokenType, ViewType
+from .types import BOOL, I32, ArrayType, DType, ScalarType, TileType, TokenType, ViewType
 from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
@@ -53,10 +53,10 @@ def _check_types(op: Op) -> None:
         if _shape(ins[0].type) != _shape(outs[0].type):
             _fail(T, op, f"converts {ins[0].type} to the shape of {outs[0].type}")
     elif k == OpKind.BITCAST:
-        a, r = ins[0].type, outs[0].type
-        if not (isinstance(a, TileType) and isinstance(r, TileType) and a.shape == r.shape
-                and getattr(a.dtype, "bits", None) == getattr(r.dtype, "bits", -1)):
-            _fail(T, op, f"bitcasts {a} to {r}: not a tile of one shape and width")
+        a, b = ins[0].type.dtype, outs[0].type.dtype
+        if _shape(ins[0].type) != _shape(outs[0].type) or (
+                isinstance(a, DType) and isinstance(b, DType) and a.bits != b.bits):
+            _fail(T, op, f"bitcasts {ins[0].type} to {outs[0].type} (same shape and width only)")
     elif k == OpKind.SCAN_SUM:
         if outs[0].type != ins[0].type:
             _fail(T, op, f"scans {ins[0].type} into {outs[0].type}")

@@ -18,7 +18,7 @@ import dataclasses
 from .. import errors
 from .constfold import run as fold_constants
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
-from ..ir.types import DTYPES, DTypeParam, element, mentions_choice, subst_type
+from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
 from ..ir.values import Value
 from .util import clone_block, clone_ops, defined_in, replace_uses, walk_blocks
 
@@ -130,29 +130,42 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
     for b in walk_blocks(kernel.body):
         for i, op in enumerate(b.ops):
             flag = op.attrs.get("flag") if op.kind == OpKind.IF and not op.operands else None
+            if flag is not None and isinstance(op.attrs.get("test", (None, None))[1], Sym) \
+                    and _crosses(op, b.ops[i + 1:], defs):
+                pred, other = op.attrs["test"]
+                raise errors.CtrsError(
+                    errors.IR_CONST_COMPARE_FMA, f"an fma contraction crosses the constant if {flag} {pred} "
+                    f"{other.name} (a comparison of two ct.Constant ints)", "cuTile Python folds the comparison "
+                    "per launch, then contracts the mulf into the addf/subf; the port keeps the if (one entry per "
+                    "flag value is possible for a ct.Constant[bool] only): bind the test to a ct.Constant[bool] "
+                    "computed on the host", op.loc)
             if flag not in bools or flag in out:
                 continue
-            inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
-            crossing = False
-            for arm in op.regions:
-                for ab in walk_blocks(arm):
-                    for o in ab.ops:
-                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(
-                                v.id not in inner and defs.get(v.id) is not None and defs[v.id].kind == OpKind.MULF
-                                for v in o.operands):
-                            crossing = True
-                yielded = {r.id for r, y in zip(op.results, arm.ops[-1].operands)
-                           if defs.get(y.id) is not None and defs[y.id].kind == OpKind.MULF and y.id in inner}
-                for later in walk_blocks(Block([], b.ops[i + 1:])):
-                    for o in later.ops:
-                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
-                            crossing = True
-            if crossing:
+            if _crosses(op, b.ops[i + 1:], defs):
                 out.append(flag)
     for flag in _hoisting_flags(kernel.body, [], bools):
         if flag not in out:
             out.append(flag)
     return out
+
+
+def _crosses(op: Op, after: list[Op], defs: dict[int, Op]) -> bool:
+    """Whether an fma contraction would cross the constant ``if`` ``op`` (``after``: the ops following it)."""
+    inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
+    for arm in op.regions:
+        for ab in walk_blocks(arm):
+            for o in ab.ops:
+                if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(
+                        v.id not in inner and defs.get(v.id) is not None and defs[v.id].kind == OpKind.MULF
+                        for v in o.operands):
+                    return True
+        yielded = {r.id for r, y in zip(op.results, arm.ops[-1].operands)
+                   if defs.get(y.id) is not None and defs[y.id].kind == OpKind.MULF and y.id in inner}
+        for later in walk_blocks(Block([], after)):
+            for o in later.ops:
+                if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
+                    return True
+    return False
 
 
 def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:

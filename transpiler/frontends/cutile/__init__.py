@@ -12,7 +12,7 @@ import libcst as cst
 from ... import errors, ir
 from ...cutile_base import Structural, compared_literals
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
-from . import arith, dtypes, grid, memory, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from . import arith, dtypes, grid, memory, pybuiltins, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse

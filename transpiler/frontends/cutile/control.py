@@ -65,8 +65,8 @@ def atom(lw, node):
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and type(node.comparisons[0].operator) in _CMP:
         op = _CMP[type(node.comparisons[0].operator)]
         a, b = lw.expr(node.left), lw.expr(node.comparisons[0].comparator)
-        if isinstance(a, Sym) and isinstance(b, Sym) and a == b:
-            return op in ("eq", "le", "ge")
+        if isinstance(a, Sym) and isinstance(b, Sym):  # two const generics: folded per launch (TILE != N)
+            return op in ("eq", "le", "ge") if a == b else Flag(a.name, op, b)
         for x, y, o in ((a, b, op), (b, a, _FLIP[op])):
             if isinstance(x, Sym) and isinstance(y, int):
                 other = lw.other.get(x.name)
@@ -91,6 +91,9 @@ def atom(lw, node):
     if known is not None:
         return known
     if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        test = const_test(lw, v)  # a name bound to a comparison of ct.Constant ints (`big = G != 4`)
+        if test is not None:
+            return test
         if v.type.dtype == BOOL:
             return v
         if v.type.dtype == I32:

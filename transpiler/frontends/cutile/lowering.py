@@ -32,7 +32,7 @@ from ..builder import Builder
 from .control import if_expr, if_stmt, signal_one_armed
 from .imports import lookup
 from .memory import PAD_PREFIX, array_attribute, pad_mode, refuse_array_list
-from .recovery import arg, bound_names, guard, parameter
+from .recovery import arg, bound_names, guard, parameter, read_names
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef

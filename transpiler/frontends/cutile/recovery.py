@@ -62,6 +62,41 @@ def bound_names(node) -> list[str]:
     return list(out)
 
 
+def read_names(node) -> set[str]:
+    """Every name ``node`` reads: each Name except the targets of plain / annotated assignments and ``for`` loops
+    (an augmented assignment's target is read too)."""
+    out: set[str] = set()
+    written: set[int] = set()
+
+    def mark(t) -> None:
+        if isinstance(t, cst.Name):
+            written.add(id(t))
+        elif isinstance(t, (cst.Tuple, cst.List)):
+            for e in t.elements:
+                mark(e.value)
+
+    class V(cst.CSTVisitor):
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            mark(n.target)
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            mark(n.target)
+
+        def visit_For(self, n: cst.For) -> None:
+            mark(n.target)
+
+        def visit_Name(self, n: cst.Name) -> None:
+            if id(n) not in written:
+                out.add(n.value)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:  # `a.shape`: a is read, `shape` is not a name
+            n.value.visit(self)
+            return False
+
+    node.visit(V())
+    return out
+
+
 def _returns(node) -> bool:
     return isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Return) for s in node.body)
 

@@ -71,7 +71,29 @@ def astype(lw, c: Call):
     x, dt = lw.expr(c.pos[0]), lw.expr(c.pos[1])
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not isinstance(dt, DT):
         raise lw.err(c.node, "ct.astype(tile, dtype)")
+    a, b = x.type.dtype, dt.dtype
+    if isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint") \
+            and b.bits < a.bits:  # trunci of an unsigned value: not proven on the typed path yet
+        raise lw.err(c.node, f"ct.astype from {a} to {b} (a wrapping truncation)")
     return lw.convert(x, dt.dtype, c.node, c.hint)
+
+
+@lowers("ct.bitcast")
+def bitcast(lw, c: Call):
+    """``ct.bitcast(x, dtype)``: the element bits of a tile (or scalar) read as another type of the same width, as
+    cuTile Python's bitcast (nothing for the same dtype; bool and width changes refused, as it refuses them)."""
+    a = bind(lw, c, "x, /, dtype")
+    x, dt = value(lw, a["x"]), value(lw, a["dtype"])
+    if not isinstance(x, Value) or not isinstance(x.type, (TileType, ScalarType)) or not isinstance(dt, DT) \
+            or not isinstance(dt.dtype, DType) or not isinstance(x.type.dtype, DType):
+        raise lw.err(c.node, "ct.bitcast(tile, dtype) of a tile or scalar of a known dtype")
+    src, dst = x.type.dtype, dt.dtype
+    if BOOL in (src, dst) or src.bits != dst.bits:
+        raise lw.err(c.node, f"ct.bitcast from {src} to {dst} (same-width, non-bool types only)")
+    if src == dst:
+        return x
+    t = TileType(dst, x.type.shape) if isinstance(x.type, TileType) else ScalarType(dst)
+    return lw.emit(OpKind.BITCAST, [x], [t], c.node, c.hint or (x.hint or "t") + "_bc").result
 
 
 @lowers("ct.reshape")
@@ -173,8 +195,15 @@ def reduce(lw, c: Call):
         raise lw.err(node, f"{c.fn} with flush_to_zero= / propagate_nan= / rounding_mode= (cutile 0.3.1's "
                      "reduce_* take none: cutile/src/_core.rs)")
     rank = len(x.type.shape)
-    if axis is None:
-        raise lw.err(node, f"{c.fn} without an axis (a reduction of every axis)")
+    if axis is None and isinstance(keep, bool) and rank:
+        # every axis, as cuTile Python's reduce does it: axis 0 reduced rank times, then a reshape to (1,)*rank
+        # for keepdims (to () otherwise: the last reduce's shape already, so no op)
+        for i in range(rank):
+            x = lw.emit(_REDUCE[c.fn], [x], [TileType(x.type.dtype, x.type.shape[1:])], node,
+                        (hint or "t") + ("_red" if keep or i < rank - 1 else ""), axis=0).result
+        if not keep:
+            return x
+        return lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, (1,) * rank)], node, hint, shape=(1,) * rank).result
     if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank or not isinstance(keep, bool):
         raise lw.err(node, "reduction axis / keepdims must be constants")
     axis %= rank
