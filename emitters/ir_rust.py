@@ -70,14 +70,6 @@ def _int_resize(op: Op) -> str | None:
     return "exti" if a.bits < r.bits else "trunci" if a.bits > r.bits else None
 
 
-def _signed_bits(op: Op) -> str | None:
-    """The signed dtype name of an unsigned tile constant too large for it (spelled through a bitcast), else None."""
-    dt = op.result.type.dtype
-    if isinstance(op.result.type, ScalarType) or not isinstance(dt, DType) or dt.kind != "uint":
-        return None
-    return f"i{dt.bits}" if int(op.attrs["value"]) >= 2 ** (dt.bits - 1) else None
-
-
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
     loc = errors.Loc(op.loc.file, op.loc.line, op.loc.col) if op is not None else None
     return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "no cutile spelling for it in the typed IR "
@@ -422,8 +414,6 @@ class KernelEmitter:
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
-            if _signed_bits(op) is not None:
-                return self.unsigned_constant(op, out, target)
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
             if spelled is None and _half_via_f32(op.attrs["value"], r.type.dtype) is not None:
                 spelled = (CONST_DECL, _half_via_f32(op.attrs["value"], r.type.dtype))
@@ -507,20 +497,6 @@ class KernelEmitter:
         if k == OpKind.RUST_FRAGMENT:
             return self.fragment(op, out, through)
         return self.compute(op, out, target)
-
-    def unsigned_constant(self, op: Op, out: list, target: str | None) -> None:
-        """An unsigned tile constant at or above 2**(bits-1): cutile parses an integer literal as the signed type of
-        its width, so the same bits as a signed constant, bitcast (the identity in Tile IR, where ints are
-        signless; ircanon folds it)."""
-        r = op.result
-        sdt = _signed_bits(op)
-        bits = r.type.dtype.bits
-        signed = self.fresh((r.hint or "c") + "_s")
-        shape = shape_rust(getattr(r.type, "shape", ()))
-        self.let(out, signed, f"Tile<{sdt}, {{ [{shape}] }}>", self.rules["rust"]["constant"].format(
-            value=f"{int(op.attrs['value']) - 2 ** bits}{sdt}", shape=shape), op)
-        return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["bitcast"].format(x=signed),
-                           target=target)
 
     def fragment(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust

@@ -532,18 +532,18 @@ def test_statement_range_and_tuple_assignment_reach_the_model_and_verify(tmp_pat
 
 
 def test_statement_answer_splices_and_its_dtype_assertion_binds_the_array_no_build():
-    """A statement stopped inside a rule (`m = ct.max(t)`: no axis, CTRS-E124) is replaced as a whole by its answer
+    """A statement stopped inside a rule (`m = ct.max(t, axis=(0,))`, CTRS-E124) is replaced as a whole by its answer
     (the hook's `replaces`); generic, the answer's `E` is the dtype variable of the tile it reads, so the port stays
     generic; re-declaring `t` as f32 states the dtype the answer is written for: the array's dtype variable is
     bound to f32 (a Bind fact the dtype solver applies), and nothing of `E` is left."""
     from ctrs.llm_fallback import splice
 
     kernel = DATA / "llm_rowmax.py"
-    key = (str(kernel), 13, 5)
+    key = (str(kernel), 14, 5)
 
     def port(text: str) -> str:
         rec = {"model": "m", "hash": "0" * 64, "stmts": answer.parse(text, "m", ["m"]), "outputs": ["m"],
-               "end_line": 13, "kind": "statement"}
+               "end_line": 14, "kind": "statement"}
         return translate.translate_source(kernel, llm_hook=splice.Hook({key: rec}, True))["kernel.rs"]
 
     rs = port("```rust\nlet m: Tile<E, { [] }> = reduce_max(t, 0i32);\n```")
@@ -555,7 +555,7 @@ def test_statement_answer_splices_and_its_dtype_assertion_binds_the_array_no_bui
     assert "let m: Tile<f32, { [] }> = /* ctrs-llm m 0000000000000000 */ reduce_max(t_1, 0i32);" in rs
     with pytest.raises(errors.CtrsError) as ei:  # without the answer the rules' blocker stands
         translate.translate_source(kernel, llm_hook=splice.Hook({}, True))
-    assert ei.value.code == errors.IR_UNSUPPORTED and (ei.value.loc.line, ei.value.loc.col) == (13, 9)
+    assert ei.value.code == errors.IR_UNSUPPORTED and (ei.value.loc.line, ei.value.loc.col) == (14, 9)
 
 
 def test_statement_ranges_are_formed_from_stopped_statements_no_build():

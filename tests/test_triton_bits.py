@@ -45,7 +45,8 @@ def test_philox_spellings_in_rust():
     assert "let c2_c: Tile<u64, { [BLOCK] }> = exti(c2);" in rs  # convert_tile has no int -> int rule
     assert "= trunci(t_2, overflow::NoUnsignedWrap);" in rs  # (x * M) >> 32 narrowed: it fits
     # 0xCD9E8D57 as a u32: cutile reads the literal as i32, so the same bits as an i32 constant, bitcast
-    assert "constant(-845247145i32, const_shape![])" in rs and "bitcast(c_s)" in rs
+    assert "let c_bits: Tile<i32, { [] }> = constant(-845247145i32, const_shape![]);" in rs
+    assert "let c_8: Tile<u32, { [] }> = bitcast(c_bits);" in rs
     assert "constant(3449720151u64, const_shape![])" in rs  # a u64 literal fits its signed width
 
 
