@@ -83,6 +83,13 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _bool_to_int(op: Op) -> bool:
+    """A bool tile cast to an integer dtype: cuTile Python extends it (``exti``, unsigned: _ir2bytecode.py
+    _get_type_conversion_encoder); cutile's ``convert_tile`` has no bool source ("Unsupported conversion")."""
+    dt = op.results[0].type.dtype
+    return op.operands[0].type.dtype == BOOL and isinstance(dt, DType) and dt.kind in ("int", "uint")
+
+
 def _raw_arrays(k: Kernel) -> set[int]:
     """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one too
     would need cutile's &Tensor prologue spelled out (make_tensor_view): the text-model pipeline does that."""
@@ -590,6 +597,8 @@ class KernelEmitter:
         elif k == OpKind.MMA:
             dt = op.operands[0].type.dtype
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
+        elif k == OpKind.CONVERT and not scalar and _bool_to_int(op):
+            tmpl = rules["convert_bool_int"]
         elif op.attrs.get("approx") and k == OpKind.DIVF:
             tmpl = rules["divf_approx"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:

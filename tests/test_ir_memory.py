@@ -20,7 +20,7 @@ from ctrs.spec import load_specs
 
 from .conftest import DATA, assert_equivalent_report
 
-KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides"]
+KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides", "ir_gather_pads"]
 
 
 def _rust(name: str) -> str:
@@ -191,3 +191,30 @@ def test_verifier_checks_pointer_ops():
     scalar_idx = Op(OpKind.SCATTER, [x, Value(ScalarType(I32)), Value(TileType(I32, ()))], [],
                     {"index": (None,), "shape": (), "check_bounds": False, "has_mask": False})
     verify_block(Block([], [scalar_idx]), {v.id for v in scalar_idx.operands})
+
+
+# -- kernels-memory: non-literal gather paddings, bool -> int casts ---------------------------------------------
+
+def test_gather_paddings_rust():
+    """ir_gather_pads: a ct.Constant padding is the const generic (the ids array specialised to i32, the dtype the
+    padding meets), a runtime 0-d value its scalar, cast to the array dtype; a bool tile cast to i32 is exti."""
+    rs = _rust("ir_gather_pads")
+    assert "pub fn histogram_pad_sym_i32<" in rs and "pub fn histogram_pad_sym_f32<" not in rs
+    assert "let ids_pad: i32 = tile_to_scalar(num_tile);" in rs
+    assert "let hits: Tile<i32, { [TILE, BINS] }> = exti(m_1);" in rs
+    assert "pub fn pad_runtime_bf16<" in rs and "let x_pad: bf16 = tile_to_scalar(first);" in rs
+    assert "let ids_pad: i32 = tile_to_scalar(bid_tile);" in rs
+
+
+@pytest.mark.parametrize(("body", "code", "words"), [
+    ("def k(x, T: ConstInt):\n    i = ct.arange(T, dtype=ct.int32)\n"
+     "    ct.scatter(x, i, ct.gather(x, i, padding_value=ct.full((T,), 1.0, dtype=ct.float32)))\n",
+     errors.IR_GATHER_PAD_TILE, "padding_value of type tile<Txf32>"),
+    ("def k(x, T: ConstInt):\n    i = ct.arange(T, dtype=ct.int32)\n"
+     "    ct.scatter(x, i, ct.full((T,), 1.0, dtype=ct.float32))\n    ct.scatter(x, i, ct.gather(x, i, padding_value=T))\n",
+     errors.IR_UNSUPPORTED, "padding_value=T (a ct.Constant) for an array of f32"),
+])
+def test_gather_padding_refusals(tmp_path, monkeypatch, body, code, words):
+    e = _typed(tmp_path, monkeypatch, body)
+    assert e.code == code and words in e.message, e.message
+    assert (e.loc.line, e.loc.col) != (0, 0)

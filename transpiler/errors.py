@@ -180,3 +180,5 @@ INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
+# --- kernels-memory (issue 12: real kernels' memory accesses; codes E400-E409) ---
+IR_GATHER_PAD_TILE = "CTRS-E400"  # a gather padding value of rank >= 1 (cutile's load_ptr_tko takes one scalar)

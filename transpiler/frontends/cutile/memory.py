@@ -385,6 +385,45 @@ def _latency(lw, kw, generic: bool = False) -> int | Sym | None:
     return v
 
 
+def padding(lw, c: Call, a: ArrayRef) -> Value:
+    """``padding_value=`` of a gather as the 0-d tile of the array dtype cutile's ``load_ptr_tko`` takes
+    (``padding_value: Option<E>``; its compiler reshapes and broadcasts the scalar to the result shape, the
+    reference's ``broadcast_to``). A translate-time number is a constant of the array dtype; a ``ct.Constant[int]``
+    is its const generic (an i32 array only: another dtype would cast the const generic at run time where the
+    reference folds the cast into its constant); a runtime scalar / 0-d tile is cast to the array dtype as cuTile
+    Python's implicit_cast does. A padding tile of rank >= 1 has no spelling: CTRS-E400."""
+    dt, node = a.value.type.dtype, c.kw.get("padding_value")
+    if node is None or (isinstance(node, cst.Name) and node.value == "None"):
+        return lw.const(0, dt, c.node, (), a.name + "_zero_t")
+    pad = number(lw, node)
+    if pad is not None:
+        if isinstance(dt, DType) and not dt.is_float and isinstance(pad, float) and not pad.is_integer():
+            raise lw.err(node, f"a float padding value for an array of {dt}")
+        return lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
+    v = lw.expr(node)
+    if isinstance(v, Sym):
+        if not isinstance(dt, DType):  # lowered once per dtype of the array, i32 first (frontends/cutile/dtypes.py)
+            e = irtyping.GenericMeetsConcrete(f"a ct.Constant padding value ({v.name}) of a gather from the dtype "
+                                              f"variable {dt}: the result depends on the specialisation (lowered "
+                                              "once per element type)", (dt,), I32)
+            raise lw.err(node, str(e)) from e
+        if dt != I32:
+            raise lw.err(node, f"ct.gather padding_value={v.name} (a ct.Constant) for an array of {dt}: the "
+                         "reference folds the cast into its constant; cutile would cast the const generic's i32 "
+                         "value at run time")
+        v = lw.i32(v, node)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, node)
+    if not isinstance(v, Value) or not isinstance(v.type, TileType):
+        raise lw.err(node, "ct.gather padding_value must be a number, a ct.Constant or a scalar value")
+    if v.type.shape != ():
+        raise errors.CtrsError(errors.IR_GATHER_PAD_TILE, f"ct.gather padding_value of type {v.type}: "
+                               "cutile takes one scalar padding value",
+                               "load_ptr_tko's padding_value is an Option<E> (cutile src/_core.rs); pad with a "
+                               "scalar, or ct.where the gathered tile", lw.info.loc(node))
+    return _cast(lw, v, dt, node, f"a padding value of {v.type.dtype} for an array of {dt}")
+
+
 @lowers("ct.gather")
 @per_flag("check_bounds")
 def gather(lw, c: Call):
@@ -396,15 +435,8 @@ def gather(lw, c: Call):
                                "cutile 0.3.1's load_ptr_tko widens its padding scalar through a rank-1 reshape, "
                                "invalid Tile IR for rank >= 2 tiles (cutile-0.3.1 src/_core.rs load_ptr_tko): "
                                "gather 1-D slices", lw.info.loc(c.node))
-    pad = 0
-    if "padding_value" in c.kw:
-        pad = number(lw, c.kw["padding_value"])
-        if pad is None:
-            raise lw.err(c.kw["padding_value"], "ct.gather padding_value must be a translate-time number")
-    if isinstance(dt, DType) and not dt.is_float and (isinstance(pad, float) and not pad.is_integer()):
-        raise lw.err(c.kw["padding_value"], f"a float padding value for an array of {dt}")
+    pad_v = padding(lw, c, a)
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
-    pad_v = lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
     ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
     attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
     return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result
