@@ -83,6 +83,17 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _scan_identity(dt) -> str:
+    """``scan_sum``'s ``identity: E`` (the compiler writes a 0 of the element type whatever it is given:
+    cutile-compiler src/compiler/compile_cuda_tile_op.rs compile_scan_op): a zero that type-checks as E, which
+    for f16 / bf16 and a dtype generic is the crate's ``ZERO`` (a float literal is f32 or f64)."""
+    if isinstance(dt, DTypeParam):
+        return f"{dt.name}::ZERO"
+    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
+        return f"{dt.name}::ZERO"
+    return literal(0, dt)
+
+
 def _bool_to_int(op: Op) -> bool:
     """A bool tile cast to an integer dtype: cuTile Python extends it (``exti``, unsigned: _ir2bytecode.py
     _get_type_conversion_encoder); cutile's ``convert_tile`` has no bool source ("Unsupported conversion")."""
@@ -644,7 +655,7 @@ class KernelEmitter:
                 "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
                 "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
                 "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
-                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
+                "identity": _scan_identity(r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:
