@@ -218,3 +218,27 @@ def test_gather_padding_refusals(tmp_path, monkeypatch, body, code, words):
     e = _typed(tmp_path, monkeypatch, body)
     assert e.code == code and words in e.message, e.message
     assert (e.loc.line, e.loc.col) != (0, 0)
+
+
+@pytest.mark.parametrize("body", [
+    "def k(x, y, T: ConstInt):\n    s = x.slice(axis=0, start=4, stop=4 + T)\n"
+    "    ct.store(y, (0,), ct.load(s, (0,), (T,)))\n",                   # x used only through its slice
+    "def k(x, y, T: ConstInt):\n    s = x.slice(axis=0, start=4, stop=4 + T)\n"
+    "    ct.store(y, (0,), ct.load(s, (0,), (T,)) + ct.load(x, (0,), (T,)))\n",  # x also an array of its own
+])
+def test_array_slice_is_refused_with_its_own_code(tmp_path, monkeypatch, body):
+    bs = _blockers(tmp_path, monkeypatch, body)
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_SLICE]
+    assert (e.loc.line, e.loc.col) == (8, 9) and "'x.slice(..)'" in e.message
+    assert "array_slice_impl" in e.hint and "make_tensor_view" in e.hint
+    assert not [b for b in bs if "call 'x.slice'" in b.message]  # one reason, not a generic E124 beside it
+
+
+def test_crate_refusals_name_cutile_0_5_0(tmp_path, monkeypatch):
+    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
+               "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n    ct.scatter(y, i, ct.gather(x, i))\n")
+    assert e.code == errors.IR_GATHER_RANK and "0.5.0" in e.hint and "verify_target.rs" in e.hint
+    bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
+                   "    ct.store(out, (0,), ct.load(As[0], (0,), (T,)))\n")
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
+    assert "0.3.1 and 0.5.0" in e.message and "ListTy" in e.message

@@ -182,3 +182,4 @@ TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a tran
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
 # --- kernels-memory (issue 12: real kernels' memory accesses; codes E400-E409) ---
 IR_GATHER_PAD_TILE = "CTRS-E400"  # a gather padding value of rank >= 1 (cutile's load_ptr_tko takes one scalar)
+IR_ARRAY_SLICE = "CTRS-E401"  # A.slice(axis=, start=, stop=): a sub-array view (needs make_tensor_view of a raw entry)

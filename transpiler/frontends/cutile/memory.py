@@ -211,6 +211,47 @@ def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
     raise lw.err(node, f"attribute '{a.name}.{attr}'")
 
 
+def array_method(lw, a: ArrayRef, node: cst.Call):
+    """A method call on an array parameter. ``A.slice(axis=, start=, stop=)`` is a view of a sub-range: cuTile
+    Python offsets the base pointer by ``start * stride`` and sets the axis extent to ``stop - start``
+    (_ir/ops.py array_slice_impl), so every later access goes through a tensor view of that new base; the port
+    would read the array as a raw entry and spell ``make_tensor_view`` of the offset pointer, which the typed
+    emitter does not do (CTRS-E401, with that reason). Other methods: not an Array method the port knows."""
+    attr = node.func.attr.value
+    if attr == "slice":
+        raise _slice_error(lw, a.name, node)
+    raise lw.err(node, f"method '{a.name}.{attr}' of an array")
+
+
+def _slice_error(lw, name: str, node) -> errors.CtrsError:
+    return errors.CtrsError(errors.IR_ARRAY_SLICE, f"'{name}.slice(..)': a view of a sub-range of an array is not "
+                            "spelled by the typed path yet",
+                            "cuTile Python's array_slice_impl offsets the base pointer by start * stride and makes "
+                            "a tensor view of extent stop - start; a port needs the array as a raw entry and "
+                            "cutile's make_tensor_view of the offset pointer (unsafe in cutile 0.3.1 and 0.5.0 "
+                            "src/_core.rs), which the typed IR emitter does not write: load the sub-range with an "
+                            "index offset instead", lw.info.loc(node))
+
+
+def refuse_array_slice(lw, name: str) -> None:
+    """A parameter whose only array uses are ``name.slice(..)`` (its rank is read from ct.load / ct.gather ...
+    uses, which go to the slices): CTRS-E401 at the first slice, recorded as the reason."""
+    uses: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value == "slice" and isinstance(f.value, cst.Name) \
+                    and f.value.value == name:
+                uses.append(node)
+
+    lw.fn.body.visit(V())
+    if uses:
+        e = _slice_error(lw, name, uses[0])
+        record(lw, e)
+        raise e
+
+
 def refuse_array_list(lw, name: str) -> None:
     """A parameter used as a list of arrays (``len(As)``, ``As[g]`` passed to ct.load/ct.num_tiles, as TileGym's
     group GEMM does): CTRS-E231. A cutile 0.3.1 entry takes ``&Tensor`` / ``&mut Tensor``, pointer tiles,
@@ -231,11 +272,12 @@ def refuse_array_list(lw, name: str) -> None:
     lw.fn.body.visit(V())
     if uses:
         e = errors.CtrsError(
-            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cutile 0.3.1 has no kernel parameter "
-            "type for a list of tensors",
+            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cuTile Python passes a device table "
+            "of array descriptors (ListTy: an i64 pointer and a length; an item is loaded, extracted and inttoptr'd "
+            "at run time); cutile 0.3.1 and 0.5.0 have no kernel parameter type for a list of tensors",
             "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
-            "(cutile-compiler-0.3.1 src/compiler/_type.rs compile_entry_param_type); launch one kernel per group "
-            "or pass the groups as one stacked array", lw.info.loc(uses[0]))
+            "(cutile-compiler-0.3.1 and -0.5.0 src/compiler/_type.rs compile_entry_param_type); launch one kernel "
+            "per group or pass the groups as one stacked array", lw.info.loc(uses[0]))
         record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
         raise e
 
@@ -432,9 +474,11 @@ def gather(lw, c: Call):
     shape, dt = attrs["shape"], a.value.type.dtype
     if len(shape) >= 2:
         raise errors.CtrsError(errors.IR_GATHER_RANK, f"ct.gather with a rank-{len(shape)} index",
-                               "cutile 0.3.1's load_ptr_tko widens its padding scalar through a rank-1 reshape, "
-                               "invalid Tile IR for rank >= 2 tiles (cutile-0.3.1 src/_core.rs load_ptr_tko): "
-                               "gather 1-D slices", lw.info.loc(c.node))
+                               "cutile's load_ptr_tko takes its padding as one scalar (Option<E>) and widens it "
+                               "through a rank-1 reshape before the broadcast, invalid Tile IR for rank >= 2 tiles "
+                               "(broadcast keeps the rank: cutile-ir-0.5.0 src/verify_target.rs); unchanged in "
+                               "cutile-compiler 0.3.1 and 0.5.0 (src/compiler/compile_cuda_tile_op.rs "
+                               "compile_load_ptr_tko): gather 1-D slices", lw.info.loc(c.node))
     pad_v = padding(lw, c, a)
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
     ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
