@@ -204,6 +204,9 @@ def test_gather_paddings_rust():
     assert "let hits: Tile<i32, { [TILE, BINS] }> = exti(m_1);" in rs
     assert "pub fn pad_runtime_bf16<" in rs and "let x_pad: bf16 = tile_to_scalar(first);" in rs
     assert "let ids_pad: i32 = tile_to_scalar(bid_tile);" in rs
+    # an index tile loaded from an array of a launch dtype: that array int32 (its float entries cannot index)
+    assert [ln.split("<")[0].strip() for ln in rs.splitlines() if "pub fn gather_by_table" in ln] == [
+        "pub fn gather_by_table_i32_f32", "pub fn gather_by_table_i32_f16", "pub fn gather_by_table_i32_bf16"]
 
 
 @pytest.mark.parametrize(("body", "code", "words"), [

@@ -13,7 +13,7 @@ import libcst as cst
 from ... import errors
 from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType, ViewType
+from ...ir.types import BOOL, I32, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
 from .control import const_test, flag_arms
@@ -337,8 +337,17 @@ def _index(lw, node, arr: ArrayRef, fn: str):
         if isinstance(v, int) and not isinstance(v, bool):
             lits.append(v)
             continue
+        if isinstance(v, Value) and isinstance(v.type, (ScalarType, TileType)) and isinstance(v.type.dtype, DTypeParam):
+            # an index read from an array of a launch dtype (an index table): lowered once per dtype of that
+            # array, int32 first (frontends/cutile/dtypes.py); the float entries fail here and are left out
+            e = irtyping.GenericMeetsConcrete(f"{fn} index of the dtype variable {v.type.dtype}: the result depends "
+                                              "on the specialisation (lowered once per element type)",
+                                              (v.type.dtype,), I32)
+            raise lw.err(node, str(e)) from e
         if not isinstance(v, Value) or not isinstance(v.type, (ScalarType, TileType)) or v.type.dtype != I32:
-            raise lw.err(node, f"{fn} index must be an int32 scalar or tile")
+            got = f" (got {v.type.dtype}: cuTile Python widens any integer index to u64; the port spells int32 " \
+                  "indices only, cast with ct.astype)" if isinstance(v, Value) and hasattr(v.type, "dtype") else ""
+            raise lw.err(node, f"{fn} index must be an int32 scalar or tile{got}")
         if isinstance(v.type, TileType):
             try:
                 shape = irtyping.broadcast_shapes(shape, v.type.shape)
