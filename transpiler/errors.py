@@ -183,3 +183,4 @@ TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdev
 # --- kernels-memory (issue 12: real kernels' memory accesses; codes E400-E409) ---
 IR_GATHER_PAD_TILE = "CTRS-E400"  # a gather padding value of rank >= 1 (cutile's load_ptr_tko takes one scalar)
 IR_ARRAY_SLICE = "CTRS-E401"  # A.slice(axis=, start=, stop=): a sub-array view (needs make_tensor_view of a raw entry)
+IR_STORE_ORDER = "CTRS-E402"  # ct.store(order=..) for a cutile without a store through a dim-mapped view (0.3.1)

@@ -163,17 +163,16 @@ def store(lw, c: Call):
         kw[name] = node
     if not 1 <= len(c.pos) <= 3 or set(kw) - {"index", "tile", "order", "latency", "allow_tma"} \
             or not {"index", "tile"} <= set(kw):
-        raise lw.err(c.node, "ct.store(array, index, tile[, latency=, allow_tma=])")
+        raise lw.err(c.node, "ct.store(array, index, tile[, order=, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
     t = lw.expr(kw["tile"])
     if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
         raise lw.err(c.node, "ct.store of a tile of the array's rank")
     t = stored(lw, t, a, c.node, "ct.store")  # cuTile Python's implicit_cast (tile_store_impl)
-    if order(lw, kw.get("order"), a.value.type.rank) is not None:
-        raise lw.err(kw["order"], "ct.store(order=..) with a non-identity order: cutile 0.3.1's mutable partition "
-                     "view has no dim_map")
+    # order=: the reference's partition view with a dim_map (emitters/ir_rust.py spells it per target)
+    perm = order(lw, kw.get("order"), a.value.type.rank)
     idx = index(lw, kw["index"], a.value.type.rank)
-    v = view(lw, a, t.type.shape, "none", True, c.node)
+    v = view(lw, a, t.type.shape, "none", True, c.node, perm)
     lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node, **hints(lw, kw))
     return None
 
