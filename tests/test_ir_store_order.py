@@ -40,3 +40,12 @@ def test_permuted_store_is_refused_for_0_3_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc != 0 and err.count("error[CTRS-E402]") == 2 and "ir_store_order.py:14:5:" in err
     assert "make_partition_view_mut takes no dim_map" in err and "(translate with --cutile 0.5.0)" in err
+
+
+def test_store_order_diagnostic_file_per_target(tmp_path, capsys):
+    """tests/data/mem_bad_store_order.py: translated for cutile 0.5.0 (the default), refused at its store for 0.3.1."""
+    kernel = DATA / "mem_bad_store_order.py"
+    assert "store_view_raw(&py, t, [0i32, 0i32]," in translate.translate_source(kernel)["kernel.rs"]
+    rc = cli.main(["translate", str(kernel), "--cutile", "0.3.1", "-o", str(tmp_path / "p")])
+    err = capsys.readouterr().err
+    assert rc != 0 and "mem_bad_store_order.py:12:5: error[CTRS-E402]" in err
