@@ -100,6 +100,24 @@ def type_rust(t) -> str:
     raise _err(None, f"no Rust type for {t}")
 
 
+def _scan_identity(dt) -> str:
+    """``scan_sum``'s ``identity: E`` (the compiler writes a 0 of the element type whatever it is given:
+    cutile-compiler src/compiler/compile_cuda_tile_op.rs compile_scan_op): a zero that type-checks as E, which
+    for f16 / bf16 and a dtype generic is the crate's ``ZERO`` (a float literal is f32 or f64)."""
+    if isinstance(dt, DTypeParam):
+        return f"{dt.name}::ZERO"
+    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
+        return f"{dt.name}::ZERO"
+    return literal(0, dt)
+
+
+def _bool_to_int(op: Op) -> bool:
+    """A bool tile cast to an integer dtype: cuTile Python extends it (``exti``, unsigned: _ir2bytecode.py
+    _get_type_conversion_encoder); cutile's ``convert_tile`` has no bool source ("Unsupported conversion")."""
+    dt = op.results[0].type.dtype
+    return op.operands[0].type.dtype == BOOL and isinstance(dt, DType) and dt.kind in ("int", "uint")
+
+
 def _raw_arrays(k: Kernel) -> set[int]:
     """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one reads
     the tensor :meth:`KernelEmitter.raw_views` makes at entry (cutile's &Tensor prologue spelled out)."""
@@ -438,6 +456,8 @@ class KernelEmitter:
             arr = tensor or self.val(op.operands[0])
             shape = shape_rust(op.attrs["tile"])
             self.views[r.id] = op
+            if op.attrs["mutable"] and op.attrs.get("order"):
+                return self.permuted_store_view(op, out, arr, shape)
             if op.attrs["mutable"]:
                 name = self.fresh(r.hint)
                 self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
@@ -481,6 +501,12 @@ class KernelEmitter:
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
             text = (f"store_view_tko_mut(&mut {vtext}, {self.val(tile)}, [{idx}], ordering::Weak, "
                     f"scope::TileBlock, {_view_hints(op)})")
+            if self.views[view.id].attrs.get("order"):  # a permuted view (permuted_store_view)
+                lat, tma = _view_hints(op).split(", ")
+                text = targets.current().spelling("view_store")["rust"].format(
+                    view=vtext, tile=self.val(tile), index=idx, latency=lat, tma=tma,
+                    token=f"get_tensor_token({self.val(self.views[view.id].operands[0])})",
+                    inbounds=", ".join("false" for _ in index))
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
         if k == OpKind.TO_TILE:
@@ -553,6 +579,27 @@ class KernelEmitter:
         name = f"{self.val(arr)}_stride_{axis}"
         self.text[(r.id, _SCALAR)] = name
         return self.convert_forms(out, op, r, name, _SCALAR)
+
+    def permuted_store_view(self, op: Op, out: list, arr: str, shape: str) -> None:
+        """``ct.store(order=..)``'s view: the reference stores through a partition view with a dim_map. cutile's
+        mutable views take no dim map (make_partition_view_mut / partition_mut, 0.3.1 and 0.5.0 src/_core.rs);
+        cutile 0.5.0 stores through any view with ``store_view_raw`` (the same store_view_tko op), so the view is
+        the read-only ``make_partition_view`` with the dim map. The target profile's ``[api.view_store]`` is
+        empty where there is no such store (0.3.1): CTRS-E402."""
+        prof = targets.current()
+        if not prof.spelling("view_store").get("rust"):
+            raise errors.CtrsError(errors.IR_STORE_ORDER, f"ct.store(order={tuple(op.attrs['order'])}) for cutile "
+                                   f"{prof.version}: its mutable partition view has no dim_map and it has no store "
+                                   "through a read-only view",
+                                   f"{prof.spelling('view_store').get('note', '')} (translate with --cutile 0.5.0)",
+                                   errors.Loc(op.loc.file, op.loc.line, op.loc.col))
+        r = op.result
+        name = self.fresh(r.hint)
+        perm = ", ".join(str(p) for p in op.attrs["order"])
+        self.let(out, name, f"Partition<{dtype_rust(r.type.dtype)}, {{ [{shape}] }}>",
+                 f"make_partition_view({arr}, const_shape![{shape}], padding::None, const_array![{perm}], "
+                 f"get_tensor_token({arr}))", op, unsafe=prof.is_unsafe("partition_view"))
+        self.text[(r.id, _SCALAR)] = name
 
     # -- ct.gather / ct.scatter / atomics: cuTile Python's pointer chain ------------------------------
     def _ptr_let(self, out: list, op: Op, hint: str, rtype: str, key: str, **names) -> str:
@@ -691,6 +738,8 @@ class KernelEmitter:
         elif k == OpKind.MMA:
             dt = op.operands[0].type.dtype
             tmpl = rules["mma_int" if isinstance(dt, DType) and not dt.is_float else "mma_float"]
+        elif k == OpKind.CONVERT and not scalar and _bool_to_int(op):
+            tmpl = rules["convert_bool_int"]
         elif op.attrs.get("approx") and k == OpKind.DIVF:
             tmpl = rules["divf_approx"]
         elif k == OpKind.CONVERT and _zero_extends(op):

@@ -20,7 +20,7 @@ from ctrs.spec import load_specs
 
 from .conftest import DATA, assert_equivalent_report
 
-KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides"]
+KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides", "ir_gather_pads"]
 
 
 def _rust(name: str) -> str:
@@ -200,3 +200,57 @@ def test_verifier_checks_pointer_ops():
     scalar_idx = Op(OpKind.SCATTER, [x, Value(ScalarType(I32)), Value(TileType(I32, ()))], [],
                     {"index": (None,), "shape": (), "check_bounds": False, "has_mask": False})
     verify_block(Block([], [scalar_idx]), {v.id for v in scalar_idx.operands})
+
+
+# -- kernels-memory: non-literal gather paddings, bool -> int casts ---------------------------------------------
+
+def test_gather_paddings_rust():
+    """ir_gather_pads: a ct.Constant padding is the const generic (the ids array specialised to i32, the dtype the
+    padding meets), a runtime 0-d value its scalar, cast to the array dtype; a bool tile cast to i32 is exti."""
+    rs = _rust("ir_gather_pads")
+    assert "pub fn histogram_pad_sym_i32<" in rs and "pub fn histogram_pad_sym_f32<" not in rs
+    assert "let ids_pad: i32 = tile_to_scalar(num_tile);" in rs
+    assert "let hits: Tile<i32, { [TILE, BINS] }> = exti(m_1);" in rs
+    assert "pub fn pad_runtime_bf16<" in rs and "let x_pad: bf16 = tile_to_scalar(first);" in rs
+    assert "let ids_pad: i32 = tile_to_scalar(bid_tile);" in rs
+    # an index tile loaded from an array of a launch dtype: that array int32 (its float entries cannot index)
+    assert [ln.split("<")[0].strip() for ln in rs.splitlines() if "pub fn gather_by_table" in ln] == [
+        "pub fn gather_by_table_i32_f32", "pub fn gather_by_table_i32_f16", "pub fn gather_by_table_i32_bf16"]
+
+
+@pytest.mark.parametrize(("body", "code", "words"), [
+    ("def k(x, T: ConstInt):\n    i = ct.arange(T, dtype=ct.int32)\n"
+     "    ct.scatter(x, i, ct.gather(x, i, padding_value=ct.full((T,), 1.0, dtype=ct.float32)))\n",
+     errors.IR_GATHER_PAD_TILE, "padding_value of type tile<Txf32>"),
+    ("def k(x, T: ConstInt):\n    i = ct.arange(T, dtype=ct.int32)\n"
+     "    ct.scatter(x, i, ct.full((T,), 1.0, dtype=ct.float32))\n    ct.scatter(x, i, ct.gather(x, i, padding_value=T))\n",
+     errors.IR_UNSUPPORTED, "padding_value=T (a ct.Constant) for an array of f32"),
+])
+def test_gather_padding_refusals(tmp_path, monkeypatch, body, code, words):
+    e = _typed(tmp_path, monkeypatch, body)
+    assert e.code == code and words in e.message, e.message
+    assert (e.loc.line, e.loc.col) != (0, 0)
+
+
+@pytest.mark.parametrize("body", [
+    "def k(x, y, T: ConstInt):\n    s = x.slice(axis=0, start=4, stop=4 + T)\n"
+    "    ct.store(y, (0,), ct.load(s, (0,), (T,)))\n",                   # x used only through its slice
+    "def k(x, y, T: ConstInt):\n    s = x.slice(axis=0, start=4, stop=4 + T)\n"
+    "    ct.store(y, (0,), ct.load(s, (0,), (T,)) + ct.load(x, (0,), (T,)))\n",  # x also an array of its own
+])
+def test_array_slice_is_refused_with_its_own_code(tmp_path, monkeypatch, body):
+    bs = _blockers(tmp_path, monkeypatch, body)
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_SLICE]
+    assert (e.loc.line, e.loc.col) == (8, 9) and "'x.slice(..)'" in e.message
+    assert "array_slice_impl" in e.hint and "make_tensor_view" in e.hint
+    assert not [b for b in bs if "call 'x.slice'" in b.message]  # one reason, not a generic E124 beside it
+
+
+def test_crate_refusals_name_cutile_0_5_0(tmp_path, monkeypatch):
+    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
+               "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n    ct.scatter(y, i, ct.gather(x, i))\n")
+    assert e.code == errors.IR_GATHER_RANK and "0.5.0" in e.hint and "verify_target.rs" in e.hint
+    bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
+                   "    ct.store(out, (0,), ct.load(As[0], (0,), (T,)))\n")
+    (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
+    assert "0.3.1 and 0.5.0" in e.message and "ListTy" in e.message

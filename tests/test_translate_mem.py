@@ -67,7 +67,6 @@ def test_translate_is_deterministic(tmp_path):
 
 
 @pytest.mark.parametrize(("kernel", "line", "words"), [
-    ("mem_bad_store_order", 11, "non-identity order"),
     ("mem_bad_rank2", 12, "ct.gather with a rank-2 index"),
     ("mem_bad_unpadded", 12, "without padding_mode=ZERO"),
 ])

@@ -185,3 +185,7 @@ TRITON_ERF_DTYPE = "CTRS-E430"  # tl.math.erf of a tile that is not f32 (Triton'
 # --- typed-cutile-rest (issue 11: the typed IR takes what reached the text model) ---
 IR_RAW_VIEW_PADDING = "CTRS-E370"  # a view op without zero padding on an array an N-d gather/scatter reads raw
 IR_CONST_COMPARE_FMA = "CTRS-E371"  # an fma contraction crosses a constant if on a comparison of two ct.Constant ints
+# --- kernels-memory (issue 12: real kernels' memory accesses; codes E400-E409) ---
+IR_GATHER_PAD_TILE = "CTRS-E400"  # a gather padding value of rank >= 1 (cutile's load_ptr_tko takes one scalar)
+IR_ARRAY_SLICE = "CTRS-E401"  # A.slice(axis=, start=, stop=): a sub-array view (needs make_tensor_view of a raw entry)
+IR_STORE_ORDER = "CTRS-E402"  # ct.store(order=..) for a cutile without a store through a dim-mapped view (0.3.1)

@@ -1,4 +1,5 @@
-"""A store with a non-identity order (no rule: cutile 0.3.1's mutable view has no dim_map) (written for this repo)."""
+"""A store with a non-identity order: cutile 0.5.0 stores through a dim-mapped view (store_view_raw); cutile 0.3.1's
+mutable view has no dim_map, so it is refused there (CTRS-E402) (written for this repo)."""
 
 import cuda.tile as ct
 

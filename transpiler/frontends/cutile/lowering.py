@@ -31,8 +31,8 @@ from ...ir.values import Loc, Value
 from ..builder import Builder
 from .control import if_expr, if_stmt, signal_one_armed
 from .imports import lookup
-from .memory import PAD_PREFIX, array_attribute, pad_mode, refuse_array_list
-from .recovery import arg, bound_names, guard, parameter, read_names
+from .memory import PAD_PREFIX, array_attribute, array_method, pad_mode, refuse_array_list, refuse_array_slice
+from .recovery import arg, bound_names, guard, parameter
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .values import ELEMENT, ArrayRef, DT, EnumRef
@@ -215,6 +215,7 @@ class Lowering(Builder):
             self.params.append(Param(name, "scalar", v, self.loc(p)))
         else:
             refuse_array_list(self, name)
+            refuse_array_slice(self, name)
             raise self.err(p, f"parameter '{name}': neither an array read by ct.load/ct.store/ct.num_tiles/"
                               "ct.gather/ct.scatter/ct.atomic_* nor used as a number")
 
@@ -611,6 +612,11 @@ class Lowering(Builder):
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in _METHODS and not (fn or "").startswith("ct."):
             return self.method(node, hint)
         handler = CALLS.get(fn or "")
+        if handler is None and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+                and node.func.value.value in self.env:  # a method of a name: an array's (A.slice), or poison
+            recv = self.expr(node.func.value)
+            if isinstance(recv, ArrayRef):
+                return array_method(self, recv, node)
         if handler is None:
             if (got := self.hooked(node, hint)) is not None:
                 return got

@@ -13,7 +13,7 @@ import libcst as cst
 from ... import errors
 from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType, ViewType
+from ...ir.types import BOOL, I32, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
 from .control import const_test, flag_arms
@@ -166,17 +166,16 @@ def store(lw, c: Call):
         kw[name] = node
     if not 1 <= len(c.pos) <= 3 or set(kw) - {"index", "tile", "order", "latency", "allow_tma"} \
             or not {"index", "tile"} <= set(kw):
-        raise lw.err(c.node, "ct.store(array, index, tile[, latency=, allow_tma=])")
+        raise lw.err(c.node, "ct.store(array, index, tile[, order=, latency=, allow_tma=])")
     a = array(lw, c.pos[0])
     t = lw.expr(kw["tile"])
     if not isinstance(t, Value) or not isinstance(t.type, TileType) or len(t.type.shape) != a.value.type.rank:
         raise lw.err(c.node, "ct.store of a tile of the array's rank")
     t = stored(lw, t, a, c.node, "ct.store")  # cuTile Python's implicit_cast (tile_store_impl)
-    if order(lw, kw.get("order"), a.value.type.rank) is not None:
-        raise lw.err(kw["order"], "ct.store(order=..) with a non-identity order: cutile 0.3.1's mutable partition "
-                     "view has no dim_map")
+    # order=: the reference's partition view with a dim_map (emitters/ir_rust.py spells it per target)
+    perm = order(lw, kw.get("order"), a.value.type.rank)
     idx = index(lw, kw["index"], a.value.type.rank)
-    v = view(lw, a, t.type.shape, "none", True, c.node)
+    v = view(lw, a, t.type.shape, "none", True, c.node, perm)
     lw.emit(OpKind.STORE_VIEW, [v, t, *idx], [], c.node, **hints(lw, kw))
     return None
 
@@ -214,6 +213,47 @@ def array_attribute(lw, a: ArrayRef, node: cst.Attribute):
     raise lw.err(node, f"attribute '{a.name}.{attr}'")
 
 
+def array_method(lw, a: ArrayRef, node: cst.Call):
+    """A method call on an array parameter. ``A.slice(axis=, start=, stop=)`` is a view of a sub-range: cuTile
+    Python offsets the base pointer by ``start * stride`` and sets the axis extent to ``stop - start``
+    (_ir/ops.py array_slice_impl), so every later access goes through a tensor view of that new base; the port
+    would read the array as a raw entry and spell ``make_tensor_view`` of the offset pointer, which the typed
+    emitter does not do (CTRS-E401, with that reason). Other methods: not an Array method the port knows."""
+    attr = node.func.attr.value
+    if attr == "slice":
+        raise _slice_error(lw, a.name, node)
+    raise lw.err(node, f"method '{a.name}.{attr}' of an array")
+
+
+def _slice_error(lw, name: str, node) -> errors.CtrsError:
+    return errors.CtrsError(errors.IR_ARRAY_SLICE, f"'{name}.slice(..)': a view of a sub-range of an array is not "
+                            "spelled by the typed path yet",
+                            "cuTile Python's array_slice_impl offsets the base pointer by start * stride and makes "
+                            "a tensor view of extent stop - start; a port needs the array as a raw entry and "
+                            "cutile's make_tensor_view of the offset pointer (unsafe in cutile 0.3.1 and 0.5.0 "
+                            "src/_core.rs), which the typed IR emitter does not write: load the sub-range with an "
+                            "index offset instead", lw.info.loc(node))
+
+
+def refuse_array_slice(lw, name: str) -> None:
+    """A parameter whose only array uses are ``name.slice(..)`` (its rank is read from ct.load / ct.gather ...
+    uses, which go to the slices): CTRS-E401 at the first slice, recorded as the reason."""
+    uses: list = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value == "slice" and isinstance(f.value, cst.Name) \
+                    and f.value.value == name:
+                uses.append(node)
+
+    lw.fn.body.visit(V())
+    if uses:
+        e = _slice_error(lw, name, uses[0])
+        record(lw, e)
+        raise e
+
+
 def refuse_array_list(lw, name: str) -> None:
     """A parameter used as a list of arrays (``len(As)``, ``As[g]`` passed to ct.load/ct.num_tiles, as TileGym's
     group GEMM does): CTRS-E231. A cutile 0.3.1 entry takes ``&Tensor`` / ``&mut Tensor``, pointer tiles,
@@ -234,11 +274,12 @@ def refuse_array_list(lw, name: str) -> None:
     lw.fn.body.visit(V())
     if uses:
         e = errors.CtrsError(
-            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cutile 0.3.1 has no kernel parameter "
-            "type for a list of tensors",
+            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cuTile Python passes a device table "
+            "of array descriptors (ListTy: an i64 pointer and a length; an item is loaded, extracted and inttoptr'd "
+            "at run time); cutile 0.3.1 and 0.5.0 have no kernel parameter type for a list of tensors",
             "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
-            "(cutile-compiler-0.3.1 src/compiler/_type.rs compile_entry_param_type); launch one kernel per group "
-            "or pass the groups as one stacked array", lw.info.loc(uses[0]))
+            "(cutile-compiler-0.3.1 and -0.5.0 src/compiler/_type.rs compile_entry_param_type); launch one kernel "
+            "per group or pass the groups as one stacked array", lw.info.loc(uses[0]))
         record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
         raise e
 
@@ -298,8 +339,17 @@ def _index(lw, node, arr: ArrayRef, fn: str):
         if isinstance(v, int) and not isinstance(v, bool):
             lits.append(v)
             continue
+        if isinstance(v, Value) and isinstance(v.type, (ScalarType, TileType)) and isinstance(v.type.dtype, DTypeParam):
+            # an index read from an array of a launch dtype (an index table): lowered once per dtype of that
+            # array, int32 first (frontends/cutile/dtypes.py); the float entries fail here and are left out
+            e = irtyping.GenericMeetsConcrete(f"{fn} index of the dtype variable {v.type.dtype}: the result depends "
+                                              "on the specialisation (lowered once per element type)",
+                                              (v.type.dtype,), I32)
+            raise lw.err(node, str(e)) from e
         if not isinstance(v, Value) or not isinstance(v.type, (ScalarType, TileType)) or v.type.dtype != I32:
-            raise lw.err(node, f"{fn} index must be an int32 scalar or tile")
+            got = f" (got {v.type.dtype}: cuTile Python widens any integer index to u64; the port spells int32 " \
+                  "indices only, cast with ct.astype)" if isinstance(v, Value) and hasattr(v.type, "dtype") else ""
+            raise lw.err(node, f"{fn} index must be an int32 scalar or tile{got}")
         if isinstance(v.type, TileType):
             try:
                 shape = irtyping.broadcast_shapes(shape, v.type.shape)
@@ -388,6 +438,45 @@ def _latency(lw, kw, generic: bool = False) -> int | Sym | None:
     return v
 
 
+def padding(lw, c: Call, a: ArrayRef) -> Value:
+    """``padding_value=`` of a gather as the 0-d tile of the array dtype cutile's ``load_ptr_tko`` takes
+    (``padding_value: Option<E>``; its compiler reshapes and broadcasts the scalar to the result shape, the
+    reference's ``broadcast_to``). A translate-time number is a constant of the array dtype; a ``ct.Constant[int]``
+    is its const generic (an i32 array only: another dtype would cast the const generic at run time where the
+    reference folds the cast into its constant); a runtime scalar / 0-d tile is cast to the array dtype as cuTile
+    Python's implicit_cast does. A padding tile of rank >= 1 has no spelling: CTRS-E400."""
+    dt, node = a.value.type.dtype, c.kw.get("padding_value")
+    if node is None or (isinstance(node, cst.Name) and node.value == "None"):
+        return lw.const(0, dt, c.node, (), a.name + "_zero_t")
+    pad = number(lw, node)
+    if pad is not None:
+        if isinstance(dt, DType) and not dt.is_float and isinstance(pad, float) and not pad.is_integer():
+            raise lw.err(node, f"a float padding value for an array of {dt}")
+        return lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
+    v = lw.expr(node)
+    if isinstance(v, Sym):
+        if not isinstance(dt, DType):  # lowered once per dtype of the array, i32 first (frontends/cutile/dtypes.py)
+            e = irtyping.GenericMeetsConcrete(f"a ct.Constant padding value ({v.name}) of a gather from the dtype "
+                                              f"variable {dt}: the result depends on the specialisation (lowered "
+                                              "once per element type)", (dt,), I32)
+            raise lw.err(node, str(e)) from e
+        if dt != I32:
+            raise lw.err(node, f"ct.gather padding_value={v.name} (a ct.Constant) for an array of {dt}: the "
+                         "reference folds the cast into its constant; cutile would cast the const generic's i32 "
+                         "value at run time")
+        v = lw.i32(v, node)
+    if isinstance(v, Value) and isinstance(v.type, ScalarType):
+        v = lw.to_tile(v, node)
+    if not isinstance(v, Value) or not isinstance(v.type, TileType):
+        raise lw.err(node, "ct.gather padding_value must be a number, a ct.Constant or a scalar value")
+    if v.type.shape != ():
+        raise errors.CtrsError(errors.IR_GATHER_PAD_TILE, f"ct.gather padding_value of type {v.type}: "
+                               "cutile takes one scalar padding value",
+                               "load_ptr_tko's padding_value is an Option<E> (cutile src/_core.rs); pad with a "
+                               "scalar, or ct.where the gathered tile", lw.info.loc(node))
+    return _cast(lw, v, dt, node, f"a padding value of {v.type.dtype} for an array of {dt}")
+
+
 @lowers("ct.gather")
 @per_flag("check_bounds")
 def gather(lw, c: Call):
@@ -396,18 +485,13 @@ def gather(lw, c: Call):
     shape, dt = attrs["shape"], a.value.type.dtype
     if len(shape) >= 2:
         raise errors.CtrsError(errors.IR_GATHER_RANK, f"ct.gather with a rank-{len(shape)} index",
-                               "cutile 0.3.1's load_ptr_tko widens its padding scalar through a rank-1 reshape, "
-                               "invalid Tile IR for rank >= 2 tiles (cutile-0.3.1 src/_core.rs load_ptr_tko): "
-                               "gather 1-D slices", lw.info.loc(c.node))
-    pad = 0
-    if "padding_value" in c.kw:
-        pad = number(lw, c.kw["padding_value"])
-        if pad is None:
-            raise lw.err(c.kw["padding_value"], "ct.gather padding_value must be a translate-time number")
-    if isinstance(dt, DType) and not dt.is_float and (isinstance(pad, float) and not pad.is_integer()):
-        raise lw.err(c.kw["padding_value"], f"a float padding value for an array of {dt}")
+                               "cutile's load_ptr_tko takes its padding as one scalar (Option<E>) and widens it "
+                               "through a rank-1 reshape before the broadcast, invalid Tile IR for rank >= 2 tiles "
+                               "(broadcast keeps the rank: cutile-ir-0.5.0 src/verify_target.rs); unchanged in "
+                               "cutile-compiler 0.3.1 and 0.5.0 (src/compiler/compile_cuda_tile_op.rs "
+                               "compile_load_ptr_tko): gather 1-D slices", lw.info.loc(c.node))
+    pad_v = padding(lw, c, a)
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
-    pad_v = lw.const(pad, dt, c.node, (), a.name + ("_zero_t" if pad == 0 else "_pad_t"))
     ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
     attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
     return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from ... import errors
 from ...ir.ops import OpKind
-from ...ir.types import DType
+from ...ir.types import DType, DTypeParam
 from .args import bind, constant, value
 from .registry import Call, lowers
 from .shapes import _axis, tile
-from .tiles import generic
 
 
 @lowers("ct.cumsum")
@@ -20,15 +19,16 @@ def cumsum(lw, c: Call):
     if value(lw, a["rounding_mode"]) is not None or value(lw, a["flush_to_zero"]) is not False:
         raise lw.err(c.node, "ct.cumsum with rounding_mode= / flush_to_zero= (cutile 0.3.1's scan_sum takes "
                      "neither: cutile/src/_core.rs)")
-    if not isinstance(x.type.dtype, DType):  # scan_sum's identity is a literal of one dtype
-        generic(lw, c, x.type.dtype, "ct.cumsum of a tile")
-        raise lw.err(c.node, "ct.cumsum of a dtype-generic tile (scan_sum's identity is a literal of one dtype)")
+    if not isinstance(x.type.dtype, (DType, DTypeParam)):
+        raise lw.err(c.node, f"ct.cumsum of a tile of {x.type.dtype}")
+    # a dtype generic needs no entry per dtype: scan_sum's identity is E::ZERO, and cutile's compiler writes the
+    # identity 0 of the element type it compiles for whatever value it is given (compile_scan_op)
     axis = _axis(lw, c, constant(lw, c, a, "axis", (int,), "an integer"), len(x.type.shape))
     reverse = constant(lw, c, a, "reverse", (bool,), "True or False")
     if axis != 0:
-        raise errors.CtrsError(errors.IR_SCAN_AXIS, f"ct.cumsum along axis {axis}: cutile 0.3.1's scan_sum ignores its "
-                               "`dim` and always scans axis 0 (cutile-compiler src/compiler/compile_cuda_tile_op.rs "
-                               "compile_scan_op; docs/cutile-defects.md)",
+        raise errors.CtrsError(errors.IR_SCAN_AXIS, f"ct.cumsum along axis {axis}: cutile's scan_sum ignores its `dim` "
+                               "and always scans axis 0 (cutile-compiler 0.3.1 and 0.5.0 src/compiler/"
+                               "compile_cuda_tile_op.rs compile_scan_op writes dim 0; docs/cutile-defects.md)",
                                "a permute to axis 0 around the scan is not the reference's IR (one scan along the "
                                "axis, no permutes)", lw.info.loc(c.node))
     return lw.emit(OpKind.SCAN_SUM, [x], [x.type], c.node, c.hint or "cum", axis=axis, reverse=reverse).result
