@@ -44,14 +44,6 @@ _SCALAR = "scalar"
 _CONST = "const"
 
 
-def _scan_identity(dt) -> str:
-    """scan_sum's ``identity: E`` argument: a zero of the tile's element type (the compiler writes the zero
-    identity itself and only rustc reads the argument; a half type has no literal, ``f16::ZERO`` is a value)."""
-    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
-        return f"{dt.name}::ZERO"
-    return literal(0, dt)
-
-
 def literal(value, dt) -> str:
     if not isinstance(dt, DType):
         raise _err(None, f"a literal of the generic dtype {dt}")
