@@ -53,6 +53,19 @@ def literal(value, dt) -> str:
     return f"{int(value)}{ir_rules()['dtypes'][dt.name]}"
 
 
+def _int_resize(op: Op) -> str | None:
+    """``convert_exti`` / ``convert_trunci`` for a tile convert between integer types of different widths (the JIT's
+    convert_tile refuses them: "Conversion i32 -> i64 not yet implemented", cutile-compiler compile_intrinsic.rs)."""
+    a, r = op.operands[0].type.dtype, op.result.type.dtype
+    if not all(isinstance(d, DType) and d.kind in ("int", "uint") for d in (a, r)) or a.bits == r.bits:
+        return None
+    if r.bits > a.bits:
+        return "convert_exti"
+    # trunci with overflow::None writes no overflow attribute, which the 0.5.0 bytecode writer requires: only a
+    # narrowing known not to wrap (``no_wrap``: gather offsets, frontends/triton/gathers.py) has a spelling
+    return "convert_trunci_nsw" if op.attrs.get("no_wrap") else None
+
+
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
     loc = errors.Loc(op.loc.file, op.loc.line, op.loc.col) if op is not None else None
     return errors.CtrsError(errors.IR_EMIT, f"typed-IR emitter: {msg}", "no cutile spelling for it in the typed IR "
@@ -549,7 +562,9 @@ class KernelEmitter:
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")
         tok = self.fresh(f"_{v}_tok")
         typ = f"({type_rust(r.type)}, Token)"
-        if op.kind == OpKind.GATHER:
+        if op.kind == OpKind.GATHER and op.attrs.get("unpadded"):  # a rank-n gather: no padding (gathers.py)
+            text = rules["load_ptr_unpadded"].format(**names)
+        elif op.kind == OpKind.GATHER:
             (pad,) = rest
             p = self.fresh(pad.hint[:-2] if pad.hint.endswith("_t") else f"{a}_pad")  # x_zero_t -> x_zero
             self.let(out, p, dtype_rust(r.type.dtype), f"tile_to_scalar({self.val(pad)})", op, kind="tile_to_scalar")
@@ -596,6 +611,8 @@ class KernelEmitter:
             tmpl = rules[f"{k.mnemonic}_modes"]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
+        elif k == OpKind.CONVERT and _int_resize(op):  # cutile's convert_tile has no i32 <-> i64 (exti / trunci)
+            tmpl = rules[_int_resize(op)]
         elif k.mnemonic in rules:
             tmpl = rules[k.mnemonic]
         else:

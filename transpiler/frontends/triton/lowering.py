@@ -35,6 +35,7 @@ from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
+from .addresses import is_pointer, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
 from .registry import CALLS, Call
@@ -517,6 +518,8 @@ class Lowering(Control, Builder):
     def binop(self, op: str, a, b, node, hint: str = ""):
         if op == "+" and any(isinstance(x, (Ptr, Range, ArrayRef)) for x in (a, b)):
             return self.offset_sum(a, b, node)
+        if op == "-" and is_pointer(a):  # p - k: p + (-k) (addresses.py)
+            return pointer_minus(self, a, b, node)
         if op == "*":
             for x, y in ((a, b), (b, a)):
                 if isinstance(y, ScalarParam) and (isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)):

@@ -1,0 +1,144 @@
+"""Triton memory constructs of the unsloth corpus (issue 18, branch unsloth-mem): rank-n gathers/scatters with
+symbolic extents (unpadded load_ptr_tko + select), pointer subtraction, integer widening / narrowing tiles, the
+CUDA build's torch.version.hip. Model-only tests, plus one harness compile of fixtures/triton_gather2d (there is
+no cuTile Python counterpart of these kernels: the port's Tile IR is checked for the ops it must hold; numerics
+are the H200 run's, from the fixture's specs.json)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ctrs import errors, ir_rs, pipeline, spec as specmod, translate
+from ctrs.frontends import triton as fe_triton
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "fixtures" / "triton_gather2d"
+HEAD = "import triton\nimport triton.language as tl\n"
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "k.py"
+    p.write_text(HEAD + textwrap.dedent(body))
+    return p
+
+
+def _model(path: Path) -> str:
+    return pipeline.emit_model(path, "frontend")
+
+
+def _kernel(text: str, name: str) -> str:
+    return text.split(f"kernel @{name}<", 1)[1].split("\nkernel @", 1)[0]
+
+
+def test_rank2_gather_with_symbolic_extents_is_unpadded_then_selected():
+    text = _kernel(_model(FIXTURE / "kernel.py"), "dequant_blocks")
+    gather = next(ln for ln in text.splitlines() if "= gather %x" in ln)
+    assert "shape = [BLOCK, BLOCK]" in gather and "unpadded = true" in gather and "has_mask = true" in gather
+    assert ": tile<BLOCKxBLOCKx!E>" in gather
+    # the padding is a select of the mask over the raw gather (Triton's other=), not a padding operand
+    assert "%v_in = select %mask_2, %v_in_raw, %x_zero_t_r_b : tile<BLOCKxBLOCKx!E>" in text
+    scatter = next(ln for ln in text.splitlines() if "scatter %y" in ln)
+    assert "shape = [BLOCK, BLOCK]" in scatter and "reshape" not in scatter
+    # int64 lane offsets narrowed to i32 as a no-wrap convert (the offsets index the array)
+    assert "convert %offs_6 {no_wrap = true} : tile<BLOCKxBLOCKxi32>" in text
+
+
+def test_rows_with_a_constexpr_stride_are_a_rows_by_block_gather():
+    text = _kernel(_model(FIXTURE / "kernel.py"), "rows_scale")
+    assert "shape = [ROWS, BLOCK], unpadded = true} : tile<ROWSxBLOCKx!E>" in text
+    assert "scatter %Y" in text and "shape = [ROWS, BLOCK]}" in text
+    assert "load_view %pW" in text or "load_view" in text  # W + cols stays a partition view
+
+
+def test_static_rank2_gather_is_still_flattened(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n):
+            r = tl.arange(0, 4)
+            c = tl.arange(0, 8)
+            offs = r[:, None].to(tl.int64) * n + c[None, :]
+            v = tl.load(x + offs, mask=offs < n * 4, other=1.0)
+            tl.store(y + offs, v, mask=offs < n * 4)
+        """)
+    text = _model(p)
+    assert "shape = [32]" in text and "unpadded" not in text and "select" not in text
+
+
+def test_pointer_minus_an_offset_is_one_more_negated_summand():
+    text = _kernel(_model(FIXTURE / "kernel.py"), "last_of_block")
+    assert "= gather %x, " in text and "shape = []" in text
+    assert "mini" in text and "constant {value = -1}" in text
+
+
+def test_pointer_minus_a_runtime_value_negates_it(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n, lag, B: tl.constexpr):
+            pid = tl.program_id(0)
+            v = tl.load(x + pid - lag)
+            tl.store(y + pid, v)
+        """)
+    text = _model(p)
+    assert "negi %lag" in text and "= gather %x" in text
+
+
+@pytest.mark.parametrize(("expr", "why"), [("x - y", "a pointer minus a pointer"),
+                                           ("x - tl.arange(0, B)", "a pointer minus a range of offsets")])
+def test_pointer_minus_what_has_no_offset_is_refused(tmp_path, expr, why):
+    p = _write(tmp_path, f"""
+        @triton.jit
+        def k(x, y, B: tl.constexpr):
+            v = tl.load({expr})
+            tl.store(y + tl.arange(0, B), v)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.IR_UNSUPPORTED and why in e.value.message
+    assert e.value.loc.line == 6
+
+
+def test_module_global_from_torch_version_hip_folds_to_false(tmp_path):
+    p = _write(tmp_path, """
+        import torch
+        HIP = tl.constexpr(bool(torch.version.hip))
+
+        @triton.jit
+        def k(x, n, B: tl.constexpr):
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < n)
+            if HIP:
+                v = tl.exp(v)
+            tl.store(x + offs, v, mask=offs < n)
+        """)
+    mod, notes = fe_triton.lower_file(p)
+    assert any(t == "module constant 'HIP' = False folded (Triton reads it at compile time)"
+               for _l, _k, _kind, t in notes)
+    assert "math" not in _model(p)  # the HIP arm is gone
+
+
+def test_port_spells_rank2_gathers_and_int_resizes(tmp_path):
+    port = translate.translate(FIXTURE / "kernel.py", tmp_path / "port")[0]
+    rs = port.read_text()
+    assert "None, Some(get_tensor_token(x)), Latency::<0>) };" in rs  # rank 2: no padding value
+    assert "select(mask_2, v_in_raw, x_zero_t_r_b)" in rs
+    assert ": Tile<i64, { [BLOCK, 1] }> = exti(offs_2);" in rs  # .to(tl.int64): exti, not convert_tile
+    assert "trunci(offs_6, overflow::NoSignedWrap)" in rs
+
+
+def test_fixture_compiles_to_tile_ir_with_rank2_pointer_ops(tmp_path):
+    """The cutile JIT (the default target's harness) takes every entry of the specs: the rank-2 load_ptr_tko
+    without padding, its select, and the rank-2 store_ptr_tko are valid Tile IR."""
+    port = translate.translate(FIXTURE / "kernel.py", tmp_path / "port")[0]
+    specs = specmod.load_specs(str(FIXTURE / "specs.json"))
+    assert len({s.kernel for s in specs}) == 3 and all(
+        sum(s.kernel == k for s in specs) >= 2 for k in {s.kernel for s in specs})
+    res = ir_rs.compile_ports(port, [(s, s.rust["entry"]) for s in specs])
+    by = {s.name: r.text for s, r in zip(specs, res)}
+    assert "load_ptr_tko weak %26, %23 token=%0 : tile<128x128xptr<bf16>>, tile<128x128xi1> -> " \
+           "tile<128x128xbf16>" in by["dequant_bf16_4096x2048"]
+    assert "select %23, %result, " in by["dequant_bf16_4096x2048"]
+    assert "tile<8x4096xptr<f32>>, tile<8x4096xi1> -> tile<8x4096xf32>" in by["rows_f32_333x3000"]
+    assert "store_ptr_tko" in by["rows_f32_333x3000"] and "exti" in by["dequant_f32_1000x3000"]

@@ -1,0 +1,30 @@
+"""Pointer arithmetic beyond ``p + offsets`` (issue 18, the unsloth corpus): ``p - k`` is ``p + (-k)``.
+
+Triton pointers are flat (gathers.py): subtracting an integer offset from a pointer moves it back by that many
+elements, ``HI + tl.minimum(m + B, S) - 1`` is the element before ``HI + tl.minimum(m + B, S)``. The front end
+keeps a pointer a compile-time :class:`~.pointers.Ptr`, so the subtrahend becomes one more summand, negated (a
+translate-time int folds, a runtime value is ``negi``). A pointer minus a pointer (an element distance) has no
+tile value in the port and stays refused.
+"""
+
+from __future__ import annotations
+
+from .pointers import Ptr, Range
+from .values import ArrayRef
+
+
+def is_pointer(x) -> bool:
+    return isinstance(x, ArrayRef) or isinstance(x, Ptr) and x.base is not None
+
+
+def minus(lw, a, b, node):
+    """``a - b`` with ``a`` a pointer: ``a + (-b)``; None when ``a`` is not a pointer (ordinary subtraction)."""
+    if not is_pointer(a):
+        return None
+    if is_pointer(b):
+        raise lw.err(node, "a pointer minus a pointer (an element distance)")
+    if isinstance(b, Range):
+        raise lw.err(node, "a pointer minus a range of offsets (reversed lanes: write p + (n - 1 - offs))")
+    if isinstance(b, int) and not isinstance(b, bool):
+        return lw.offset_sum(a, -b, node)
+    return lw.offset_sum(a, lw.unary("-", lw.value(b, node), node, "neg_off"), node)
