@@ -24,6 +24,7 @@ TYPED_TRITON = {
     "fixtures/triton_control/kernel.py",
     "fixtures/triton_desc_scale/kernel.py",
     "fixtures/triton_flat_gather/kernel.py",
+    "fixtures/triton_gather2d/kernel.py",  # no cuTile Python counterpart: tests/test_triton_memory.py
     "fixtures/triton_layer_norm/kernel.py",
     "fixtures/triton_layer_norm_loop/kernel.py",
     "fixtures/triton_matmul/kernel.py",
@@ -267,7 +268,8 @@ def test_scalars_meeting_floats():
 
 # typed ports the rewrite path cannot take (flat gathers) or takes as another port (the module constant BLOCK it does
 # not fold keeps `n` an argument there; the typed port reads it as x's extent): no common map to compare
-REWRITE_DIFFERS = {"fixtures/triton_flat_gather/kernel.py", "fixtures/triton_math_helpers/kernel.py"}
+REWRITE_DIFFERS = {"fixtures/triton_flat_gather/kernel.py", "fixtures/triton_math_helpers/kernel.py",
+                   "fixtures/triton_gather2d/kernel.py"}
 
 
 @pytest.mark.parametrize("rel", sorted(TYPED_TRITON - REWRITE_DIFFERS) + ["tests/data/triton_scalars.py"])

@@ -142,3 +142,34 @@ def test_fixture_compiles_to_tile_ir_with_rank2_pointer_ops(tmp_path):
     assert "select %23, %result, " in by["dequant_bf16_4096x2048"]
     assert "tile<8x4096xptr<f32>>, tile<8x4096xi1> -> tile<8x4096xf32>" in by["rows_f32_333x3000"]
     assert "store_ptr_tko" in by["rows_f32_333x3000"] and "exti" in by["dequant_f32_1000x3000"]
+
+
+def test_tl_range_pipelining_hints_are_dropped_with_a_note(tmp_path):
+    """A tl.range loop summing ROWS x COLS blocks of a flat array (unsloth's partial-sum idiom)."""
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(partials, out, n_programs, n_cols, R: tl.constexpr, C: tl.constexpr):
+            cols = tl.program_id(0) * C + tl.arange(0, C)
+            acc = tl.zeros((R, C), dtype=tl.float32)
+            for start in tl.range(0, n_programs, R, num_stages=3):
+                rows = start + tl.arange(0, R)
+                mask = (rows < n_programs)[:, None] & (cols < n_cols)[None, :]
+                acc += tl.load(partials + rows[:, None] * n_cols + cols[None, :], mask=mask, other=0)
+            tl.store(out + cols, tl.sum(acc, axis=0), mask=cols < n_cols)
+        """)
+    mod, notes = fe_triton.lower_file(p)
+    assert ("hint", "tl.range(num_stages=..) dropped (no cuTile counterpart)") in {(k, t) for _l, _x, k, t in notes}
+    text = _model(p)  # rows step by whole R-blocks: a 2-D view of partials, loaded in the loop
+    assert "= for %start = " in text and "load_view %ppartials, %start_t, %pid : tile<RxCx!E>" in text
+
+
+def test_tl_range_with_another_keyword_is_refused(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, n, B: tl.constexpr):
+            for i in tl.range(0, n, B, bogus=2):
+                tl.store(x + i + tl.arange(0, B), tl.zeros((B,), dtype=tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "bogus" in e.value.message and e.value.loc.line == 6

@@ -1,4 +1,5 @@
-"""Pointer arithmetic beyond ``p + offsets`` (issue 18, the unsloth corpus): ``p - k`` is ``p + (-k)``.
+"""Pointer arithmetic beyond ``p + offsets`` (issue 18, the unsloth corpus): ``p - k`` is ``p + (-k)``; the
+software-pipelining hints of a ``tl.range`` loop that walks a pointer (``num_stages=``, ...) are dropped.
 
 Triton pointers are flat (gathers.py): subtracting an integer offset from a pointer moves it back by that many
 elements, ``HI + tl.minimum(m + B, S) - 1`` is the element before ``HI + tl.minimum(m + B, S)``. The front end
@@ -28,3 +29,21 @@ def minus(lw, a, b, node):
     if isinstance(b, int) and not isinstance(b, bool):
         return lw.offset_sum(a, -b, node)
     return lw.offset_sum(a, lw.unary("-", lw.value(b, node), node, "neg_off"), node)
+
+
+# tl.range's scheduling hints: no cuTile counterpart (cuTile Python schedules loads itself), dropped with a note
+_LOOP_HINTS = ("num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize")
+
+
+def loop_args(lw, it) -> list | None:
+    """The positional arguments of a ``range`` / ``tl.range`` loop, ``tl.range``'s hints noted and dropped; None
+    when another keyword is given (not a loop the subset takes)."""
+    out = []
+    for a in it.args:
+        if a.keyword is None:
+            out.append(a)
+        elif a.keyword.value in _LOOP_HINTS and lw.dotted(it.func) == "tl.range":
+            lw.note(a, "hint", f"tl.range({a.keyword.value}=..) dropped (no cuTile counterpart)")
+        else:
+            return None
+    return out

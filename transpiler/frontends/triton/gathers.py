@@ -114,7 +114,7 @@ def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
              "latency": None}
     if flat is None and len(shape) >= 2:  # rank-n: no padding operand; the mask's lanes padded by a select
         t = lw.emit(OpKind.GATHER, [a, off, *([m] if m is not None else [])], [TileType(dt, shape)], node,
-                    hint + "_raw" if m is not None else hint, unpadded=True, **attrs).result
+                    (hint or "v") + "_raw" if m is not None else hint, unpadded=True, **attrs).result
         if m is not None:
             t = lw.emit(OpKind.SELECT, [m, t, lw.broadcast(pad_v, shape, node)], [t.type], node, hint).result
         lw.origin[t.id] = arr

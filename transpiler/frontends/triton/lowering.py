@@ -35,7 +35,7 @@ from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
-from .addresses import is_pointer, minus as pointer_minus
+from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
 from .registry import CALLS, Call
@@ -370,10 +370,10 @@ class Lowering(Control, Builder):
         fname = self.dotted(it.func) if isinstance(it, cst.Call) else None
         if fname is None and isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
             fname = it.func.value
-        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(it.args) <= 3 \
-                or any(a.keyword is not None for a in it.args):
+        positional = loop_args(self, it) if fname in ("range", "tl.range", "tl.static_range") else None
+        if positional is None or not 1 <= len(positional) <= 3:
             raise self.err(it, "for loops other than `for i in range(...)` / tl.range / tl.static_range")
-        args = [self.value(self.expr(a.value), a.value) for a in it.args]
+        args = [self.value(self.expr(a.value), a.value) for a in positional]
         if len(args) == 1:
             args = [0, *args]
         if len(args) == 2:
