@@ -1,6 +1,6 @@
 """Triton memory constructs of the unsloth corpus (issue 18, branch unsloth-mem): rank-n gathers/scatters with
 symbolic extents (unpadded load_ptr_tko + select), pointer subtraction, integer widening / narrowing tiles, the
-CUDA build's torch.version.hip. Model-only tests, plus one harness compile of fixtures/triton_gather2d (there is
+CUDA build's torch.version.hip, tl.range hints, tl.atomic_* (atomic_rmw of a flat array). Model-only tests, plus one harness compile of fixtures/triton_gather2d (there is
 no cuTile Python counterpart of these kernels: the port's Tile IR is checked for the ops it must hold; numerics
 are the H200 run's, from the fixture's specs.json)."""
 
@@ -133,7 +133,7 @@ def test_fixture_compiles_to_tile_ir_with_rank2_pointer_ops(tmp_path):
     without padding, its select, and the rank-2 store_ptr_tko are valid Tile IR."""
     port = translate.translate(FIXTURE / "kernel.py", tmp_path / "port")[0]
     specs = specmod.load_specs(str(FIXTURE / "specs.json"))
-    assert len({s.kernel for s in specs}) == 3 and all(
+    assert len({s.kernel for s in specs}) == 4 and all(
         sum(s.kernel == k for s in specs) >= 2 for k in {s.kernel for s in specs})
     res = ir_rs.compile_ports(port, [(s, s.rust["entry"]) for s in specs])
     by = {s.name: r.text for s, r in zip(specs, res)}
@@ -142,6 +142,8 @@ def test_fixture_compiles_to_tile_ir_with_rank2_pointer_ops(tmp_path):
     assert "select %23, %result, " in by["dequant_bf16_4096x2048"]
     assert "tile<8x4096xptr<f32>>, tile<8x4096xi1> -> tile<8x4096xf32>" in by["rows_f32_333x3000"]
     assert "store_ptr_tko" in by["rows_f32_333x3000"] and "exti" in by["dequant_f32_1000x3000"]
+    assert "atomic_rmw_tko relaxed device %9, addf, %6, %5 token=%1 : tile<2048xptr<bf16>>, tile<2048xbf16>, " \
+           "tile<2048xi1> -> tile<2048xbf16>" in by["colsum_bf16_300x2000"]
 
 
 def test_tl_range_pipelining_hints_are_dropped_with_a_note(tmp_path):
@@ -173,3 +175,65 @@ def test_tl_range_with_another_keyword_is_refused(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert "bogus" in e.value.message and e.value.loc.line == 6
+
+
+def test_atomic_add_is_an_atomic_rmw_of_the_flat_array():
+    text = _kernel(_model(FIXTURE / "kernel.py"), "col_sums_atomic")
+    assert "(%X: array<?x?x!E>, %out: array<?x!E>)" in text  # out: an array (its only access is the atomic)
+    line = next(ln for ln in text.splitlines() if "= atomic_rmw %out" in ln)
+    assert "mode = add" in line and "memory_order = relaxed" in line and "memory_scope = device" in line
+    assert "has_mask = true" in line and "check_bounds = false" in line and ": tile<BLOCKx!E>" in line
+
+
+@pytest.mark.parametrize(("call", "order", "scope"), [
+    ("tl.atomic_add(c + offs, v)", "acq_rel", "device"),
+    ("tl.atomic_add(c + offs, v, sem='release', scope='cta')", "release", "block"),
+    ("tl.atomic_add(c + offs, v, mask=offs < n, sem='acquire', scope='sys')", "acquire", "sys")])
+def test_atomic_orders_and_scopes(tmp_path, call, order, scope):
+    p = _write(tmp_path, f"""
+        @triton.jit
+        def k(c, n, B: tl.constexpr):
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = offs.to(tl.float32)
+            old = {call}
+        """)
+    line = next(ln for ln in _model(p).splitlines() if "atomic_rmw %c" in ln)
+    assert "mode = add" in line and f"memory_order = {order}" in line and f"memory_scope = {scope}" in line
+
+
+def test_atomic_max_of_the_float_element_type_is_refused(tmp_path):
+    """The arrays share the element type E (f32 / f16 / bf16 entries): of cuTile's atomics only add takes all."""
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(c, B: tl.constexpr):
+            tl.atomic_max(c + tl.arange(0, B), tl.zeros((B,), dtype=tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "tl.atomic_max on the float element type E (f16 / bf16 entries have no max atomic)" in e.value.message
+
+
+def test_atomic_with_an_unknown_sem_is_refused(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(c, B: tl.constexpr):
+            tl.atomic_add(c + tl.arange(0, B), 1.0, sem="seq_cst")
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "sem= must be one of 'acq_rel', 'acquire', 'release', 'relaxed'" in e.value.message
+
+
+def test_mask_or_a_constexpr_flag_is_a_bool_mask(tmp_path):
+    """``(offs < n) | EVEN`` (unsloth's EVEN_K idiom): the flag is ``EVEN != 0``, the mask stays a bool tile."""
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, n, EVEN: tl.constexpr, B: tl.constexpr):
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = tl.load(x + offs, mask=(offs < n) | EVEN, other=0.0)
+            tl.store(y + offs, v, mask=(offs < n) & True)
+        """)
+    text = _model(p)
+    assert "%even_set = cmpi %even, %c {predicate = ne} : bool" in text
+    assert "= ori %mask, %even_set_tile_r_b : tile<Bxbool>" in text
+    assert "has_mask = true" in text and "= gather %x" in text

@@ -1682,7 +1682,7 @@ def _rewrite(tf: TritonFile, fn: cst.FunctionDef, collect: bool = False) -> Kern
 
 
 def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
-    """Parameters used as the base of a tl.load / tl.store pointer or of a block pointer."""
+    """Parameters used as the base of a tl.load / tl.store / tl.atomic_* pointer or of a block pointer."""
     params = {p.name.value for p in fn.params.params
               if not (p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr")}
     local: dict[str, list] = {}
@@ -1695,7 +1695,7 @@ def _pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
 
         def visit_Call(self, node):
             f = tf.dotted(node.func)
-            if f in ("tl.load", "tl.store", "tl.make_block_ptr") and node.args:
+            if (f in ("tl.load", "tl.store", "tl.make_block_ptr") or (f or "").startswith("tl.atomic_")) and node.args:
                 heads.append(node.args[0].value)
 
     fn.body.visit(V())

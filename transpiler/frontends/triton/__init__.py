@@ -17,7 +17,7 @@ import libcst as cst
 from ... import errors, frontend_triton, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
-from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
+from . import activations, atomics, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
 from . import gathers
 from .lowering import Lowering, unsupported
 

@@ -35,6 +35,7 @@ from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
+from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
@@ -530,6 +531,7 @@ class Lowering(Control, Builder):
                     return Ptr(None, (Term(idx=x, stride=y.name),))
         if op == "&" and isinstance(a, Mask) and isinstance(b, Mask):
             return Mask(a.parts + b.parts)
+        a, b = flags_as_bools(self, op, a, b, node)  # mask | FLAG (masks.py)
         if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
             a, b = (self.value(x, node) for x in (a, b))
         if isinstance(a, Sym) and floaty(b):  # a constexpr meeting a float (constexprs.py)
