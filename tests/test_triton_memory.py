@@ -237,3 +237,30 @@ def test_mask_or_a_constexpr_flag_is_a_bool_mask(tmp_path):
     assert "%even_set = cmpi %even, %c {predicate = ne} : bool" in text
     assert "= ori %mask, %even_set_tile_r_b : tile<Bxbool>" in text
     assert "has_mask = true" in text and "= gather %x" in text
+
+
+def test_descriptor_block_shape_names_host_variables_passed_as_constexprs(tmp_path):
+    """``TensorDescriptor.from_tensor(A, [BLOCK_M, block_k])`` with the launch passing ``BK=block_k``: the block
+    shape is (BLOCK_M, BK) (unsloth's fp8 TMA GEMM); a host name no launch passes as a constexpr stays unknown."""
+    p = _write(tmp_path, """
+        from triton.tools.tensor_descriptor import TensorDescriptor
+
+        @triton.jit
+        def k(a_desc, Y, stride_y, BLOCK_M: tl.constexpr, BK: tl.constexpr):
+            pid = tl.program_id(0)
+            a = a_desc.load([pid * BLOCK_M, 0]).to(tl.float32)
+            rows = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+            tl.store(Y + rows, tl.sum(a, axis=1))
+
+        def launch(A, Y, block_k):
+            BLOCK_M = 64
+            a_desc = TensorDescriptor.from_tensor(A, [BLOCK_M, block_k])
+            k[(A.shape[0] // BLOCK_M,)](a_desc, Y, Y.stride(0), BLOCK_M=BLOCK_M, BK=block_k)
+        """)
+    text = _model(p)
+    assert "load_view %pa_desc" in text and ": tile<BLOCK_MxBKx!E>" in text
+    q = tmp_path / "k.py"
+    q.write_text(q.read_text().replace("BK=block_k)", "BK=128)"))
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(q)
+    assert "tensor descriptor parameter 'a_desc': block shape unknown" in e.value.message

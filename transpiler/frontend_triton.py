@@ -1759,11 +1759,19 @@ def _descriptor_params(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, tuple[s
         out = []
         for e in node.elements:
             v = e.value
-            if isinstance(v, cst.Integer) or isinstance(v, cst.Name) and v.value in consts:
+            if isinstance(v, (cst.Integer, cst.Name)):  # a host name: resolved through the launch (as_consts)
                 out.append(v.value)
             else:
                 return None
         return tuple(out)
+
+    def as_consts(sh: tuple[str, ...], call) -> tuple[str, ...] | None:
+        """Block-shape entries as the kernel's constexprs: an int, a constexpr name, or a host name the launch
+        passes as a constexpr (``from_tensor(A, [BM, block_k])`` with ``kernel[grid](.., BLOCK_SIZE_K=block_k)``)."""
+        passed = {} if call is None else {a.value.value: a.keyword.value for a in call.args if a.keyword
+                                          and a.keyword.value in consts and isinstance(a.value, cst.Name)}
+        out = tuple(e if e.isdigit() or e in consts and passed.get(e, e) == e else passed.get(e) for e in sh)
+        return out if all(out) else None
 
     found: dict[str, tuple[str, ...]] = {}
     for m in _PRAGMA_RE.finditer(tf.source):
@@ -1803,16 +1811,16 @@ def _descriptor_params(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, tuple[s
     for name in sorted(used):
         if name in found:
             continue
-        if name in hooks:
-            found[name] = hooks[name]
+        if name in hooks and as_consts(hooks[name], None):
+            found[name] = as_consts(hooks[name], None)
             continue
         for call in launches:
             pos = [a.value for a in call.args if a.keyword is None]
             kw = {a.keyword.value: a.value for a in call.args if a.keyword}
             i = names.index(name)
             arg = kw.get(name, pos[i] if i < len(pos) else None)
-            if isinstance(arg, cst.Name) and arg.value in descs:
-                found[name] = descs[arg.value]
+            if isinstance(arg, cst.Name) and arg.value in descs and as_consts(descs[arg.value], call):
+                found[name] = as_consts(descs[arg.value], call)
                 break
     return {n: found.get(n) for n in sorted(used)}
 
