@@ -96,7 +96,7 @@ def test_pointer_minus_what_has_no_offset_is_refused(tmp_path, expr, why):
         """)
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
-    assert e.value.code == errors.IR_UNSUPPORTED and why in e.value.message
+    assert e.value.code == errors.TRITON_POINTER_DIFF == "CTRS-E421" and why in e.value.message
     assert e.value.loc.line == 6
 
 
@@ -264,3 +264,38 @@ def test_descriptor_block_shape_names_host_variables_passed_as_constexprs(tmp_pa
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(q)
     assert "tensor descriptor parameter 'a_desc': block shape unknown" in e.value.message
+
+
+def test_descriptor_extent_computed_once_is_the_tensors(tmp_path):
+    """grouped GEMM's ``TOTAL_TOKENS = NUM_TOKENS * TOPK`` descriptor extent and constexpr row stride ``K``."""
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x_ptr, y_ptr, NUM_TOKENS, TOPK: tl.constexpr, K: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr):
+            TOTAL = NUM_TOKENS * TOPK
+            x_desc = tl.make_tensor_descriptor(x_ptr, shape=[TOTAL, K], strides=[K, 1], block_shape=[BM, BK])
+            pid = tl.program_id(0)
+            t = x_desc.load([pid * BM, 0]).to(tl.float32)
+            tl.store(y_ptr + pid * BM + tl.arange(0, BM), tl.sum(t, axis=1))
+        """)
+    _mod, notes = fe_triton.lower_file(p)
+    said = {t for _l, _k, _kind, t in notes}
+    assert "tensor descriptor extent 'TOTAL' is x_ptr.shape[0]: the tensor passed must have that extent" in said
+    assert "tensor descriptor stride 'K' is x_ptr's axis-0 stride: the tensor passed must have it" in said
+    assert "load_view %px_ptr" in _model(p)
+
+
+def test_descriptor_extent_a_loop_reassigns_is_refused(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(y_ptr, sizes, N: tl.constexpr, E: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+            m_end = 0
+            for e in range(E):
+                m_end = m_end + tl.load(sizes + e)
+                y_desc = tl.make_tensor_descriptor(y_ptr, shape=[m_end, N], strides=[N, 1], block_shape=[BM, BN])
+                y_desc.store([0, 0], tl.zeros((BM, BN), dtype=tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.TRITON_DESC_VARYING == "CTRS-E420"
+    assert "a tensor descriptor extent that a loop reassigns ('m_end')" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (9, 58)

@@ -180,3 +180,8 @@ INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
+# --- unsloth-mem (issue 18: the typed Triton front end's memory / pointer constructs) ---
+# a tensor descriptor extent / stride a loop reassigns (``shape=[m_end, N]`` per expert): the port's partition view
+# has the tensor's own extents (make_partition_view of the &Tensor); cutile has no view bounded per iteration
+TRITON_DESC_VARYING = "CTRS-E420"
+TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range of offsets: no tile value in the port

@@ -10,6 +10,7 @@ tile value in the port and stays refused.
 
 from __future__ import annotations
 
+from ... import errors
 from .pointers import Ptr, Range
 from .values import ArrayRef
 
@@ -22,10 +23,12 @@ def minus(lw, a, b, node):
     """``a - b`` with ``a`` a pointer: ``a + (-b)``; None when ``a`` is not a pointer (ordinary subtraction)."""
     if not is_pointer(a):
         return None
-    if is_pointer(b):
-        raise lw.err(node, "a pointer minus a pointer (an element distance)")
-    if isinstance(b, Range):
-        raise lw.err(node, "a pointer minus a range of offsets (reversed lanes: write p + (n - 1 - offs))")
+    if is_pointer(b) or isinstance(b, Range):
+        what = "a pointer minus a pointer (an element distance)" if is_pointer(b) else \
+            "a pointer minus a range of offsets"
+        raise errors.CtrsError(errors.TRITON_POINTER_DIFF, what, "the port keeps pointers as a parameter plus "
+                               "offsets and has no tile of addresses; write p + (n - 1 - offs) for reversed lanes",
+                               lw.tf.loc(node))
     if isinstance(b, int) and not isinstance(b, bool):
         return lw.offset_sum(a, -b, node)
     return lw.offset_sum(a, lw.unary("-", lw.value(b, node), node, "neg_off"), node)

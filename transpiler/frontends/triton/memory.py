@@ -12,6 +12,7 @@ from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
 from .gathers import FlatNeeded, gather as gathers_gather, scatter as gathers_scatter
+from .descriptors import taken_extent, taken_stride
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
@@ -86,14 +87,14 @@ def prescan_block_ptrs(lw) -> None:
                 lw.tie(v.name, "const", arr, k)
                 lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
                         "passed must have that extent")
-            else:
-                raise lw.err(sh, f"a {what} extent that is not a parameter")
+            else:  # an expression fixed for the kernel: the tensor's extent (descriptors.py)
+                taken_extent(lw, sh, arr, k, what)
         for k, st in enumerate(strides):
             v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
             if isinstance(v, ScalarParam):
                 lw.drop_stride(v.name, arr, k, st, f"a {what} stride: the tensor view carries its strides")
             elif frontend_triton._lit(st) != 1:
-                raise lw.err(st, f"a {what} stride that is not a parameter or 1")
+                taken_stride(lw, st, arr, k, what)
 
 
 @lowers("tl.make_block_ptr")
