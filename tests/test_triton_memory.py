@@ -299,3 +299,26 @@ def test_descriptor_extent_a_loop_reassigns_is_refused(tmp_path):
     assert e.value.code == errors.TRITON_DESC_VARYING == "CTRS-E420"
     assert "a tensor descriptor extent that a loop reassigns ('m_end')" in e.value.message
     assert (e.value.loc.line, e.value.loc.col) == (9, 58)
+
+
+def test_every_spec_feeds_the_triton_kernel_and_the_port():
+    """The H200 run's inputs (gpu.triton_args for the Triton original, gpu.triton_port_inputs for the port) come
+    from each spec of fixtures/triton_gather2d with the launch map of its kernel; the grid is the spec's."""
+    import json  # noqa: PLC0415
+
+    from ctrs import gpu  # noqa: PLC0415
+
+    from .test_gpu_triton_cpu import fake_desc, fake_tensors  # noqa: PLC0415
+
+    files = translate.translate_source(FIXTURE / "kernel.py")
+    analysis, wrapper = json.loads(files["analysis.json"]), files["wrapper.py"]
+    assert sorted(analysis["triton"]) == ["col_sums_atomic", "dequant_blocks", "last_of_block", "rows_scale"]
+    for spec in specmod.load_specs(str(FIXTURE / "specs.json")):
+        tmap = gpu.triton_map(analysis, spec.kernel)
+        t = fake_tensors(spec)
+        params = analysis["triton"][spec.kernel]["params"]
+        assert len(gpu.triton_args(tmap, spec, t, make_desc=fake_desc)) == len(params)
+        inputs, consts = gpu.triton_port_inputs(tmap, spec, t)
+        kept = [p["name"] for p in params if p["kind"] in ("array", "descriptor", "scalar")]
+        assert len(inputs) == len(kept)
+        assert f"def {spec.kernel}({', '.join(kept)}, *, {', '.join(consts)}, grid):" in wrapper
