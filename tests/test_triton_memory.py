@@ -146,7 +146,7 @@ def test_fixture_compiles_to_tile_ir_with_rank2_pointer_ops(tmp_path):
            "tile<2048xi1> -> tile<2048xbf16>" in by["colsum_bf16_300x2000"]
 
 
-def test_tl_range_pipelining_hints_are_dropped_with_a_note(tmp_path):
+def test_tl_range_num_stages_is_load_latency_other_hints_dropped(tmp_path):
     """A tl.range loop summing ROWS x COLS blocks of a flat array (unsloth's partial-sum idiom)."""
     p = _write(tmp_path, """
         @triton.jit
@@ -160,9 +160,15 @@ def test_tl_range_pipelining_hints_are_dropped_with_a_note(tmp_path):
             tl.store(out + cols, tl.sum(acc, axis=0), mask=cols < n_cols)
         """)
     mod, notes = fe_triton.lower_file(p)
-    assert ("hint", "tl.range(num_stages=..) dropped (no cuTile counterpart)") in {(k, t) for _l, _x, k, t in notes}
-    text = _model(p)  # rows step by whole R-blocks: a 2-D view of partials, loaded in the loop
-    assert "= for %start = " in text and "load_view %ppartials, %start_t, %pid : tile<RxCx!E>" in text
+    assert ("hint", "tl.range(num_stages=3) -> latency=3 on the loads of this loop (Triton-TileIR maps num_stages "
+            "1:1 to load latency)") in {(k, t) for _l, _x, k, t in notes}
+    text = _model(p)  # rows step by whole R-blocks: a 2-D view of partials, loaded in the loop with latency 3
+    assert "= for %start = " in text and "load_view %ppartials, %start_t, %pid {latency = 3} : tile<RxCx!E>" in text
+    q = tmp_path / "k.py"
+    q.write_text(q.read_text().replace("num_stages=3", "num_stages=3, loop_unroll_factor=2"))
+    _mod, notes = fe_triton.lower_file(q)
+    assert ("hint", "tl.range(loop_unroll_factor=..) dropped (no cuTile counterpart)") in {
+        (k, t) for _l, _x, k, t in notes}
 
 
 def test_tl_range_with_another_keyword_is_refused(tmp_path):
@@ -322,3 +328,29 @@ def test_every_spec_feeds_the_triton_kernel_and_the_port():
         kept = [p["name"] for p in params if p["kind"] in ("array", "descriptor", "scalar")]
         assert len(inputs) == len(kept)
         assert f"def {spec.kernel}({', '.join(kept)}, *, {', '.join(consts)}, grid):" in wrapper
+
+
+@pytest.mark.parametrize("offsets", ["offs[:, None] * 2 + offs[None, :]", "offs[:, None] + offs[None, :] * n"])
+def test_2d_element_wise_loads_are_gathers_and_their_stores_must_match(tmp_path, offsets):
+    """A computed (``* 2``) or transposed (``offs[None, :] * n``) 2-D offset tile: a T x T gather of the flat x; stored
+    through T x T pointers it is a scatter, through T pointers (Triton would broadcast the pointers, several values
+    per address) it is refused."""
+    ok = _write(tmp_path, f"""
+        @triton.jit
+        def k(x, y, n, T: tl.constexpr):
+            offs = tl.program_id(0) * T + tl.arange(0, T)
+            v = tl.load(x + ({offsets}))
+            tl.store(y + ({offsets}), v * 2)
+        """)
+    text = _model(ok)
+    assert "= gather %x" in text and "shape = [T, T], unpadded = true" in text and "scatter %y" in text
+    bad = _write(tmp_path, f"""
+        @triton.jit
+        def k(x, y, n, T: tl.constexpr):
+            offs = tl.program_id(0) * T + tl.arange(0, T)
+            v = tl.load(x + ({offsets}))
+            tl.store(y + offs, v, mask=offs < n)
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(bad)
+    assert "tl.store of a T x T tile through T pointers" in e.value.message and e.value.loc.line == 8

@@ -34,19 +34,35 @@ def minus(lw, a, b, node):
     return lw.offset_sum(a, lw.unary("-", lw.value(b, node), node, "neg_off"), node)
 
 
-# tl.range's scheduling hints: no cuTile counterpart (cuTile Python schedules loads itself), dropped with a note
-_LOOP_HINTS = ("num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize")
+# tl.range's scheduling hints without a cuTile counterpart (cuTile schedules loads itself): dropped with a note;
+# num_stages=S is the latency of the loop's loads, as the rewrite path has it (Triton-TileIR maps it 1:1)
+_LOOP_HINTS = ("loop_unroll_factor", "disallow_acc_multi_buffer", "flatten", "warp_specialize")
 
 
 def loop_args(lw, it) -> list | None:
-    """The positional arguments of a ``range`` / ``tl.range`` loop, ``tl.range``'s hints noted and dropped; None
-    when another keyword is given (not a loop the subset takes)."""
+    """The positional arguments of a ``range`` / ``tl.range`` loop, ``tl.range``'s hints noted and dropped
+    (``num_stages=S`` sets ``lw.loop_latency`` for the loop's loads); None when another keyword is given (not a
+    loop the subset takes)."""
     out = []
+    lw.loop_latency = None
     for a in it.args:
         if a.keyword is None:
             out.append(a)
+        elif a.keyword.value == "num_stages" and lw.dotted(it.func) == "tl.range":
+            n = lw.expr(a.value)
+            if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10:
+                lw.loop_latency = n
+                lw.note(a, "hint", f"tl.range(num_stages={n}) -> latency={n} on the loads of this loop "
+                        "(Triton-TileIR maps num_stages 1:1 to load latency)")
+            else:
+                lw.note(a, "hint", "tl.range(num_stages=..) dropped (latency takes an int in 1..10)")
         elif a.keyword.value in _LOOP_HINTS and lw.dotted(it.func) == "tl.range":
             lw.note(a, "hint", f"tl.range({a.keyword.value}=..) dropped (no cuTile counterpart)")
         else:
             return None
     return out
+
+
+def load_latency(lw):
+    """The latency of a load in the innermost ``tl.range(.., num_stages=S)`` loop being lowered (None: none)."""
+    return lw.__dict__.get("body_latency")

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
+from .addresses import load_latency
 from .pointers import Mask, Ptr
 
 
@@ -102,6 +103,17 @@ def _index(lw, p: Ptr, mask, node):
     return off, m, shape, flat
 
 
+def same_lanes(lw, val: Value, shape: tuple, node) -> None:
+    """A stored tile of higher rank than its pointers must be the same lanes with unit axes ((1, N) for (N,));
+    otherwise Triton broadcasts the pointers and several values race for each address: refused."""
+    if tuple(d for d in val.type.shape if d != 1) != tuple(d for d in shape if d != 1):
+        def text(sh) -> str:
+            return " x ".join(d.name if isinstance(d, Sym) else str(d) for d in sh)
+
+        raise lw.err(node, f"tl.store of a {text(val.type.shape)} tile through {text(shape)} pointers (the pointers "
+                     "would broadcast: several values per address)")
+
+
 def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
@@ -111,7 +123,7 @@ def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     else:
         pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
-             "latency": None}
+             "latency": load_latency(lw)}
     if flat is None and len(shape) >= 2:  # rank-n: no padding operand; the mask's lanes padded by a select
         t = lw.emit(OpKind.GATHER, [a, off, *([m] if m is not None else [])], [TileType(dt, shape)], node,
                     (hint or "v") + "_raw" if m is not None else hint, unpadded=True, **attrs).result
@@ -137,6 +149,7 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
         val = lw.to_tile(val, node)
     if tuple(val.type.shape) != shape:
         if len(val.type.shape) > len(shape):  # a lifted row or a tile of unit axes
+            same_lanes(lw, val, shape, node)
             val = _reshape(lw, val, shape, node, "out")
         else:
             val = lw.broadcast(val, shape, node)

@@ -416,7 +416,12 @@ class Lowering(Control, Builder):
             self.body(s.body.body)
             return [live(self.env[n]) for n in carried]
 
-        results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        outer_latency = self.__dict__.get("body_latency")
+        self.body_latency = self.loop_latency or outer_latency  # num_stages= of this loop (addresses.loop_args)
+        try:
+            results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        finally:
+            self.body_latency = outer_latency
         self.env = outer_env
         for n in advances:
             self.env[n] = Moved(n)

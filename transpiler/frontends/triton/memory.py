@@ -11,7 +11,8 @@ from ... import frontend_triton
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
-from .gathers import FlatNeeded, gather as gathers_gather, scatter as gathers_scatter
+from .gathers import FlatNeeded, gather as gathers_gather, same_lanes, scatter as gathers_scatter
+from .addresses import load_latency
 from .descriptors import taken_extent, taken_stride
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
@@ -259,7 +260,9 @@ def load(lw, c: Call):
     if key is not None and key not in _PADDING:
         raise FlatNeeded(arr, f"padding {key}")
     v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
-    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
+    lat = load_latency(lw)  # tl.range(num_stages=S) around it
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint,
+                **({"latency": lat} if lat is not None else {})).result
     lw.origin[t.id] = arr
     if tuple(shape) != tuple(tshape):
         if len(tshape) == 1 and len(shape) == 2 and shape[0] == 1 and lw.lift_rows:
@@ -290,6 +293,7 @@ def store(lw, c: Call):
     if val.type.dtype != dt:  # Triton casts a stored value to the pointer's element type
         val = lw.convert(val, dt, c.node, "out")
     if tuple(val.type.shape) != tuple(shape):
+        same_lanes(lw, val, tuple(shape), c.node)
         val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result
     v = view(lw, arr, shape, "none", True, c.node)
     lw.emit(OpKind.STORE_VIEW, [v, val, *index], [], c.node)
