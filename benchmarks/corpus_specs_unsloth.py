@@ -76,6 +76,17 @@ def layernorm_backward_dw() -> list[dict]:
     return out
 
 
+def layernorm_sum_partials() -> list[dict]:
+    """_layernorm_sum_partials: partials of (W, B) x programs x n_cols summed per column into out0 / out1."""
+    out = []
+    for dt, progs, cols in (("f32", 132, 4096), ("bf16", 264, 2048), ("f16", 66, 8192)):
+        args = {"partials": arr(dt, 2 * progs * cols), "out0": arr(dt, cols), "out1": arr(dt, cols),
+                "n_programs": i32(progs), "BLOCK_ROWS": 64, "BLOCK_COLS": 64}
+        out.append({"name": f"{dt}_{progs}x{cols}_sum", "kernel": "_layernorm_sum_partials", "args": args,
+                    "grid": ["(out0.shape[0] + 63) // 64", "2"]})
+    return out
+
+
 def rms_backward() -> list[dict]:
     out = []
     for dt, rows, cols, train, per in (("bf16", 512, 4096, 1, 4), ("f32", 256, 2048, 0, 1), ("f16", 64, 8192, 1, 2)):
@@ -177,7 +188,7 @@ FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
     + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
-    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
+    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw() + layernorm_sum_partials(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw(),
     "fused_add_rms_layernorm.json": add_rms_inference(),
