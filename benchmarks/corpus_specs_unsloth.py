@@ -77,6 +77,17 @@ def layernorm_backward_dw(configs=None) -> list[dict]:
     return out
 
 
+def layernorm_sum_partials(configs=None) -> list[dict]:
+    """_layernorm_sum_partials: partials of (W, B) x programs x n_cols summed per column into out0 / out1."""
+    out = []
+    for dt, progs, cols in configs or (("f32", 132, 4096), ("bf16", 264, 2048), ("f16", 66, 8192)):
+        args = {"partials": arr(dt, 2 * progs * cols), "out0": arr(dt, cols), "out1": arr(dt, cols),
+                "n_programs": i32(progs), "BLOCK_ROWS": 64, "BLOCK_COLS": 64}
+        out.append({"name": f"{dt}_{progs}x{cols}_sum", "kernel": "_layernorm_sum_partials", "args": args,
+                    "grid": ["(out0.shape[0] + 63) // 64", "2"]})
+    return out
+
+
 def rms_backward(configs=None) -> list[dict]:
     out = []
     for dt, rows, cols, train, per in configs or (("bf16", 512, 4096, 1, 4), ("f32", 256, 2048, 0, 1), ("f16", 64, 8192, 1, 2)):
@@ -219,7 +230,7 @@ FILES: dict[str, list[dict]] = {
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
     + elementwise("_approx_backward_kernel", ("DW", "e", "g")) + elementwise("_exact_forward_kernel", ("e", "g", "h"))
     + elementwise("_exact_backward_kernel", ("DW", "e", "g")),
-    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
+    "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw() + layernorm_sum_partials(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw(),
     "fused_add_rms_layernorm.json": add_rms_inference(),
@@ -258,6 +269,7 @@ def _draw_strategies():
                        (lambda c: elementwise("_approx_backward_kernel", ("DW", "e", "g"), c),
                         st.tuples(dt, st.tuples(st.integers(1, 4), st.integers(1, 600), cols)))],
         "layernorm.json": [(layernorm_forward, st.tuples(dt, rows, cols, st.integers(0, 1))),
+                           (layernorm_sum_partials, st.tuples(dt, st.integers(1, 300), cols)),
                            (layernorm_backward, st.tuples(dt, rows, cols)),
                            (layernorm_backward_dw, st.tuples(dt, rows, cols, st.integers(1, 8)))],
         "rms_layernorm.json": [(lambda c: rms_forward("_rms_layernorm_forward", c), st.tuples(dt, rows, cols)),

@@ -55,11 +55,18 @@ def literal(value, dt) -> str:
 
 
 def _int_resize(op: Op) -> str | None:
-    """``exti`` / ``trunci`` for a CONVERT between integer dtypes of two widths, else None."""
+    """The rules/ir.toml key of a tile convert between integer types of two widths (the JIT's convert_tile refuses
+    them: "Conversion i32 -> i64 not yet implemented", cutile-compiler compile_intrinsic.rs), else None: ``exti``
+    (the source's signedness); a narrowing known not to wrap as a signed value (``no_wrap``: gather offsets,
+    frontends/triton/gathers.py) ``convert_trunci_nsw``; any other narrowing ``trunci`` (no unsigned wrap: the
+    Philox ``(x * M) >> 32``). trunci with overflow::None writes no overflow attribute, which the 0.5.0 bytecode
+    writer requires."""
     a, r = op.operands[0].type.dtype, op.result.type.dtype
-    if not (isinstance(a, DType) and isinstance(r, DType) and a.kind in ("int", "uint") and r.kind in ("int", "uint")):
+    if not all(isinstance(d, DType) and d.kind in ("int", "uint") for d in (a, r)) or a.bits == r.bits:
         return None
-    return "exti" if a.bits < r.bits else "trunci" if a.bits > r.bits else None
+    if r.bits > a.bits:
+        return "exti"
+    return "convert_trunci_nsw" if op.attrs.get("no_wrap") else "trunci"
 
 
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
@@ -689,7 +696,9 @@ class KernelEmitter:
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")
         tok = self.fresh(f"_{v}_tok")
         typ = f"({type_rust(r.type)}, Token)"
-        if op.kind == OpKind.GATHER:
+        if op.kind == OpKind.GATHER and op.attrs.get("unpadded"):  # a rank-n gather: no padding (gathers.py)
+            text = rules["load_ptr_unpadded"].format(**names)
+        elif op.kind == OpKind.GATHER:
             (pad,) = rest
             p = self.fresh(pad.hint[:-2] if pad.hint.endswith("_t") else f"{a}_pad")  # x_zero_t -> x_zero
             self.let(out, p, dtype_rust(r.type.dtype), f"tile_to_scalar({self.val(pad)})", op, kind="tile_to_scalar")

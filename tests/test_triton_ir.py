@@ -29,6 +29,7 @@ TYPED_TRITON = {
     "fixtures/triton_helper_returns/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
     "fixtures/triton_joins/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)
     "fixtures/triton_flat_gather/kernel.py",
+    "fixtures/triton_gather2d/kernel.py",  # no cuTile Python counterpart: tests/test_triton_memory.py
     "fixtures/triton_layer_norm/kernel.py",
     "fixtures/triton_layer_norm_loop/kernel.py",
     "fixtures/triton_matmul/kernel.py",

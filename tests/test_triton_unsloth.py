@@ -52,7 +52,7 @@ def test_helper_is_inlined_not_a_kernel_and_module_constants_fold():
 def test_module_global_that_is_not_a_constant_is_refused(tmp_path):
     p = _write(tmp_path, """
         import torch
-        HIP = tl.constexpr(bool(torch.version.hip))
+        HIP = tl.constexpr(torch.cuda.is_available())
 
         @triton.jit
         def k(x, n, B: tl.constexpr):

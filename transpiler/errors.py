@@ -189,3 +189,8 @@ IR_CONST_COMPARE_FMA = "CTRS-E371"  # an fma contraction crosses a constant if o
 IR_GATHER_PAD_TILE = "CTRS-E400"  # a gather padding value of rank >= 1 (cutile's load_ptr_tko takes one scalar)
 IR_ARRAY_SLICE = "CTRS-E401"  # A.slice(axis=, start=, stop=): a sub-array view (needs make_tensor_view of a raw entry)
 IR_STORE_ORDER = "CTRS-E402"  # ct.store(order=..) for a cutile without a store through a dim-mapped view (0.3.1)
+# --- unsloth-mem (issue 18: the typed Triton front end's memory / pointer constructs) ---
+# a tensor descriptor extent / stride a loop reassigns (``shape=[m_end, N]`` per expert): the port's partition view
+# has the tensor's own extents (make_partition_view of the &Tensor); cutile has no view bounded per iteration
+TRITON_DESC_VARYING = "CTRS-E420"
+TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range of offsets: no tile value in the port

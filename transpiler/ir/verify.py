@@ -125,6 +125,8 @@ def _check_pointer_op(op: Op) -> None:
         if mask.type != TileType(BOOL, shape):
             _fail(T, op, f"mask {mask.type} is not a bool tile of the index shape {shape}")
     want = {OpKind.GATHER: 1, OpKind.SCATTER: 1, OpKind.ATOMIC_RMW: 1, OpKind.ATOMIC_CAS: 2}[op.kind]
+    if op.kind == OpKind.GATHER and op.attrs.get("unpadded"):  # no padding operand (frontends/triton/gathers.py)
+        want = 0
     if len(rest) != want:
         _fail(errors.IR_VERIFY_STRUCTURE, op, f"{len(rest)} value operands, expected {want}")
     for v in rest:

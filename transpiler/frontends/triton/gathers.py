@@ -11,8 +11,13 @@ cuTile indices are i32, a note says so). The mask is any bool tile (``offs < n``
 2-D masks ...); ``other=`` is the padding value. No bounds check beyond Triton's own mask (``check_bounds=False``,
 as Triton reads whatever the mask lets through).
 
-cutile 0.3.1 gathers only rank-1 index tiles (CTRS-E230): a 2-D access with static extents is flattened
-(``reshape`` of offsets and mask to 1-D, gather, ``reshape`` back; a scatter the same way).
+cutile's ``load_ptr_tko`` (0.3.1 and 0.5.0) widens a scalar padding value through a rank-1 reshape, invalid
+Tile IR for a rank >= 2 result (CTRS-E230 in the cuTile front end): a 2-D access with static extents is flattened
+(``reshape`` of offsets and mask to 1-D, gather, ``reshape`` back; a scatter the same way). One with symbolic
+extents (``BLOCK_M x BLOCK_K``: no const shape spells their product) keeps its rank-n index tile and gathers
+*unpadded* (``padding_value`` None: the op takes any rank then); a masked one then pads with ``select(mask,
+gathered, other)``, which is what Triton's ``other=`` means (masked lanes read nothing). store_ptr_tko has no
+padding: a rank-n scatter is the op as it is.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
+from .addresses import load_latency
 from .pointers import Mask, Ptr
 
 
@@ -45,7 +51,9 @@ def offsets(lw, p: Ptr, node) -> Value:
             if isinstance(v, Value) and isinstance(v.type.dtype, DType) and v.type.dtype != I32 \
                     and not v.type.dtype.is_float:
                 lw.note(node, "gather", f"{v.type.dtype} offsets narrowed to i32 (cuTile gather indices are i32)")
-                v = lw.convert(v, I32, node, "offs")
+                ty = TileType(I32, v.type.shape) if isinstance(v.type, TileType) else ScalarType(I32)
+                # the offsets fit i32 (they index the array): a narrowing that does not wrap (trunci nsw)
+                v = lw.emit(OpKind.CONVERT, [v], [ty], node, "offs", no_wrap=True).result
         if t.stride:
             v = lw.binary("*", v, lw.stride_value(t.stride, node), node, "offs")
         acc = v if acc is None else lw.binary("+", acc, v, node, "offs")
@@ -56,8 +64,7 @@ def _flat_shape(lw, shape: tuple, node):
     if len(shape) <= 1:
         return None
     if not all(isinstance(d, int) for d in shape):
-        raise lw.err(node, f"a {len(shape)}-d gather/scatter with symbolic extents {shape} (cutile 0.3.1 gathers "
-                     "rank-1 index tiles; a static shape is flattened)")
+        return None  # a rank-n index tile: an unpadded gather (the module's docstring)
     n = 1
     for d in shape:
         n *= d
@@ -96,6 +103,17 @@ def _index(lw, p: Ptr, mask, node):
     return off, m, shape, flat
 
 
+def same_lanes(lw, val: Value, shape: tuple, node) -> None:
+    """A stored tile of higher rank than its pointers must be the same lanes with unit axes ((1, N) for (N,));
+    otherwise Triton broadcasts the pointers and several values race for each address: refused."""
+    if tuple(d for d in val.type.shape if d != 1) != tuple(d for d in shape if d != 1):
+        def text(sh) -> str:
+            return " x ".join(d.name if isinstance(d, Sym) else str(d) for d in sh)
+
+        raise lw.err(node, f"tl.store of a {text(val.type.shape)} tile through {text(shape)} pointers (the pointers "
+                     "would broadcast: several values per address)")
+
+
 def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
@@ -105,7 +123,14 @@ def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     else:
         pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
-             "latency": None}
+             "latency": load_latency(lw)}
+    if flat is None and len(shape) >= 2:  # rank-n: no padding operand; the mask's lanes padded by a select
+        t = lw.emit(OpKind.GATHER, [a, off, *([m] if m is not None else [])], [TileType(dt, shape)], node,
+                    (hint or "v") + "_raw" if m is not None else hint, unpadded=True, **attrs).result
+        if m is not None:
+            t = lw.emit(OpKind.SELECT, [m, t, lw.broadcast(pad_v, shape, node)], [t.type], node, hint).result
+        lw.origin[t.id] = arr
+        return t
     t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)], node,
                 hint, **attrs).result
     if flat is not None:
@@ -124,6 +149,7 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
         val = lw.to_tile(val, node)
     if tuple(val.type.shape) != shape:
         if len(val.type.shape) > len(shape):  # a lifted row or a tile of unit axes
+            same_lanes(lw, val, shape, node)
             val = _reshape(lw, val, shape, node, "out")
         else:
             val = lw.broadcast(val, shape, node)

@@ -7,8 +7,9 @@
   is the call's value. A ``return`` before the end is control flow, refused here (CTRS-E124).
 * A name a kernel reads that is neither a parameter nor a local is a module global: Triton folds it when it is a
   translate-time constant (``BLOCK = 1024``, ``N: tl.constexpr = 4``, ``K = tl.constexpr(2 ** 31 - 1)``, an
-  expression of earlier constants); :func:`module_constants` evaluates those (ints, floats, bools). A global
-  that is not one (``tl.constexpr(bool(torch.version.hip))``) is refused naming it (CTRS-E340).
+  expression of earlier constants, ``torch.version.hip``: None, as on the CUDA build a port runs on);
+  :func:`module_constants` evaluates those (ints, floats, bools). A global that is not one
+  (``tl.constexpr(torch.cuda.is_available())``) is refused naming it (CTRS-E340).
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, as
 _UN = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 
 
+# what a module global may read of the torch build: a cuTile port runs on CUDA, where torch.version.hip is None
+# (``_HIP = tl.constexpr(bool(torch.version.hip))`` folds to False)
+_CUDA_BUILD = {"torch.version.hip": None}
+
+
 class NotConstant(Exception):
     pass
 
@@ -39,6 +45,8 @@ def _eval(node: ast.AST, known: dict):
     constants, ``tl.constexpr(x)`` / ``int(x)`` / ``float(x)`` / ``bool(x)`` of one."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
         return node.value
+    if ast.unparse(node) in _CUDA_BUILD:  # the port runs on a CUDA build of torch
+        return _CUDA_BUILD[ast.unparse(node)]
     if isinstance(node, ast.Name) and node.id in known:
         return known[node.id]
     if isinstance(node, ast.BinOp) and type(node.op) in _BIN:

@@ -34,10 +34,11 @@ from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from .llm_hook import call as llm_hook_call
-from .stages import loop_stages, stage_loads
 from .element_types import array_generics, offsets_of_variable
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
+from .masks import flags_as_bools
+from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
 from .registry import CALLS, Call
@@ -390,10 +391,8 @@ class Lowering(Control, Builder):
         fname = self.dotted(it.func) if isinstance(it, cst.Call) else None
         if fname is None and isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
             fname = it.func.value
-        stages = loop_stages(self, it, fname)
-        positional = [a for a in it.args if a.keyword is None]
-        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(positional) <= 3 \
-                or len(positional) + (stages is not None) != len(it.args):
+        positional = loop_args(self, it) if fname in ("range", "tl.range", "tl.static_range") else None
+        if positional is None or not 1 <= len(positional) <= 3:
             raise self.err(it, "for loops other than `for i in range(...)` / tl.range / tl.static_range")
         args = [self.value(self.expr(a.value), a.value) for a in positional]
         if len(args) == 1:
@@ -437,9 +436,12 @@ class Lowering(Control, Builder):
             self.body(s.body.body)
             return [live(self.env[n]) for n in carried]
 
-        results = self.for_loop(start, stop, step, iv, init, s, lower_body)
-        if stages is not None:
-            stage_loads(self.block.ops[-1], stages)
+        outer_latency = self.__dict__.get("body_latency")
+        self.body_latency = self.loop_latency or outer_latency  # num_stages= of this loop (addresses.loop_args)
+        try:
+            results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        finally:
+            self.body_latency = outer_latency
         self.env = outer_env
         for n in advances:
             self.env[n] = Moved(n)
@@ -542,6 +544,8 @@ class Lowering(Control, Builder):
     def binop(self, op: str, a, b, node, hint: str = ""):
         if op == "+" and any(isinstance(x, (Ptr, Range, ArrayRef)) for x in (a, b)):
             return self.offset_sum(a, b, node)
+        if op == "-" and is_pointer(a):  # p - k: p + (-k) (addresses.py)
+            return pointer_minus(self, a, b, node)
         if op == "*":
             for x, y in ((a, b), (b, a)):
                 if isinstance(y, ScalarParam) and (isinstance(x, Sym) or isinstance(x, int) and not isinstance(x, bool)):
@@ -552,6 +556,7 @@ class Lowering(Control, Builder):
                     return Ptr(None, (Term(idx=x, stride=y.name),))
         if op == "&" and isinstance(a, Mask) and isinstance(b, Mask):
             return Mask(a.parts + b.parts)
+        a, b = flags_as_bools(self, op, a, b, node)  # mask | FLAG (masks.py)
         if op in ("&", "|") and any(isinstance(x, Mask) for x in (a, b)):  # a mask with any other predicate
             a, b = (self.value(x, node) for x in (a, b))
         if isinstance(a, Sym) and floaty(b):  # a constexpr meeting a float (constexprs.py)

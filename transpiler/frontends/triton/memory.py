@@ -10,7 +10,9 @@ import libcst as cst
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
-from .gathers import FlatNeeded, gather as gathers_gather, scatter as gathers_scatter
+from .gathers import FlatNeeded, gather as gathers_gather, same_lanes, scatter as gathers_scatter
+from .addresses import load_latency
+from .descriptors import taken_extent, taken_stride
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
@@ -86,14 +88,14 @@ def prescan_block_ptrs(lw) -> None:
                 lw.tie(v.name, "const", arr, k)
                 lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
                         "passed must have that extent")
-            else:
-                raise lw.err(sh, f"a {what} extent that is not a parameter")
+            else:  # an expression fixed for the kernel: the tensor's extent (descriptors.py)
+                taken_extent(lw, sh, arr, k, what)
         for k, st in enumerate(strides):
             v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
             if isinstance(v, ScalarParam):
                 lw.drop_stride(v.name, arr, k, st, f"a {what} stride: the tensor view carries its strides")
             elif source_literal(st) != 1:
-                raise lw.err(st, f"a {what} stride that is not a parameter or 1")
+                taken_stride(lw, st, arr, k, what)
 
 
 @lowers("tl.make_block_ptr")
@@ -258,7 +260,9 @@ def load(lw, c: Call):
     if key is not None and key not in _PADDING:
         raise FlatNeeded(arr, f"padding {key}")
     v = view(lw, arr, shape, _PADDING.get(key, "none"), False, c.node)
-    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint).result
+    lat = load_latency(lw)  # tl.range(num_stages=S) around it
+    t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(shape))], c.node, c.hint,
+                **({"latency": lat} if lat is not None else {})).result
     lw.origin[t.id] = arr
     if tuple(shape) != tuple(tshape):
         if len(tshape) == 1 and len(shape) == 2 and shape[0] == 1 and lw.lift_rows:
@@ -289,6 +293,7 @@ def store(lw, c: Call):
     if val.type.dtype != dt:  # Triton casts a stored value to the pointer's element type
         val = lw.convert(val, dt, c.node, "out")
     if tuple(val.type.shape) != tuple(shape):
+        same_lanes(lw, val, tuple(shape), c.node)
         val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result
     v = view(lw, arr, shape, "none", True, c.node)
     lw.emit(OpKind.STORE_VIEW, [v, val, *index], [], c.node)

@@ -226,7 +226,7 @@ def builds_rank1(tf: TritonFile, fn: cst.FunctionDef) -> bool:
 
 
 def pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
-    """Parameters used as the base of a tl.load / tl.store pointer or of a block pointer."""
+    """Parameters used as the base of a tl.load / tl.store / tl.atomic_* pointer or of a block pointer."""
     params = {p.name.value for p in fn.params.params
               if not (p.annotation and tf.dotted(p.annotation.annotation) == "tl.constexpr")}
     local: dict[str, list] = {}
@@ -239,7 +239,7 @@ def pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
 
         def visit_Call(self, node):
             f = tf.dotted(node.func)
-            if f in ("tl.load", "tl.store", "tl.make_block_ptr") and node.args:
+            if (f in ("tl.load", "tl.store", "tl.make_block_ptr") or (f or "").startswith("tl.atomic_")) and node.args:
                 heads.append(node.args[0].value)
 
     fn.body.visit(V())
@@ -303,11 +303,19 @@ def descriptor_params(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, tuple[st
         out = []
         for e in node.elements:
             v = e.value
-            if isinstance(v, cst.Integer) or isinstance(v, cst.Name) and v.value in consts:
+            if isinstance(v, (cst.Integer, cst.Name)):  # a host name: resolved through the launch (as_consts)
                 out.append(v.value)
             else:
                 return None
         return tuple(out)
+
+    def as_consts(sh: tuple[str, ...], call) -> tuple[str, ...] | None:
+        """Block-shape entries as the kernel's constexprs: an int, a constexpr name, or a host name the launch
+        passes as a constexpr (``from_tensor(A, [BM, block_k])`` with ``kernel[grid](.., BLOCK_SIZE_K=block_k)``)."""
+        passed = {} if call is None else {a.value.value: a.keyword.value for a in call.args if a.keyword
+                                          and a.keyword.value in consts and isinstance(a.value, cst.Name)}
+        out = tuple(e if e.isdigit() or e in consts and passed.get(e, e) == e else passed.get(e) for e in sh)
+        return out if all(out) else None
 
     found: dict[str, tuple[str, ...]] = {}
     for m in _PRAGMA_RE.finditer(tf.source):
@@ -347,16 +355,16 @@ def descriptor_params(tf: TritonFile, fn: cst.FunctionDef) -> dict[str, tuple[st
     for name in sorted(used):
         if name in found:
             continue
-        if name in hooks:
-            found[name] = hooks[name]
+        if name in hooks and as_consts(hooks[name], None):
+            found[name] = as_consts(hooks[name], None)
             continue
         for call in launches:
             pos = [a.value for a in call.args if a.keyword is None]
             kw = {a.keyword.value: a.value for a in call.args if a.keyword}
             i = names.index(name)
             arg = kw.get(name, pos[i] if i < len(pos) else None)
-            if isinstance(arg, cst.Name) and arg.value in descs:
-                found[name] = descs[arg.value]
+            if isinstance(arg, cst.Name) and arg.value in descs and as_consts(descs[arg.value], call):
+                found[name] = as_consts(descs[arg.value], call)
                 break
     return {n: found.get(n) for n in sorted(used)}
 
