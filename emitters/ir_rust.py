@@ -691,7 +691,9 @@ class KernelEmitter:
             arms.append(arm)
         for r, t in zip(op.results, targets):
             self.text[(r.id, _SCALAR)] = t
-        if "flag" in op.attrs:
+        if "expr" in op.attrs:  # a condition over const generics (ir/constexpr.py): cutile folds it per launch
+            out.append(model.IfConst(op.attrs["expr"].rust(const_spelling), arms[0], arms[1], self.span(op)))
+        elif "flag" in op.attrs:
             pred, value = op.attrs.get("test", ("eq", 1))
             sym = _CMP_SYM[pred]
             if isinstance(value, Sym):  # two const generics compared (TILE != N): folded by the JIT alike

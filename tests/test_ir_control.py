@@ -262,14 +262,49 @@ def test_loop_split_follows_the_reference(tmp_path):
     assert e.value.code == errors.IR_LOOP_SPLIT_STEP and e.value.loc.line == 10
 
 
-def test_runtime_if_on_constant_arithmetic_is_refused(tmp_path):
-    """`if S & 1:` / `if 4 - S == 1:` on a ct.Constant S: cuTile Python folds the condition per launch, a runtime
-    if is not its IR (CTRS-E324); a comparison with a literal stays a constant-flag if."""
-    for cond in ("S & 1", "4 - S == 1", "S * 2 > 3"):
-        with pytest.raises(errors.CtrsError) as e:
-            _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
-                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
-        assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8, cond
+def test_if_on_constant_arithmetic_is_a_const_expression_if(tmp_path):
+    """`if S & 1:` / `if 4 - S == 1:` / `if S % 4 == 0` on a ct.Constant S: cuTile Python folds the condition per
+    launch; the port's if tests the expression over the const generics (cutile folds it alike), with Python's
+    floor `%` / `//` spelled for Rust; constfold folds it when an entry fixes S. A shift (cutile's bounds analysis
+    does not track it) stays CTRS-E324."""
+    cases = {"S & 1": ("S & 1", "(S & 1i32) != 0i32", {1: True, 2: False}),
+             "4 - S == 1": ("(4 - S) == 1", "(4i32 - S) == 1i32", {3: True, 2: False}),
+             "S % 4 == 0": ("(S % 4) == 0", "(((S % 4i32) + 4i32) % 4i32) == 0i32", {8: True, -4: True, 6: False}),
+             "-S // 3 < -1": ("(-S // 3) < -1", "(((0i32 - S) - ((((0i32 - S) % 3i32) + 3i32) % 3i32)) / 3i32) "
+                              "< -1i32", {4: True, 3: False})}
+    for cond, (text, rust, values) in cases.items():
+        (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
+                           "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+        (iff,) = _ifs(k)
+        assert iff.attrs["flag"] == text and not iff.operands, cond
+        assert iff.attrs["expr"].rust() == rust, cond
+        for s, taken in values.items():
+            assert iff.attrs["expr"].evaluate({"S": s}) is taken, (cond, s)
+            assert eval(cond, {"S": s}) == taken  # Python's semantics, which the Rust spelling reproduces
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif (S << 1) > 3:\n    t = t * 2.0\n{STORE}",
+                    "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8
+
+
+def test_const_expression_if_folds_in_an_entry_and_refuses_a_crossed_fma(tmp_path):
+    """constfold keeps the taken arm of an expression if whose symbols an entry fixes; an fma contraction that
+    would cross such an if (the reference contracts after folding) is CTRS-E390; a loop-invariant op in its arm
+    inside a loop (the reference hoists it after folding) is CTRS-E391."""
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S % 2 == 0:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    k.variant = (("S", 4),)
+    assert not _ifs(constfold.run(k)) and any(op.kind == OpKind.MULF for op in walk(k.body))
+    src = _src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nu = t * 3.0\nif S & 1:\n    u = u + t\nt = u\n{STORE}",
+               "x, y, S: ct.Constant[int], T: ct.Constant[int]")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(src)
+    assert e.value.code == errors.IR_CONST_EXPR_FMA and e.value.loc.line == 9
+    body = (f"r = ct.bid(0)\n{LOAD}\nfor j in range(4):\n    if S & 1:\n        t = t + ct.exp(ct.full((1, T), 2.0, "
+            f"dtype=ct.float32))\n{STORE}")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(_src(tmp_path, body, "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_CONST_EXPR_HOIST and e.value.loc.line == 9
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S == 1:\n    t = t * 2.0\n{STORE}",
                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
     assert [op.attrs.get("flag") for op in _ifs(k)] == ["S"]
@@ -288,3 +323,23 @@ def test_loop_split_candidate_under_a_constant_flag_is_refused(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         pipeline.lower(_src(tmp_path, body, "x, y, n: int, F: ct.Constant[int], T: ct.Constant[int]"))
     assert e.value.code == errors.IR_LOOP_SPLIT_FLAG and e.value.loc.line == 10
+
+
+def test_const_expression_ifs_are_ir_equivalent(tmp_path):
+    """tests/data/cf_const_expr.py (`if STAGE & 1`, `if HEADS % GROUP == 0`, `if HEADS == GROUP_SIZE`, a
+    conditional expression on `HEADS // GROUP_SIZE > 1`, `TILE * 2 != HEADS and STAGE - 1 >= 0`): the port's
+    ifs on const-generic expressions fold in cutile as the reference folds them, for every spec."""
+    from ctrs import ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_equivalent_report, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "cf_const_expr.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["cf_const_expr"])["cf_const_expr"]
+    assert "if (((HEADS % 16i32) + 16i32) % 16i32) == 0i32 {" in kernel_rs.read_text()
+    specs = load_specs(str(DATA / "cf_const_expr.json"))
+    gens = ir_rs.compile_ports(kernel_rs, [(s, s.kernel) for s in specs])
+    for s, gen in zip(specs, gens):
+        ref = ir_ref.compile_reference(kernel, s)
+        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)

@@ -44,6 +44,7 @@ TYPED_IR = {
     "tests/data/cf_split.py",
     "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",
+    "tests/data/cf_const_expr.py",
     "tests/data/cf_variant.py",
     "tests/data/diff_persistent_mod.py",
     "tests/data/expr_approx.py",

@@ -180,3 +180,7 @@ INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
+
+# kernels-control (session 4): conditions on ct.Constant expressions, control flow and shapes of real kernels
+IR_CONST_EXPR_FMA = "CTRS-E390"  # an fma contraction crosses an if on an expression of ct.Constant values
+IR_CONST_EXPR_HOIST = "CTRS-E391"  # an if on an expression of ct.Constant values in a loop holds a hoistable op

@@ -121,16 +121,27 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
     after the ``if``. The reference folds the flag before contracting (``fuse_mul_addsub`` sees straight-line
     code), a structured ``if`` would keep the two apart."""
     bools = {g.name for g in kernel.generics if g.origin == "constant" and g.note == "ct.Constant[bool]"}
+    out: list[str] = []
+    for op, crossing in _crossed_ifs(kernel):
+        flag = op.attrs.get("flag")
+        if crossing and flag in bools and flag not in out and "expr" not in op.attrs:
+            out.append(flag)
+    for flag in _hoisting_flags(kernel.body, [], bools):
+        if flag not in out:
+            out.append(flag)
+    return out
+
+
+def _crossed_ifs(kernel: Kernel):
+    """(constant ``if``, whether an fma contraction crosses it) for every constant ``if`` of the kernel."""
     defs: dict[int, Op] = {}
     for b in walk_blocks(kernel.body):
         for op in b.ops:
             for r in op.results:
                 defs[r.id] = op
-    out: list[str] = []
     for b in walk_blocks(kernel.body):
         for i, op in enumerate(b.ops):
-            flag = op.attrs.get("flag") if op.kind == OpKind.IF and not op.operands else None
-            if flag not in bools or flag in out:
+            if op.kind != OpKind.IF or op.operands or "flag" not in op.attrs:
                 continue
             inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
             crossing = False
@@ -147,12 +158,27 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
                     for o in later.ops:
                         if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
                             crossing = True
-            if crossing:
-                out.append(flag)
-    for flag in _hoisting_flags(kernel.body, [], bools):
-        if flag not in out:
-            out.append(flag)
-    return out
+            yield op, crossing
+
+
+def refuse_crossed_exprs(kernel: Kernel) -> None:
+    """An ``if`` on an expression of const generics (``if STAGE & 1``) that an fma contraction would cross:
+    the reference folds the condition, then contracts the straight-line code; the port's ``if`` keeps the two
+    apart and, unlike a bool flag, the expression has no finite set of values to split entries on."""
+    for op, crossing in _crossed_ifs(kernel):
+        if crossing and "expr" in op.attrs:
+            raise errors.CtrsError(errors.IR_CONST_EXPR_FMA, f"an fma contraction crosses `if {op.attrs['flag']}` "
+                                   "(a condition computed from ct.Constant values)", "cuTile Python folds the "
+                                   "condition, then fuses the mulf and addf around it into one fma; the port's if "
+                                   "keeps them apart: move the multiply and the add into one arm",
+                                   op.loc)
+    exprs = {op.attrs["flag"] for b in walk_blocks(kernel.body) for op in b.ops if "expr" in op.attrs}
+    for name in _hoisting_flags(kernel.body, [], exprs):
+        op = next(op for b in walk_blocks(kernel.body) for op in b.ops if op.attrs.get("flag") == name)
+        raise errors.CtrsError(errors.IR_CONST_EXPR_HOIST, f"`if {name}` (a condition computed from ct.Constant "
+                               "values) inside a loop holds a loop-invariant op", "cuTile Python folds the condition, "
+                               "then hoists that op out of the loop; the port's if keeps it in the loop: compute it "
+                               "before the loop", op.loc)
 
 
 def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:

@@ -28,7 +28,7 @@ from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from .control import if_expr, if_stmt, signal_one_armed
+from .control import if_expr, if_stmt, remember_const, signal_one_armed
 from .imports import lookup
 from .memory import PAD_PREFIX, array_attribute, pad_mode, refuse_array_list
 from .recovery import arg, bound_names, guard, parameter
@@ -92,6 +92,8 @@ class Lowering(Builder):
         # i1 values that compare ct.Constant ints (``TILE != N``): (operator, a, b), a compile-time test per
         # specialisation (memory.py splits an attribute on it: control.const_test)
         self.const_tests: dict[int, tuple] = {}
+        # scalar values computed from ct.Constant symbols only -> their expression (control.remember_const)
+        self.const_exprs: dict = {}
 
         self.met_float: set[str] = set()  # dtype variables whose tiles met a concrete float (f32 wins): dtypes.py
 
@@ -355,6 +357,12 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
+    def binary(self, op: str, a, b, node, hint: str = "", **modes):
+        """Builder.binary, remembering the expression of a scalar computed from ct.Constant values only."""
+        result = super().binary(op, a, b, node, hint, **modes)
+        remember_const(self, op, a, b, result)
+        return result
+
     def hooked(self, node, hint: str):
         """``on_unsupported``'s value for a construct without a rule (bound by the hook itself for a
         statement), or None."""

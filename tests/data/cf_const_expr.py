@@ -1,0 +1,25 @@
+# ctrs test kernel (written for this repo): conditions computed from ct.Constant values only.
+import cuda.tile as ct
+
+ConstInt = ct.Constant[int]
+
+GROUP = 16
+
+
+@ct.kernel
+def cf_const_expr(x, y, STAGE: ConstInt, HEADS: ConstInt, GROUP_SIZE: ConstInt, TILE: ConstInt):
+    t = ct.astype(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), ct.float32)
+    if STAGE & 1:
+        t = ct.exp2(t)
+    if STAGE & 2:
+        t = t + 1.0
+    if HEADS % GROUP == 0:
+        t = ct.exp(t)
+    if HEADS == GROUP_SIZE:
+        t = t - 3.0
+    else:
+        t = t * t
+    t = t * 0.5 if HEADS // GROUP_SIZE > 1 else t
+    if TILE * 2 != HEADS and STAGE - 1 >= 0:
+        t = ct.maximum(t, 0.0)
+    ct.store(y, index=(ct.bid(0),), tile=ct.astype(t, y.dtype))
