@@ -183,4 +183,3 @@ TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdev
 
 # kernels-control (session 4): conditions on ct.Constant expressions, control flow and shapes of real kernels
 IR_CONST_EXPR_FMA = "CTRS-E390"  # an fma contraction crosses an if on an expression of ct.Constant values
-IR_CONST_EXPR_HOIST = "CTRS-E391"  # an if on an expression of ct.Constant values in a loop holds a hoistable op

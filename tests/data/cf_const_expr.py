@@ -23,3 +23,16 @@ def cf_const_expr(x, y, STAGE: ConstInt, HEADS: ConstInt, GROUP_SIZE: ConstInt, 
     if TILE * 2 != HEADS and STAGE - 1 >= 0:
         t = ct.maximum(t, 0.0)
     ct.store(y, index=(ct.bid(0),), tile=ct.astype(t, y.dtype))
+
+
+@ct.kernel
+def cf_const_check(x, y, N: ConstInt, TILE: ConstInt):
+    row = ct.bid(0)
+    offsets = ct.arange(TILE, dtype=ct.int32)
+    num = ct.cdiv(N, TILE)
+    check = num * TILE != N
+    acc = ct.full((TILE,), 0.0, dtype=ct.float32)
+    for j in range(0, num):
+        offs = j * TILE + offsets
+        acc += ct.astype(ct.gather(x, (row, offs), check_bounds=check), ct.float32)
+    ct.scatter(y, (row, offsets), ct.astype(acc, y.dtype), check_bounds=check)

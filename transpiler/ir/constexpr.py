@@ -8,7 +8,8 @@ operand an exact value per launch and the compile of an ``if`` on an exact condi
 port's IR is the reference's.
 
 Python's ``//`` and ``%`` round toward negative infinity, Rust's toward zero: they are spelled
-``((a % b) + b) % b`` and ``(a - pymod) / b``, which agree with Python for every sign. Shifts are not
+``((a % b) + b) % b`` and ``(a - pymod) / b``, which agree with Python for every sign (``ct.cdiv(a, b)`` as
+``0 - (-a) // b``). Shifts are not
 offered: cutile's bounds analysis does not track them (the ``if`` would stay a runtime one).
 """
 
@@ -20,12 +21,12 @@ from dataclasses import dataclass
 _I32 = (-(2 ** 31), 2 ** 31 - 1)
 
 
-def _floordiv(a: int, b: int) -> int:
-    return a // b
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
 
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": _floordiv, "%": operator.mod,
-          "&": operator.and_, "|": operator.or_, "^": operator.xor}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+          "&": operator.and_, "|": operator.or_, "^": operator.xor, "cdiv": _cdiv}
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
 
@@ -91,10 +92,12 @@ class ConstExpr:
         if self.op == "truth":
             return self.args[0].python()
         a, b = self.args
+        if self.op == "cdiv":
+            return f"ct.cdiv({a.python()}, {b.python()})"
         return f"{a._py_operand()} {self.op} {b._py_operand()}"
 
     def _py_operand(self) -> str:
-        return self.python() if self.op in ("sym", "int", "neg") else f"({self.python()})"
+        return self.python() if self.op in ("sym", "int", "neg", "cdiv") else f"({self.python()})"
 
     def rust(self, spell=lambda name: name) -> str:
         """The Rust spelling over the const generics (``spell``: a const generic's name in kernel.rs)."""
@@ -111,6 +114,8 @@ class ConstExpr:
             return f"((({a} % {b}) + {b}) % {b})"
         if self.op == "//":
             return f"(({a} - ((({a} % {b}) + {b}) % {b})) / {b})"
+        if self.op == "cdiv":  # -((-a) // b)
+            return f"(0i32 - {ConstExpr('//', (ConstExpr('neg', (self.args[0],)), self.args[1])).rust(spell)})"
         return f"({a} {self.op} {b})" if self.op in _ARITH else f"{a} {self.op} {b}"
 
 

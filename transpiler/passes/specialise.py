@@ -172,13 +172,6 @@ def refuse_crossed_exprs(kernel: Kernel) -> None:
                                    "condition, then fuses the mulf and addf around it into one fma; the port's if "
                                    "keeps them apart: move the multiply and the add into one arm",
                                    op.loc)
-    exprs = {op.attrs["flag"] for b in walk_blocks(kernel.body) for op in b.ops if "expr" in op.attrs}
-    for name in _hoisting_flags(kernel.body, [], exprs):
-        op = next(op for b in walk_blocks(kernel.body) for op in b.ops if op.attrs.get("flag") == name)
-        raise errors.CtrsError(errors.IR_CONST_EXPR_HOIST, f"`if {name}` (a condition computed from ct.Constant "
-                               "values) inside a loop holds a loop-invariant op", "cuTile Python folds the condition, "
-                               "then hoists that op out of the loop; the port's if keeps it in the loop: compute it "
-                               "before the loop", op.loc)
 
 
 def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:

@@ -423,15 +423,16 @@ def if_expr(lw, node: cst.IfExp, hint: str):
     return v
 
 
-def const_test(lw, v) -> Flag | None:
+def const_test(lw, v) -> Flag | ExprFlag | None:
     """The ct.Constant test a compile-time-per-specialisation value ``v`` stands for: a ``ct.Constant[bool]``
     (``check_bounds=CHECK``), a ``ct.Constant[int]`` (true when non-zero) or a comparison of ct.Constant ints
     (``check = TILE != N``, Lowering.const_tests); None for anything else."""
     if isinstance(v, Sym):
         return Flag(v.name, "eq", 1) if lw.flags.get(v.name) == "bool" else Flag(v.name, "ne", 0)
     test = lw.const_tests.get(v.id) if isinstance(v, Value) else None
-    if test is None:
-        return None
+    if test is None:  # other arithmetic of ct.Constant values (`ct.cdiv(N, T) * T != N`): an expression test
+        e = lw.const_exprs.get(v.id) if isinstance(v, Value) else None
+        return ExprFlag(e.condition()) if e is not None and e.syms() else None
     op, a, b = test
     pred = PREDICATES[op]
     if isinstance(a, Sym):
