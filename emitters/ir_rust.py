@@ -15,7 +15,9 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import decimal
 import functools
+import math
 import re
 
 from ctrs import errors, model, targets
@@ -51,6 +53,22 @@ def literal(value, dt) -> str:
     if dt == BOOL:
         return "true" if value else "false"
     return f"{int(value)}{ir_rules()['dtypes'][dt.name]}"
+
+
+def half_constant(value, dt) -> tuple[str, str] | None:
+    """A float constant of a half type (f16, bf16) or of a float array's dtype variable that the crate cannot
+    spell (``f16`` has no literals; ``E::ZERO`` / ``ONE`` only): ``constant_f32`` with the value's shortest
+    decimal, which the cuTile JIT parses as f64 and encodes in the result's element type (cutile-compiler
+    compile_expression.rs encode_literal_bytes: ``f16::from_f64``), the one rounding cuTile Python applies
+    to a Python float meeting a tile of that dtype."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if not (isinstance(dt, DTypeParam) or (isinstance(dt, DType) and dt.name in ("f16", "bf16"))):
+        return None
+    if abs(value) > 3.4e38:
+        return None
+    text = format(decimal.Decimal(repr(float(value))), "f")
+    return CONST_DECL, f"{text if '.' in text else text + '.0'}f32"
 
 
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
@@ -336,6 +354,8 @@ class KernelEmitter:
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+            if spelled is None:
+                spelled = half_constant(op.attrs["value"], r.type.dtype)
             if spelled is None:
                 raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
             text = self.rules["rust"][spelled[0]].format(value=spelled[1], shape=shape_rust(r.type.shape))

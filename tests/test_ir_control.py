@@ -355,3 +355,22 @@ def test_cdiv_check_and_float_constant_dispatcher(tmp_path):
     start = ffi.index('pub unsafe extern "C" fn ctrs_k(')
     sig = ffi[start:ffi.index(") -> i32", start)]
     assert "EPS: f32," in sig and "N: i32," in sig and "EPS: i32" not in sig
+
+
+def test_half_precision_float_constants_are_ir_equivalent(tmp_path):
+    """tests/data/ir_half_consts.py (tanh-gelu constants 0.044715, 0.7978845608028654 meeting f16 / bf16 / f32
+    tiles): a half-type constant the crate cannot spell is `constant_f32` with the Python float's shortest
+    decimal, which the cuTile JIT rounds once into the tile's dtype, as the reference does."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "ir_half_consts.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["ir_half_consts"])["ir_half_consts"]
+    rs = kernel_rs.read_text()
+    assert "let c: Tile<bf16, { [] }> = constant_f32(0.044715f32, const_shape![]);" in rs
+    assert "constant(0.044714998453855515f32, const_shape![])" in rs  # f32: the f32 literal, as before
+    assert ir_rust.half_constant(float("inf"), ir_rust.DTypeParam("E")) is None
+    for s in load_specs(str(DATA / "ir_half_consts.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)

@@ -45,6 +45,7 @@ TYPED_IR = {
     "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",
     "tests/data/cf_const_expr.py",
+    "tests/data/ir_half_consts.py",
     "tests/data/cf_variant.py",
     "tests/data/diff_persistent_mod.py",
     "tests/data/expr_approx.py",
