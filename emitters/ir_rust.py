@@ -313,6 +313,8 @@ class KernelEmitter:
                 d = next((i for i, o in enumerate(ops) if v in o.results), None)
                 if d is None or len(self.uses.get(v.id, [])) != 1 or isinstance(v.type, ScalarType):
                     continue
+                if ops[d].kind == OpKind.FOR:  # for_ keeps its result in its own `let mut`: the yield assigns it
+                    continue
                 later_reads = any(any(self.text.get((a.id, _SCALAR)) == t or self.slot.get(a.id) == t
                                       for a in o.operands) for o in ops[d + 1:])
                 if not later_reads:

@@ -374,3 +374,20 @@ def test_half_precision_float_constants_are_ir_equivalent(tmp_path):
     assert ir_rust.half_constant(float("inf"), ir_rust.DTypeParam("E")) is None
     for s in load_specs(str(DATA / "ir_half_consts.json")):
         assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_zero_d_tiles_as_bounds_and_conditions_are_ir_equivalent(tmp_path):
+    """tests/data/cf_tile0_bounds.py: a 0-d tile (`ct.minimum(ct.reshape(..., ()), n)`) compared in an
+    if-condition and divided into a loop bound is the scalar it is in cuTile Python (tile_to_scalar is a cast,
+    no op); an if arm whose value is a for loop's result assigns it (the arm used to drop the loop's result)."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "cf_tile0_bounds.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["cf_tile0_bounds"])["cf_tile0_bounds"]
+    rs = kernel_rs.read_text()
+    assert "                acc_2 = acc_2 + t_c;\n            }\n            acc_1 = acc_2;\n        } else {" in rs
+    for s in load_specs(str(DATA / "cf_tile0_bounds.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)

@@ -202,6 +202,8 @@ def compare(lw, op: str, a, b, node) -> Value:
         raise lw.err(node, "a comparison of two compile-time values that are not numbers")
     a = lw.tile_of(a, b if isinstance(b, Value) else a, node)
     b = lw.tile_of(b, a, node)
+    if hasattr(lw, "scalar_of"):  # cuTile: a 0-d tile is a scalar (`if x < ct.gather(n_ptr, 0)`)
+        a, b = lw.scalar_of(a, node), lw.scalar_of(b, node)
     if not (isinstance(a.type, ScalarType) and isinstance(b.type, ScalarType)):
         raise lw.err(node, "an if-condition on a tile (only scalar comparisons are conditions)")
     a, b = lw.unify(a, b, node)

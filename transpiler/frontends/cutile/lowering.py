@@ -357,6 +357,19 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
+    def scalar_of(self, v, node):
+        """A 0-d tile (``ct.minimum(hi, N)``, ``ct.cdiv`` of one, a scalar ``ct.gather``) as the scalar it is in
+        cuTile Python (Tile IR has no other scalar: tile_to_scalar is a cast, no op); anything else unchanged."""
+        if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ():
+            return self.emit(OpKind.RESHAPE, [v], [ScalarType(v.type.dtype)], node, (v.hint or "t") + "_s",
+                             shape=()).result
+        return v
+
+    def i32(self, v, node) -> Value:
+        """Builder.i32, taking a 0-d i32 tile as the scalar it is (a loop bound ``ct.cdiv(ct.minimum(..), T)``)."""
+        return super().i32(self.scalar_of(v, node) if isinstance(v, Value) and v.type == TileType(I32, ()) else v,
+                           node)
+
     def binary(self, op: str, a, b, node, hint: str = "", **modes):
         """Builder.binary, remembering the expression of a scalar computed from ct.Constant values only."""
         result = super().binary(op, a, b, node, hint, **modes)
