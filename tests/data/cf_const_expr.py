@@ -36,3 +36,14 @@ def cf_const_check(x, y, N: ConstInt, TILE: ConstInt):
         offs = j * TILE + offsets
         acc += ct.astype(ct.gather(x, (row, offs), check_bounds=check), ct.float32)
     ct.scatter(y, (row, offsets), ct.astype(acc, y.dtype), check_bounds=check)
+
+
+@ct.kernel
+def cf_flag_check(x, y, N: ConstInt, TILE: ConstInt):
+    row = ct.bid(0)
+    offsets = ct.arange(TILE, dtype=ct.int32)
+    check = TILE != N
+    acc = ct.full((TILE,), 0.0, dtype=ct.float32)
+    for j in range(0, 2):
+        acc += ct.astype(ct.gather(x, (row, j * TILE + offsets), check_bounds=check), ct.float32)
+    ct.scatter(y, (row, offsets), ct.astype(acc, y.dtype))

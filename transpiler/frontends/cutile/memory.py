@@ -16,7 +16,7 @@ from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
-from .control import ExprFlag, const_test, flag_arms
+from .control import const_test, flag_arms
 from .recovery import record
 from .registry import Call, lowers
 from .values import ArrayRef, EnumRef
@@ -36,9 +36,6 @@ def per_flag(*keys: str):
                 if flag is None:
                     continue
                 text = f"{key}={lw.info.module.code_for_node(node)}"
-                if lw.loops and not isinstance(flag, ExprFlag):  # a Flag test inside a loop: not proven yet
-                    raise lw.err(node, f"{text} inside a loop: a ct.Constant test as {key}= is proven outside "
-                                       "loops only")
 
                 def lower_arm(value: bool, key=key):
                     kw = {**c.kw, key: cst.Name("True" if value else "False")}
