@@ -392,3 +392,20 @@ def test_zero_d_tiles_as_bounds_and_conditions_are_ir_equivalent(tmp_path):
     assert "                acc_2 = acc_2 + t_c;\n            }\n            acc_1 = acc_2;\n        } else {" in rs
     for s in load_specs(str(DATA / "cf_tile0_bounds.json")):
         assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_constant_fill_of_an_index_arrays_dtype_is_ir_equivalent(tmp_path):
+    """tests/data/ir_int_fill.py: `ct.full((1,), BLOCK, dtype=c.dtype)` of a gathered int32 array's dtype
+    variable is lowered once per element type, i32 first (the only dtype a ct.Constant fill is exact in); the
+    i32 entry is IR-equivalent (raw-pointer assume warnings only)."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "ir_int_fill.py"
+    mod = translate.translate_module(kernel)
+    assert mod.pipeline == pipeline.PIPELINE_NAME
+    assert "ir_int_fill_i32" in [k.name for k in mod.kernels]
+    kernel_rs = translate_data(tmp_path, ["ir_int_fill"])["ir_int_fill"]
+    for s in load_specs(str(DATA / "ir_int_fill.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)

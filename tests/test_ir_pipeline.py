@@ -47,6 +47,7 @@ TYPED_IR = {
     "tests/data/cf_const_expr.py",
     "tests/data/ir_half_consts.py",
     "tests/data/cf_tile0_bounds.py",
+    "tests/data/ir_int_fill.py",
     "tests/data/cf_variant.py",
     "tests/data/diff_persistent_mod.py",
     "tests/data/expr_approx.py",
