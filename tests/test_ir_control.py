@@ -323,8 +323,8 @@ def test_const_expression_ifs_are_ir_equivalent(tmp_path):
     """tests/data/cf_const_expr.py: `if STAGE & 1`, `if HEADS % GROUP == 0`, `if HEADS == GROUP_SIZE`, a
     conditional expression on `HEADS // GROUP_SIZE > 1`, `TILE * 2 != HEADS and STAGE - 1 >= 0`, and
     `check_bounds=ct.cdiv(N, TILE) * TILE != N` (and `TILE != N`) on a gather inside a loop and on a scatter:
-    the port's ifs on
-    const-generic expressions fold in cutile as the reference folds them, for every spec (both arms taken)."""
+    the port's ifs on const-generic expressions fold in cutile as the reference folds them, for every spec (both
+    arms taken)."""
     from ctrs.spec import load_specs  # noqa: PLC0415
 
     from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
