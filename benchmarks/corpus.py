@@ -517,10 +517,10 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
             "",
             "A cuTile file is translated once (`ctrs translate` keeps going after a blocker; a kernel's translate time "
             "is the file's divided by its kernels); each Triton kernel alone (the file's other kernel decorators "
-            "commented out, lines kept: the Triton front end stops at the first blocker). cuTile blockers are every "
+            "commented out, lines kept). cuTile blockers are every "
             "blocker the translator reports for the kernel, then every `ct.*` call without a rule in "
-            "rules/cutile.toml they do not name (a static scan); Triton blockers are every construct outside the "
-            "subset (`--dry-run`).",
+            "rules/cutile.toml they do not name (a static scan); Triton blockers are every blocker the typed Triton "
+            "front end reports (`--dry-run`).",
             "", f"![kernels per tier per operator family]({png})", "",
             "## Blockers, most common first", "", "| kernels | code | message | e.g. |", "|---:|---|---|---|"]
     for n, code, msg, eg in blocker_table(ks):

@@ -19,6 +19,7 @@ reference Tile IR for a Triton kernel"); the lead's H200 run compares port and T
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,10 +42,10 @@ def pow2(n: int) -> int:
     return p
 
 
-def elementwise(kernel: str, names: tuple[str, str, str]) -> list[dict]:
+def elementwise(kernel: str, names: tuple[str, str, str], configs=None) -> list[dict]:
     """swiglu / geglu kernels: three flat buffers of n elements, BLOCK_SIZE 1024, one program per block."""
     out = []
-    for dt, (b, s, h) in (("bf16", (2, 512, 4096)), ("f16", (1, 1024, 8192)), ("f32", (4, 256, 2048))):
+    for dt, (b, s, h) in configs or (("bf16", (2, 512, 4096)), ("f16", (1, 1024, 8192)), ("f32", (4, 256, 2048))):
         n = b * s * h
         args = {x: arr(dt, n) for x in names} | {"n_elements": i32(n), "BLOCK_SIZE": 1024, "LONG_INDEXING": 0}
         out.append({"name": f"{dt}_{b}x{s}x{h}", "kernel": kernel, "args": args,
@@ -52,9 +53,9 @@ def elementwise(kernel: str, names: tuple[str, str, str]) -> list[dict]:
     return out
 
 
-def layernorm_backward() -> list[dict]:
+def layernorm_backward(configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols in (("bf16", 512, 4096), ("f32", 256, 2048), ("f16", 128, 8192)):
+    for dt, rows, cols in configs or (("bf16", 512, 4096), ("f32", 256, 2048), ("f16", 128, 8192)):
         args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
                 "b": i32(0), "r": arr(dt, rows), "mu": arr(dt, rows), "dY_row_stride": cols, "dX_row_stride": cols,
                 "X_row_stride": cols, "n_cols": cols, "eps": 0, "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols)}
@@ -62,9 +63,9 @@ def layernorm_backward() -> list[dict]:
     return out
 
 
-def layernorm_backward_dw() -> list[dict]:
+def layernorm_backward_dw(configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols, per in (("bf16", 512, 4096, 4), ("f32", 300, 2048, 8)):
+    for dt, rows, cols, per in configs or (("bf16", 512, 4096, 4), ("f32", 300, 2048, 8)):
         progs = -(-rows // per)
         args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
                 "r": arr(dt, rows), "mu": arr(dt, rows), "dW": arr(dt, progs * cols), "dB": arr(dt, progs * cols),
@@ -76,9 +77,9 @@ def layernorm_backward_dw() -> list[dict]:
     return out
 
 
-def rms_backward() -> list[dict]:
+def rms_backward(configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols, train, per in (("bf16", 512, 4096, 1, 4), ("f32", 256, 2048, 0, 1), ("f16", 64, 8192, 1, 2)):
+    for dt, rows, cols, train, per in configs or (("bf16", 512, 4096, 1, 4), ("f32", 256, 2048, 0, 1), ("f16", 64, 8192, 1, 2)):
         progs = -(-rows // per)
         args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols),
                 "r": arr(dt, rows), "dW": arr(dt, progs * cols), "n_rows": i32(rows), "rows_per_program": i32(per),
@@ -94,9 +95,9 @@ def f32(v: float) -> dict:
     return {"scalar": "float32", "value": v}
 
 
-def rms_forward(kernel: str) -> list[dict]:
+def rms_forward(kernel: str, configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols in (("bf16", 1024, 4096), ("f16", 256, 8192), ("f32", 512, 2048)):
+    for dt, rows, cols in configs or (("bf16", 1024, 4096), ("f16", 256, 8192), ("f32", 512, 2048)):
         args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "r": arr(dt, rows),
                 "Y_row_stride": cols, "X_row_stride": cols, "W_row_stride": 0, "r_row_stride": 1, "n_cols": cols,
                 "eps": f32(1e-6), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols)}
@@ -104,9 +105,9 @@ def rms_forward(kernel: str) -> list[dict]:
     return out
 
 
-def layernorm_forward() -> list[dict]:
+def layernorm_forward(configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols, bias in (("bf16", 512, 4096, 1), ("f32", 256, 2048, 0), ("f16", 128, 8192, 1)):
+    for dt, rows, cols, bias in configs or (("bf16", 512, 4096, 1), ("f32", 256, 2048, 0), ("f16", 128, 8192, 1)):
         args = {"Y": arr(dt, rows * cols), "X": arr(dt, rows * cols), "W": arr(dt, cols), "b": arr(dt, cols),
                 "r": arr(dt, rows), "mu": arr(dt, rows), "Y_row_stride": cols, "X_row_stride": cols, "n_cols": cols,
                 "eps": f32(1e-5), "LONG_INDEXING": 0, "BLOCK_SIZE": pow2(cols), "HAS_BIAS": bias}
@@ -115,9 +116,9 @@ def layernorm_forward() -> list[dict]:
     return out
 
 
-def add_rms_inference() -> list[dict]:
+def add_rms_inference(configs=None) -> list[dict]:
     out = []
-    for dt, rows, cols, res in (("bf16", 64, 4096, 1), ("f16", 16, 8192, 1), ("f32", 128, 2048, 0)):
+    for dt, rows, cols, res in configs or (("bf16", 64, 4096, 1), ("f16", 16, 8192, 1), ("f32", 128, 2048, 0)):
         args = {"X": arr(dt, rows, cols), "R": arr(dt, rows, cols), "W": arr(dt, cols), "n_cols": cols,
                 "eps": f32(1e-6), "HAS_RESIDUAL": res, "BLOCK_SIZE": pow2(cols)}
         out.append({"name": f"{dt}_{rows}x{cols}_res{res}", "kernel": "_add_rms_layernorm_inference", "args": args,
@@ -125,18 +126,18 @@ def add_rms_inference() -> list[dict]:
     return out
 
 
-def rms_sum_dw() -> list[dict]:
+def rms_sum_dw(configs=None) -> list[dict]:
     out = []
-    for dt, progs, cols in (("bf16", 132, 4096), ("f32", 264, 2048), ("f16", 66, 8192)):
+    for dt, progs, cols in configs or (("bf16", 132, 4096), ("f32", 264, 2048), ("f16", 66, 8192)):
         args = {"partials": arr("f32", progs, cols), "dW": arr(dt, cols), "BLOCK_ROWS": 16, "BLOCK_COLS": 128}
         out.append({"name": f"{dt}_{progs}x{cols}", "kernel": "_rms_sum_dw_partials", "args": args,
                     "grid": ["(dW.shape[0] + 127) // 128"]})
     return out
 
 
-def fp8_gemv() -> list[dict]:
+def fp8_gemv(configs=None) -> list[dict]:
     out = []
-    for dt, n, k, bn, bk in (("bf16", 4096, 4096, 32, 256), ("f16", 2048, 8192, 16, 256), ("f32", 8192, 2048, 32, 256)):
+    for dt, n, k, bn, bk in configs or (("bf16", 4096, 4096, 32, 256), ("f16", 2048, 8192, 16, 256), ("f32", 8192, 2048, 32, 256)):
         args = {"x_ptr": arr(dt, k), "w_ptr": arr(dt, n, k), "s_ptr": arr(dt, n), "y_ptr": arr(dt, n),
                 "BLOCK_N": bn, "BLOCK_K": bk, "LONG_INDEXING": 0}
         out.append({"name": f"{dt}_{n}x{k}", "kernel": "_fp8_rowwise_gemv_kernel", "args": args,
@@ -144,9 +145,9 @@ def fp8_gemv() -> list[dict]:
     return out
 
 
-def fp8_rows_reduce() -> list[dict]:
+def fp8_rows_reduce(configs=None) -> list[dict]:
     out = []
-    for dt, m, n, split in (("f32", 4, 4096, 8), ("bf16", 16, 2048, 8), ("f16", 8, 8192, 1)):
+    for dt, m, n, split in configs or (("f32", 4, 4096, 8), ("bf16", 16, 2048, 8), ("f16", 8, 8192, 1)):
         args = {"p_ptr": arr(dt, split * m * n), "s_ptr": arr(dt, n), "y_ptr": arr(dt, m * n), "M": i32(m),
                 "N": i32(n), "SPLIT_K": split, "BLOCK": 1024}
         out.append({"name": f"{dt}_{m}x{n}_split{split}", "kernel": "_fp8_rowwise_gemv_rows_reduce", "args": args,
@@ -154,9 +155,9 @@ def fp8_rows_reduce() -> list[dict]:
     return out
 
 
-def lh_bwd_pre() -> list[dict]:
+def lh_bwd_pre(configs=None) -> list[dict]:
     out = []
-    for dt, b, h, s, d in (("bf16", 2, 16, 1024, 256), ("f16", 1, 8, 2048, 512), ("f32", 2, 4, 512, 256)):
+    for dt, b, h, s, d in configs or (("bf16", 2, 16, 1024, 256), ("f16", 1, 8, 2048, 512), ("f32", 2, 4, 512, 256)):
         args = {"O": arr(dt, b, h, s, d), "DO": arr(dt, b, h, s, d), "DELTA": arr(dt, b * h, s), "H": i32(h),
                 "HEAD_DIM": d, "BLOCK_M": 16}
         out.append({"name": f"{dt}_{b}x{h}x{s}x{d}", "kernel": "_lh_bwd_pre", "args": args,
@@ -164,27 +165,155 @@ def lh_bwd_pre() -> list[dict]:
     return out
 
 
-def split_sum() -> list[dict]:
+def split_sum(configs=None) -> list[dict]:
     out = []
-    for dt, m, n, split in (("f32", 64, 4096, 4), ("bf16", 16, 8192, 2), ("f16", 128, 2048, 8)):
+    for dt, m, n, split in configs or (("f32", 64, 4096, 4), ("bf16", 16, 8192, 2), ("f16", 128, 2048, 8)):
         args = {"partial_ptr": arr(dt, split * m * n), "out_ptr": arr(dt, m * n), "SPLIT": split, "BLOCK": 1024}
         out.append({"name": f"{dt}_{m}x{n}_split{split}", "kernel": "_split_sum_kernel", "args": args,
                     "grid": ["(out_ptr.shape[0] + 1023) // 1024"]})
     return out
 
 
+def cross_entropy_forward() -> list[dict]:
+    """One program per row, the whole vocab in one block (unsloth's path for vocab <= MAX_FUSED_SIZE = 65536);
+    labels share the element type (the port's one E): whole numbers, -100 for an ignored row is in the data."""
+    out = []
+    for dt, rows, vocab, cap in (("f32", 64, 32000, 0), ("bf16", 32, 50257, 1), ("f16", 16, 8192, 0)):
+        args = {"logits_ptr": arr(dt, rows * vocab), "logits_row_stride": vocab, "loss_ptr": arr(dt, rows),
+                "logsumexp_ptr": arr(dt, rows), "labels_ptr": arr(dt, rows), "VOCAB_SIZE": vocab,
+                "BLOCK_SIZE": pow2(vocab), "DO_SOFTCAPPING": cap, "SOFTCAP": f32(30.0), "DO_LOGIT_SCALING": 0,
+                "LOGIT_SCALE": f32(1.0)}
+        out.append({"name": f"{dt}_{rows}x{vocab}_cap{cap}", "kernel": "_cross_entropy_forward", "args": args,
+                    "grid": [str(rows)]})
+    return out
+
+
+def chunked_cross_entropy_forward() -> list[dict]:
+    """Vocab past 65536 (Gemma 256K, Llama 3 128256): (rows, chunks) programs of BLOCK_SIZE columns each."""
+    out = []
+    for dt, rows, vocab, block, scale in (("f32", 16, 128256, 65536, 0), ("bf16", 8, 256000, 65536, 1)):
+        chunks = -(-vocab // block)
+        args = {"logits_ptr": arr(dt, rows * vocab), "logits_row_stride": vocab, "loss_ptr": arr(dt, rows),
+                "logsumexp_ptr": arr(dt, rows * chunks), "logsumexp_others_ptr": arr(dt, rows * chunks),
+                "labels_ptr": arr(dt, rows), "VOCAB_SIZE": vocab, "N_CHUNKS": chunks, "BLOCK_SIZE": block,
+                "DO_SOFTCAPPING": 0, "SOFTCAP": f32(0.0), "DO_LOGIT_SCALING": scale, "LOGIT_SCALE": f32(0.5),
+                "EVICT": 0}  # a str constexpr ("" / "evict_first") specs cannot carry: the port drops the hint
+        out.append({"name": f"{dt}_{rows}x{vocab}_scale{scale}", "kernel": "_chunked_cross_entropy_forward",
+                    "args": args, "grid": [str(rows), str(chunks)]})
+    return out
+
+
+def act_quant() -> list[dict]:
+    """Per-128-element blocks of a flat activation: one program per block, its absmax scale in s."""
+    out = []
+    for dt, m, k in (("bf16", 64, 4096), ("f32", 16, 8192), ("f16", 32, 2048)):
+        n = m * k
+        args = {"x_ptr": arr(dt, n), "y_ptr": arr(dt, n), "s_ptr": arr(dt, n // 128), "BLOCK_SIZE": 128,
+                "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{m}x{k}", "kernel": "act_quant_kernel", "args": args, "grid": [str(n // 128)]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
-    + elementwise("_approx_backward_kernel", ("DW", "e", "g")),
+    + elementwise("_approx_backward_kernel", ("DW", "e", "g")) + elementwise("_exact_forward_kernel", ("e", "g", "h"))
+    + elementwise("_exact_backward_kernel", ("DW", "e", "g")),
     "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw(),
     "fused_add_rms_layernorm.json": add_rms_inference(),
-    "fp8.json": fp8_gemv() + fp8_rows_reduce(),
+    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant(),
+    "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
     "large_head_attention.json": lh_bwd_pre(),
     "nvfp4.json": split_sum(),
 }
+
+
+# ------------------------------------------------------------------------------------------ drawn shapes
+#
+# Numerics beyond the committed configs (issue 18: "plus hypothesis-drawn shapes"): per generator, configs drawn
+# by hypothesis (derandomized: the same list on every machine), rows and hidden sizes anywhere in unsloth's range,
+# not only powers of two, block sizes recomputed as the host code does. Written to
+# benchmarks/corpus/unsloth-2026.10.9/h200/<file>.json in the layout of the TileGym captures (``fuzz`` entries,
+# ``<committed spec of that dtype>@<sizes>``), which benchmarks/h200_tilegym.py --corpus unsloth ships as
+# numerics-only specs.
+
+DRAWN_PER_GENERATOR = 4
+SHAPES_OUT = OUT.parent / "h200"
+
+
+def _draw_strategies():
+    from hypothesis import strategies as st  # noqa: PLC0415 - dev dependency, only to write the files
+
+    dt = st.sampled_from(("bf16", "f16", "f32"))
+    rows, cols = st.integers(1, 700), st.integers(1, 8192)
+    return {
+        "swiglu.json": [(lambda c: elementwise("_fg_kernel", ("e", "g", "h"), c),
+                         st.tuples(dt, st.tuples(st.integers(1, 4), st.integers(1, 600), cols))),
+                        (lambda c: elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g"), c),
+                         st.tuples(dt, st.tuples(st.integers(1, 4), st.integers(1, 600), cols)))],
+        "geglu.json": [(lambda c: elementwise("_approx_forward_kernel", ("e", "g", "h"), c),
+                        st.tuples(dt, st.tuples(st.integers(1, 4), st.integers(1, 600), cols))),
+                       (lambda c: elementwise("_approx_backward_kernel", ("DW", "e", "g"), c),
+                        st.tuples(dt, st.tuples(st.integers(1, 4), st.integers(1, 600), cols)))],
+        "layernorm.json": [(layernorm_forward, st.tuples(dt, rows, cols, st.integers(0, 1))),
+                           (layernorm_backward, st.tuples(dt, rows, cols)),
+                           (layernorm_backward_dw, st.tuples(dt, rows, cols, st.integers(1, 8)))],
+        "rms_layernorm.json": [(lambda c: rms_forward("_rms_layernorm_forward", c), st.tuples(dt, rows, cols)),
+                               (lambda c: rms_forward("_gemma_rms_layernorm_forward", c), st.tuples(dt, rows, cols)),
+                               (rms_backward, st.tuples(dt, rows, cols, st.integers(0, 1), st.integers(1, 8))),
+                               (rms_sum_dw, st.tuples(dt, st.integers(1, 300), cols))],
+        "fused_add_rms_layernorm.json": [(add_rms_inference, st.tuples(dt, rows, cols, st.integers(0, 1)))],
+        "fp8.json": [(fp8_gemv, st.tuples(dt, st.integers(1, 8192), st.integers(1, 8192), st.sampled_from((16, 32)),
+                                          st.just(256))),
+                     (fp8_rows_reduce, st.tuples(dt, st.integers(1, 16), cols, st.sampled_from((1, 2, 4, 8))))],
+        "large_head_attention.json": [(lh_bwd_pre, st.tuples(dt, st.integers(1, 2), st.integers(1, 16),
+                                                              st.integers(1, 2048), st.sampled_from((64, 128, 256))))],
+        "nvfp4.json": [(split_sum, st.tuples(dt, st.integers(1, 128), cols, st.sampled_from((2, 4, 8))))],
+    }
+
+
+MAX_ELEMENTS = 1 << 24  # no drawn tensor above this (GPU run time)
+
+
+def drawn(gen, strategy, committed: list[dict], n: int) -> list[dict]:
+    """``n`` configs of ``gen`` drawn from ``strategy``, each one spec named after the committed spec of its kernel
+    and dtype (``<that spec>@<sizes>``)."""
+    from hypothesis import HealthCheck, given, settings  # noqa: PLC0415
+
+    configs: list = []
+
+    @settings(max_examples=25 * n, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(c):
+        if c not in configs:
+            specs = gen([c])
+            if all(math.prod(a["shape"]) <= MAX_ELEMENTS for s in specs for a in s["args"].values()
+                   if isinstance(a, dict) and "shape" in a):
+                configs.append(c)
+
+    collect()
+    # hypothesis starts from the simplest examples (1 x 1): keep one of them, then evenly spaced later draws
+    configs = [configs[0]] + [configs[len(configs) * (i + 1) // n - 1] for i in range(1, n)] if configs else []
+    out = []
+    for c in configs:
+        for spec in gen([c]):
+            base = next((b["name"] for b in committed if b["kernel"] == spec["kernel"]
+                         and b["name"].split("_")[0] == spec["name"].split("_")[0]),
+                        next(b["name"] for b in committed if b["kernel"] == spec["kernel"]))
+            out.append({"call": f"{spec['kernel']}{c!r}", "base": base, "spec": dict(spec, name=f"{base}@{spec['name']}")})
+    return out
+
+
+def write_drawn() -> None:
+    SHAPES_OUT.mkdir(parents=True, exist_ok=True)
+    for name, gens in _draw_strategies().items():
+        committed = FILES[name]
+        fuzz = [d for gen, strat in gens for d in drawn(gen, strat, committed, DRAWN_PER_GENERATOR)]
+        doc = {"file": name.replace(".json", ".py"), "tests": [], "bench": [], "fuzz": fuzz, "rejected": []}
+        (SHAPES_OUT / name).write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+        print(f"{SHAPES_OUT / name}: {len(fuzz)} drawn specs")
 
 
 def main() -> int:
@@ -192,6 +321,7 @@ def main() -> int:
     for name, specs in FILES.items():
         (OUT / name).write_text("[\n" + ",\n".join(json.dumps(s) for s in specs) + "\n]\n")
         print(f"{OUT / name}: {len(specs)} specs")
+    write_drawn()
     return 0
 
 

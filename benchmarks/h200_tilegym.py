@@ -38,11 +38,33 @@ import corpus_specs  # noqa: E402 - the host calls the committed specs were capt
 import tilegym_sizes  # noqa: E402 - TileGym's test shapes and benchmark sizes
 
 RESULTS = ROOT / "benchmarks" / "results"
-STEM = "h200-tilegym-1.5.1"
 
 
 def proven(data: dict) -> list[tuple[dict, list[str]]]:
-    """(kernel row, EQUIVALENT spec names) of every cuTile kernel with at least one EQUIVALENT spec."""
+    """(kernel row, EQUIVALENT spec names) of every cuTile kernel with at least one EQUIVALENT spec; for a
+    Triton-only corpus (no cuTile Python counterpart, so no reference Tile IR: unsloth), every kernel translated
+    by rules with its committed specs -- the H200 compares it with the @triton.jit original."""
+    out = []
+    if not TRITON_ONLY.get(corpus.CORPUS.split("-")[0], False):
+        return _proven_cutile(data)
+    for k in data["kernels"]:
+        kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
+        names = [s["name"] for s in corpus.committed_specs(kern)]
+        if k["front"] == "triton" and k["tier"] == "rules" and names:
+            out.append((k, names))
+    return out
+
+
+TRITON_ONLY = {"tilegym": False, "unsloth": True}  # corpora whose kernels have no cuTile Python counterpart
+
+
+def stem() -> str:
+    """The results files' stem: h200-tilegym-1.5.1, h200-unsloth-triton-2026.10.9."""
+    name, _, version = corpus.CORPUS.partition("-")
+    return f"h200-{name}-triton-{version}" if TRITON_ONLY.get(name) else f"h200-{corpus.CORPUS}"
+
+
+def _proven_cutile(data: dict) -> list[tuple[dict, list[str]]]:
     out = []
     for k in data["kernels"]:
         names = [c["spec"] for c in k.get("check", []) if c["verdict"] == "EQUIVALENT"]
@@ -60,7 +82,11 @@ def operator(port: str) -> str:
     return port.removeprefix("_ctrs_").split("__", 1)[0]
 
 
-SHAPES = corpus.COMMITTED / "h200"  # captured test / benchmark / drawn specs per kernel file (cmd_shapes)
+def shapes_dir() -> Path:
+    """Captured test / benchmark / drawn specs per kernel file (cmd_shapes; for unsloth, corpus_specs_unsloth)."""
+    return corpus.COMMITTED / "h200"
+
+
 FUZZ_PER_CALL = 4  # drawn shapes kept per committed host call (the reference must compile there)
 FUZZ_MAX_ELEMENTS = 1 << 24  # no drawn tensor above this (GPU run time)
 
@@ -152,7 +178,7 @@ def cmd_shapes(a) -> int:
                   "(hint: name a file under tilegym/ops/cutile that CALLS lists)", file=sys.stderr)
             return 2
         res = shapes_of(src, rel, a.fuzz)
-        dest = SHAPES / Path(rel).with_suffix(".json")
+        dest = shapes_dir() / Path(rel).with_suffix(".json")
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
         print(f"{rel}: {sum(len(x['specs']) for x in res['tests'])} test specs, "
@@ -179,7 +205,7 @@ def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], 
     """(benchmark-size specs to time, test-shape + drawn specs to verify) of ``kernel`` from the committed
     capture of its file. A spec equal to one already taken (the ``proven`` EQUIVALENT specs first) is left out;
     one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix."""
-    f = SHAPES / Path(rel).with_suffix(".json")
+    f = shapes_dir() / Path(rel).with_suffix(".json")
     if not f.exists():
         return [], []
     d = json.loads(f.read_text())
@@ -212,19 +238,19 @@ def cmd_bundle(a) -> int:
 
     data = json.loads((RESULTS / f"corpus-{corpus.CORPUS}.json").read_text())
     src = corpus.fetch(toolchain.cache_root() / "corpus" / corpus.CORPUS)
-    work = toolchain.cache_root() / "h200-tilegym"
+    work = toolchain.cache_root() / f"h200-{corpus.CORPUS}"
     (work / "specs").mkdir(parents=True, exist_ok=True)
     args = []
     for k, names in proven(data):
         path = src / k["file"]
         variant = path.with_name(f"{port_name(k)}.py")
-        variant.write_text(corpus.isolate(path, "cutile", k["name"]))
+        variant.write_text(corpus.isolate(path, k["front"], k["name"]))
         kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
         specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
         if a.only and operator(port_name(k)) not in a.only:
             continue
-        rel = str(Path(k["file"]).relative_to(corpus.TREES["cutile"]))
-        if not (SHAPES / Path(rel).with_suffix(".json")).exists():
+        rel = str(Path(k["file"]).relative_to(corpus.TREES[k["front"]]))
+        if k["front"] == "cutile" and not (shapes_dir() / Path(rel).with_suffix(".json")).exists():
             print(f"note: {rel} has no captured test shapes, benchmark sizes or drawn shapes "
                   f"(run: .venv/bin/python benchmarks/h200_tilegym.py shapes {rel})")
         bench, numerics = shape_specs(rel, k["name"], specs)
@@ -330,7 +356,7 @@ def rows_of(report: dict) -> list[dict]:
 
 def bench_names() -> set[str]:
     """Names of the captured TileGym benchmark-size specs (benchmarks/corpus/tilegym-1.5.1/h200/)."""
-    return {s["name"] for f in sorted(SHAPES.rglob("*.json")) for x in json.loads(f.read_text())["bench"]
+    return {s["name"] for f in sorted(shapes_dir().rglob("*.json")) for x in json.loads(f.read_text())["bench"]
             for s in x["specs"]}
 
 
@@ -373,26 +399,30 @@ def summary(rows: list[dict]) -> str:
 
 
 def _summary(rows: list[dict]) -> str:
+    triton = TRITON_ONLY.get(corpus.NAME, False)  # a Triton corpus is counted per kernel (issue 18's summary line)
     ops: dict[str, list[float]] = {}
     for r in rows:
-        ops.setdefault(r["operator"], []).append(r["ratio"])
+        ops.setdefault(r["kernel" if triton else "operator"], []).append(r["ratio"])
     per_op = {o: geomean(v) for o, v in ops.items()}
     worst = min(per_op, key=per_op.get) if per_op else "-"
-    return (f"geomean {geomean([r['ratio'] for r in rows]):.3f} over {len(rows)} configs of {len(ops)} operators, "
-            f"min {per_op.get(worst, float('nan')):.3f} ({worst})")
+    return (f"geomean {geomean([r['ratio'] for r in rows]):.3f} over {len(rows)} configs of {len(ops)} "
+            f"{'kernels' if triton else 'operators'}, min {per_op.get(worst, float('nan')):.3f} ({worst})")
 
 
 def render_md(report: dict, rows: list[dict]) -> str:
     def us(x):
         return f"{x:.1f}" if isinstance(x, (int, float)) else "-"
 
-    lines = [f"# H200: TileGym 1.5.1 operators, ctrs ports vs cuTile Python ({report.get('device', '?')})", "",
+    triton = TRITON_ONLY.get(corpus.NAME, False)
+    ref, launcher = ("Triton", "Triton's `kernel[grid](...)`") if triton else ("cuTile Python", "`ct.launch`")
+    lines = [f"# H200: {corpus.NAME} {corpus.VERSION} {'Triton kernels' if triton else 'operators'}, ctrs ports vs "
+             f"{ref} ({report.get('device', '?')})", "",
              summary(rows), "",
-             "Ratio = cuTile Python device time / port device time (CUPTI medians, interleaved; > 1: port faster). "
-             "Numerics: the config's inputs, outputs compared to `ct.launch` of the reference; fuzz: "
+             f"Ratio = {ref} device time / port device time (CUPTI medians, interleaved; > 1: port faster). "
+             f"Numerics: the config's inputs, outputs compared to {launcher} of the original kernel; fuzz: "
              "hypothesis-drawn shapes per port (ok/n). Launch: host wall time per call, median of the runner's "
-             "calls, `ct.launch` vs the generated wrapper, on the port's smallest spec.", "",
-             "| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch ct.launch µs "
+             f"calls, {launcher} vs the generated wrapper, on the port's smallest spec.", "",
+             f"| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch {ref} µs "
              "| launch port µs |", "|---|---|---|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         config = r["config"] + (" (TileGym benchmark size)" if r.get("sizes") == "benchmark" else "")
@@ -429,7 +459,8 @@ def render_png(rows: list[dict], path: Path) -> None:
     ax.axvline(0.95, color="r", lw=0.8, ls="--")
     ax.set_yticks(range(len(rows)), labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("cuTile Python time / ctrs port time (H200)")
+    ref = "Triton" if TRITON_ONLY.get(corpus.NAME, False) else "cuTile Python"
+    ax.set_xlabel(f"{ref} time / ctrs port time (H200)")
     ax.set_title(summary(rows), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110, metadata={"Software": None})
@@ -441,11 +472,11 @@ def cmd_report(a) -> int:
     rows = rows_of(report)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{STEM}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
+    (out / f"{stem()}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
                                                   "rows": rows, "numerics": numerics_rows(report)},
                                                  indent=1, sort_keys=True) + "\n")
-    (out / f"{STEM}.md").write_text(render_md(report, rows))
-    render_png(rows, out / f"{STEM}.png")
+    (out / f"{stem()}.md").write_text(render_md(report, rows))
+    render_png(rows, out / f"{stem()}.png")
     print(summary(rows))
     return 0
 
@@ -453,6 +484,8 @@ def cmd_report(a) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="example: .venv/bin/python benchmarks/h200_tilegym.py bundle -o .gpu-tilegym")
+    ap.add_argument("--corpus", choices=sorted(TRITON_ONLY), default="tilegym",
+                    help="tilegym: cuTile kernels vs cuTile Python; unsloth: Triton kernels vs Triton (default tilegym)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("bundle", help="bundle the proven operators for the GPU host")
     b.add_argument("-o", "--output", default=".gpu-tilegym")
@@ -477,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)
     from ctrs import targets  # noqa: PLC0415
+
+    corpus.select(a.corpus)
 
     with targets.using(getattr(a, "cutile", None)):
         return a.fn(a)

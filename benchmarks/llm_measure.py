@@ -74,8 +74,44 @@ ANSWERS: dict[str, list[str]] = {
     "ct.cumsum(g_raw, axis=0)": [_rust(
         "let g_cum: Tile<f32, { [CHUNK_SIZE] }> = scan_sum(g_raw, 0i32, reverse::Forward, 0.0f32);")],
 }
+# Constructs the typed path reaches as whole statements (a blocker inside a rule at an assignment) and statement
+# ranges (consecutive stopped statements whose names are read later), answered by hand from the cutile 0.5.0 crate
+# (src/_core.rs: reduce_max / reduce_sum / maxi / absf / min) and the spellings the rules prove elsewhere
+# (`scalar_to_tile(C).reshape(..)` for a ct.full of a ct.Constant). `let x: Tile<i32, ..> = x;` re-declares an
+# input at the dtype the answer is written for: the array's dtype variable is bound to it (llm_fallback/splice.py).
+ANSWERS.update({
+    # moe_align_block.py _moe_align_block_size_stage3_kernel, lines 79-81 (a range: both names are read later in
+    # the loop). Attempt 1 is deliberately wrong: a ct.Constant as a constant() value (rustc accepts it, the cuTile
+    # JIT does not: "Unexpected dense value"); attempt 2 spells the fill as the rules do.
+    "max_cnt = ct.maximum(max_cnt, token_cnt); block_size_tile = ct.full((1,), BLOCK_SIZE, dtype=token_cnt.dtype)": [
+        _rust("let token_cnt: Tile<i32, { [1] }> = token_cnt;",
+              "let max_cnt: Tile<i32, { [1] }> = maxi(max_cnt, token_cnt);",
+              "let block_size_tile: Tile<i32, { [1] }> = constant(BLOCK_SIZE, const_shape![1]);"),
+        _rust("let token_cnt: Tile<i32, { [1] }> = token_cnt;",
+              "let max_cnt: Tile<i32, { [1] }> = maxi(max_cnt, token_cnt);",
+              "let block_size_tile: Tile<i32, { [1] }> = scalar_to_tile(BLOCK_SIZE).reshape(const_shape![1]);")],
+    # splitk_reduce.py _splitk_reduce_kernel, line 61: max over every axis of the f32 lse tile (the lse array is
+    # f32 in TileGym's launches: the answer says so), a 0-d tile
+    "lse_max = ct.max(lse_splitk)": [_rust(
+        "let lse_splitk: Tile<f32, { [NUM_KV_SPLITS_POW2] }> = lse_splitk;",
+        "let lse_max: Tile<f32, { [] }> = reduce_max(lse_splitk, 0i32);")],
+    # splitk_reduce.py line 68: sum over every axis. Attempt 1 deliberately wrong (a max, not a sum)
+    "sumexp_normalized = ct.sum(sumexp_normalized_splitk)": [
+        _rust("let sumexp_normalized: Tile<f32, { [] }> = reduce_max(sumexp_normalized_splitk, 0i32);"),
+        _rust("let sumexp_normalized: Tile<f32, { [] }> = reduce_sum(sumexp_normalized_splitk, 0i32);")],
+    # chunk_gated_delta_rule.py _ct_solve_tril_neumann_guarded (inlined into _intra_chunk_prepare_kernel), line 58:
+    # the infinity norm of an f32 (CS, CS) tile
+    "norm_inf = ct.max(ct.sum(ct.abs(A), axis=1))": [_rust(
+        "let a_abs: Tile<f32, { [CHUNK_SIZE, CHUNK_SIZE] }> = absf(A);",
+        "let row_sum: Tile<f32, { [CHUNK_SIZE] }> = reduce_sum(a_abs, 1i32);",
+        "let norm_inf: Tile<f32, { [] }> = reduce_max(row_sum, 0i32);")],
+    # attention_sink_decode.py _attention_sink_decode_kernel, line 92: min of two i32 scalars (Start_q is int32)
+    "end_idx = ct.minimum(end_idx, start_q_val + 1)": [_rust(
+        "let start_q_val: i32 = start_q_val;",
+        "let end_idx: i32 = min(end_idx, start_q_val + 1i32);")],
+})
 NO_ANSWER = "I cannot port this construct."
-_EXPR = re.compile(r"The \w+ to translate is `(.*?)` \(line")
+_EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
 
 
@@ -141,7 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         ks = corpus.run("translate", None, True, a.only, llm=cfg)
         requests = [r["body"] for r in srv.requests]
     rows = _rows(ks, logs, records, requests, verdicts)
-    _write(Path(a.out), ks, rows)
+    if a.only:  # the kernels in scope only (the others were not translated)
+        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]
+    _write(Path(a.out), ks, rows, a.only)
     return 0
 
 
@@ -186,7 +224,8 @@ def _rows(ks, logs: list[str], records: dict, requests: list[dict], verdicts: di
                 row["attempts"] = [{"attempt": 1, "verdict": "held", "stage": "spliced, held while the kernel's next "
                                     "construct without a rule was asked for", "detail": ""}]
             for x in row.get("attempts", []):  # the full IR diff / rustc verdict of attempts that were built
-                if x["stage"] not in ("it was rejected before building", "no entry", "no specs", "held") and builds:
+                if x["verdict"] != "held" and x["stage"] not in ("it was rejected before building", "no entry",
+                                                                 "no specs") and builds:
                     b = builds.pop(0)
                     x["detail"], x["specs"] = b["detail"] or x["detail"], b["specs"]
             python = row["construct"] or (accepted[line]["expr"] if line in accepted else "")
@@ -209,19 +248,21 @@ def _brief(detail: str) -> str:
     return " / ".join(keep)[:600]
 
 
-def _write(out: Path, ks, rows: list[dict]) -> None:
+def _write(out: Path, ks, rows: list[dict], only: str | None = None) -> None:
     n = {r: sum(x["result"] == r for x in rows) for r in ("accepted", "rejected", "not asked")}
     scripted = [r for r in rows if r["scripted"]]
     ns = {r: sum(x["result"] == r for x in scripted) for r in ("accepted", "rejected", "not asked")}
     kernels = sorted({r["kernel"] for r in rows if r["kernel_translated"]})
-    head = (f"TileGym 1.5.1: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
+    scope = f" (--only '{only}')" if only else ""
+    head = (f"TileGym 1.5.1{scope}: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
             f"{len(kernels)} through the LLM fallback (verified); {len(rows)} constructs met "
             f"({n['accepted']} accepted, {n['rejected']} rejected, {n['not asked']} not asked); "
             f"{len(scripted)} with a scripted answer: {ns['accepted']} accepted, {ns['rejected']} rejected, "
             f"{ns['not asked']} not asked")
     print(head)
     lines = [f"# LLM fallback on TileGym 1.5.1 (scripted answers)\n\n{head}\n",
-             "Command: `.venv/bin/python benchmarks/llm_measure.py` (answers: `ANSWERS` there; "
+             f"Command: `.venv/bin/python benchmarks/llm_measure.py{' --only ' + repr(only) if only else ''}` "
+             "(answers: `ANSWERS` there; "
              f"`--llm-attempts {ATTEMPTS}`; verification: every committed spec of the kernel, IR-EQUIVALENT).\n",
              "| kernel | line | construct | scripted | result | attempts | verified specs | why |",
              "|---|---|---|---|---|---|---|---|"]

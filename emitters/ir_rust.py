@@ -45,6 +45,14 @@ _SCALAR = "scalar"
 _CONST = "const"
 
 
+def _scan_identity(dt) -> str:
+    """scan_sum's ``identity: E`` argument: a zero of the tile's element type (the compiler writes the zero
+    identity itself and only rustc reads the argument; a half type has no literal, ``f16::ZERO`` is a value)."""
+    if isinstance(dt, DType) and dt.name in ("f16", "bf16"):
+        return f"{dt.name}::ZERO"
+    return literal(0, dt)
+
+
 def literal(value, dt) -> str:
     if not isinstance(dt, DType):
         raise _err(None, f"a literal of the generic dtype {dt}")
@@ -69,6 +77,22 @@ def half_constant(value, dt) -> tuple[str, str] | None:
         return None
     text = format(decimal.Decimal(repr(float(value))), "f")
     return CONST_DECL, f"{text if '.' in text else text + '.0'}f32"
+
+
+def _int_resize(op: Op) -> str | None:
+    """``exti`` / ``trunci`` for a CONVERT between integer dtypes of two widths, else None."""
+    a, r = op.operands[0].type.dtype, op.result.type.dtype
+    if not (isinstance(a, DType) and isinstance(r, DType) and a.kind in ("int", "uint") and r.kind in ("int", "uint")):
+        return None
+    return "exti" if a.bits < r.bits else "trunci" if a.bits > r.bits else None
+
+
+def _signed_bits(op: Op) -> str | None:
+    """The signed dtype name of an unsigned tile constant too large for it (spelled through a bitcast), else None."""
+    dt = op.result.type.dtype
+    if isinstance(op.result.type, ScalarType) or not isinstance(dt, DType) or dt.kind != "uint":
+        return None
+    return f"i{dt.bits}" if int(op.attrs["value"]) >= 2 ** (dt.bits - 1) else None
 
 
 def _err(op: Op | None, msg: str) -> errors.CtrsError:
@@ -355,6 +379,8 @@ class KernelEmitter:
                     self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
+            if _signed_bits(op) is not None:
+                return self.unsigned_constant(op, out, target)
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
             if spelled is None:
                 spelled = half_constant(op.attrs["value"], r.type.dtype)
@@ -423,25 +449,46 @@ class KernelEmitter:
         if k in _POINTER_OPS:
             return self.pointer_op(op, out, target)
         if k == OpKind.RUST_FRAGMENT:
-            return self.fragment(op, out, target)
+            return self.fragment(op, out, through)
         return self.compute(op, out, target)
 
-    def fragment(self, op: Op, out: list, target: str | None) -> None:
+    def unsigned_constant(self, op: Op, out: list, target: str | None) -> None:
+        """An unsigned tile constant at or above 2**(bits-1): cutile parses an integer literal as the signed type of
+        its width, so the same bits as a signed constant, bitcast (the identity in Tile IR, where ints are
+        signless; ircanon folds it)."""
+        r = op.result
+        sdt = _signed_bits(op)
+        bits = r.type.dtype.bits
+        signed = self.fresh((r.hint or "c") + "_s")
+        shape = shape_rust(getattr(r.type, "shape", ()))
+        self.let(out, signed, f"Tile<{sdt}, {{ [{shape}] }}>", self.rules["rust"]["constant"].format(
+            value=f"{int(op.attrs['value']) - 2 ** bits}{sdt}", shape=shape), op)
+        return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["bitcast"].format(x=signed),
+                           target=target)
+
+    def fragment(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust
-        names of its operands, its temporaries fresh names; the last ``let`` defines the op's result."""
+        names of its operands, its temporaries fresh names; the ``let`` of each name in ``outputs`` (default: the
+        last ``let``) defines the op's result of that position (a statement range binds several)."""
         names = {n: self.val(v, _SCALAR) for n, v in zip(op.attrs["inputs"], op.operands)}
         mark = op.attrs.get("mark", "")
-        *temps, (_, _, last) = op.attrs["stmts"]
+        stmts = op.attrs["stmts"]
+        outputs = list(op.attrs.get("outputs") or [stmts[-1][0]])
+        results = dict(zip(outputs, op.results))
 
         def spell(expr: str) -> str:
             return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: names.get(m.group(0), m.group(0)), expr)
 
-        for name, rtype, expr in temps:
-            fresh = self.fresh(name)
-            self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
-            names[name] = fresh
-        r = op.result
-        self.define(out, op, r, type_rust(r.type), f"{mark}{spell(last)}", target=target)
+        last = {name: i for i, (name, _, _) in enumerate(stmts)}  # a shadowed output: its last `let` defines it
+        for i, (name, rtype, expr) in enumerate(stmts):
+            r = results.get(name) if last[name] == i else None
+            if r is None:
+                fresh = self.fresh(name)
+                self.let(out, fresh, rtype, f"{mark}{spell(expr)}", op, kind="llm")
+                names[name] = fresh
+                continue
+            self.define(out, op, r, type_rust(r.type), f"{mark}{spell(expr)}", target=through.get(r.id))
+            names[name] = self.val(r, _SCALAR)
 
     def to_tile(self, op: Op, out: list, target: str | None) -> None:
         """A runtime scalar (an f32 parameter, an i32 extent) as a 0-d tile: no Tile IR op."""
@@ -616,6 +663,8 @@ class KernelEmitter:
             tmpl = rules["divf_approx"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:
             tmpl = rules[f"{k.mnemonic}_modes"]
+        elif k == OpKind.CONVERT and _int_resize(op):
+            tmpl = rules[_int_resize(op)]
         elif scalar:
             tmpl = self.rules["scalar"][k.mnemonic]
         elif k.mnemonic in rules:
@@ -657,7 +706,7 @@ class KernelEmitter:
                 "reverse": "reverse::Reverse" if op.attrs.get("reverse") else "reverse::Forward",
                 "perm": ", ".join(str(p) for p in op.attrs.get("perm", ())),
                 "rdtype": dtype_rust(r.type.dtype) if r is not None and hasattr(r.type, "dtype") else "",
-                "identity": literal(0, r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
+                "identity": _scan_identity(r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
     def for_(self, op: Op, out: list) -> None:
@@ -665,9 +714,16 @@ class KernelEmitter:
         body = op.regions[0]
         iv, *args = body.args
         slots = []
+        scalars = []
         for v, a, res in zip(init, args, op.results):
-            if isinstance(v.type, ScalarType):
-                raise _err(op, "a loop-carried scalar")
+            if isinstance(v.type, ScalarType):  # `k = 0` .. `k += 1`: a `let mut k: i32` (a 0-d tile in Tile IR)
+                name = self.fresh(a.hint)
+                self.let(out, name, type_rust(v.type), self.val(v, _SCALAR), op, mutable=True, kind="carried")
+                slots.append(name)
+                scalars.append((a, res, name))
+                for x in (a, res):
+                    self.text[(x.id, _SCALAR)] = name
+                continue
             if isinstance(v.type, TokenType):
                 slots.append(None)
                 for x in (a, res):
@@ -685,6 +741,8 @@ class KernelEmitter:
         self.text[(iv.id, _SCALAR)] = ivn
         inner: list = []
         self.convert_forms(inner, op, iv, ivn, _SCALAR)
+        for a, _, name in scalars:
+            self.convert_forms(inner, op, a, name, _SCALAR)
         # a carried value the body yields unchanged (a loop split's arm that does not touch it) is still assigned:
         # cutile carries only the variables a loop body assigns, the reference carries it through `continue`
         passthrough = body.ops and any(v is a for v, a in zip(body.ops[-1].operands, args))
@@ -693,6 +751,8 @@ class KernelEmitter:
         s_text = "" if one else self.val(step, _SCALAR)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
                              tuple(x for x in slots if x is not None), step=s_text))
+        for _, res, name in scalars:
+            self.convert_forms(out, op, res, name, _SCALAR)
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):
@@ -725,8 +785,9 @@ class KernelEmitter:
                 out.append(model.IfConst(f"{const_spelling(op.attrs['flag'])} {sym} {int(value)}i32", arms[0],
                                          arms[1], self.span(op), test=(op.attrs["flag"], sym, int(value))))
         else:
-            out.append(model.IfConst(self.val(op.operands[0], _SCALAR), arms[0], arms[1], self.span(op),
-                                     runtime=True))
+            c = op.operands[0]  # an i1 scalar, or a 0-d bool tile (a Triton scalar condition): read as a bool
+            test = self.val(c, _SCALAR) if isinstance(c.type, ScalarType) else f"tile_to_scalar({self.val(c)})"
+            out.append(model.IfConst(test, arms[0], arms[1], self.span(op), runtime=True))
         for r, t in zip(op.results, targets):
             self.convert_forms(out, op, r, t, _SCALAR)
 

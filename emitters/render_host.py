@@ -291,9 +291,10 @@ def python_kernels(mod: model.Module, fks: list[FfiKernel], sites: dict) -> list
         d["entries"].append(fk)
     for name, d in out.items():
         order = (sites.get("kernels") or {}).get(name)
-        if order:
-            d["inputs"] = [p for p, c in order if not c]
-            d["consts"] = [p for p, c in order if c]
+        if order:  # a ct.Constant an entry takes as a runtime scalar (a demoted Constant[float]) is an input
+            scalar = {a.name for fk in d["entries"] for a in fk.args if a.kind == "scalar"}
+            d["inputs"] = [p for p, c in order if not c or p in scalar]
+            d["consts"] = [p for p, c in order if c and p not in scalar]
         else:
             for fk in d["entries"]:
                 for a in fk.args:

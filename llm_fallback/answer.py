@@ -97,8 +97,10 @@ def vet_code(code: str) -> None:
             raise Rejected(f"call to '{name}' is outside the allowed cutile::core API")
 
 
-def parse(text: str, target: str) -> list[Stmt]:
-    """The vetted statements of an answer, or Rejected with a reason."""
+def parse(text: str, target: str, outputs: list[str] | None = None) -> list[Stmt]:
+    """The vetted statements of an answer, or Rejected with a reason. ``outputs``: the names a statement range's
+    answer must define (several; the last ``let`` binds one of them), else the one ``target`` its last ``let``
+    binds."""
     if not isinstance(text, str) or not text.strip():
         raise Rejected("empty answer")
     if len(text) > MAX_ANSWER:
@@ -123,9 +125,21 @@ def parse(text: str, target: str) -> list[Stmt]:
         raise Rejected("no `let` statement in the rust block")
     if len(stmts) > 8:
         raise Rejected("too many statements for one construct (at most 8)")
-    if stmts[-1].name != target:
-        raise Rejected(f"the last statement must bind `{target}`, not `{stmts[-1].name}`")
-    kind = parse_type(stmts[-1].type)[0]
-    if kind == "opaque":
-        raise Rejected(f"`{target}` must be a Tile<..> or a scalar, not `{stmts[-1].type}`")
+    if outputs and len(outputs) > 1:
+        bound = {s.name: s for s in stmts}  # the last `let` of a name (shadowing) is its value
+        missing = [n for n in outputs if n not in bound]
+        if missing:
+            raise Rejected(f"the rust block must bind every one of {', '.join(f'`{n}`' for n in outputs)}; "
+                           f"missing: {', '.join(f'`{n}`' for n in missing)}")
+        if stmts[-1].name not in outputs:
+            raise Rejected(f"the last statement must bind one of {', '.join(f'`{n}`' for n in outputs)}, not "
+                           f"`{stmts[-1].name}` (a value nothing reads)")
+        finals = [bound[n] for n in outputs]
+    else:
+        if stmts[-1].name != target:
+            raise Rejected(f"the last statement must bind `{target}`, not `{stmts[-1].name}`")
+        finals = [stmts[-1]]
+    for st in finals:
+        if parse_type(st.type)[0] == "opaque":
+            raise Rejected(f"`{st.name}` must be a Tile<..> or a scalar, not `{st.type}`")
     return stmts

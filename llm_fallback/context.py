@@ -25,7 +25,7 @@ class Construct:
     kernel: Path
     loc: object  # errors.Loc (file, line, col) of the construct
     end_line: int  # last source line of the construct
-    code: str  # the diagnostic code it stopped at (CTRS-E100, CTRS-E124, CTRS-E110, ...)
+    code: str  # the diagnostic code it stopped at (CTRS-E100, CTRS-E124, ...)
     message: str
     python: str  # the construct's source text
     target: str  # the Rust name the answer's last `let` binds
@@ -33,6 +33,7 @@ class Construct:
     scope: list[dict] = field(default_factory=list)  # {"python", "rust", "kind", "type"}
     generics: str = "none"
     result_type: str = ""  # the Rust type the rest of the kernel expects, when the front end knows it
+    outputs: tuple = ()  # a statement range: the names its answer defines (kind "statements"; target: the last)
 
     @property
     def key(self) -> tuple[str, int, int]:

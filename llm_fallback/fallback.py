@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 import libcst as cst
 
-from . import answer, api, client, context, splice, verify
+from . import answer, api, client, context, ranges, splice, verify
 # `cfg: Config` annotations name llm_fallback.config.Config (not imported: Config loads this module lazily)
 
 PROMPTS = Path(__file__).with_name("prompts")
@@ -43,12 +43,7 @@ def text_model_construct(e, kernel: Path) -> context.Construct:
     params = front.params()
     gens = sorted({p.dtype for p in params if p.kind == "array" and p.dtype and p.dtype[0].isupper()})
     gens = [f"{g}: ElementType" for g in gens] + [f"const {p.name}: i32" for p in params if p.kind == "constant"]
-    from ctrs import frontend_triton  # noqa: PLC0415
-
     python, message = front.info.module.code_for_node(node), e.message
-    if frontend_triton.is_triton_file(kernel):  # the rewrite put a placeholder where the Triton expression has no rule
-        python = Path(kernel).read_text(errors="replace").splitlines()[pos.start.line - 1].strip()
-        message = f"no rule for this Triton construct: {python}"
     scope = splice.scope(front)
     operands = getattr(front, "llm_operands", None)  # a tile operator's operands, already lowered by the front end
     if operands is not None and operands[0] is node:
@@ -66,7 +61,8 @@ def messages_for(c: context.Construct, ref_ops: list[str]) -> list[dict]:
     ctx = dict(target=c.target, api=api.allowed(), examples=context.examples(), code=c.code, message=c.message,
                where=f"{Path(c.loc.file).name}:{c.loc.line}:{c.loc.col}", slice="\n".join(lines[c.loc.line - 1:c.end_line]),
                expr=c.python, kind=c.kind, line=c.loc.line, col=c.loc.col, scope=c.scope, generics=c.generics,
-               result_type=c.result_type, ref_ops=ref_ops, kernel_src=context.kernel_source(c.kernel, c.loc.line))
+               result_type=c.result_type, outputs=list(c.outputs), end_line=c.end_line, ref_ops=ref_ops,
+               kernel_src=context.kernel_source(c.kernel, c.loc.line))
     return [{"role": "system", "content": _ENV.get_template("system.j2").render(**ctx)},
             {"role": "user", "content": _ENV.get_template("construct.j2").render(**ctx)}]
 
@@ -108,18 +104,58 @@ def _remember(cfg: Config, records: list[dict], specs: list[str]) -> None:
             r["stored"] = True
 
 
-def _construct_of(e, kernel: Path, typed: bool) -> context.Construct | None:
-    """The construct a diagnostic stopped at, when the fallback can ask for it (else None)."""
+def _construct_of(e, kernel: Path, typed: bool, hook=None) -> context.Construct | splice.Ask | None:
+    """The construct a diagnostic stopped at, when the fallback can ask for it (else None). On the typed path a
+    blocker inside a rule (CTRS-E124 / E125 ...) at a simple assignment is a statement (range) to ask for: a
+    splice.Ask, turned into a Construct (with the scope at the statement) by the next lowering (``hook``: the
+    lowering's, for the other statements it stopped at)."""
     from ctrs import errors  # noqa: PLC0415
 
     if e.code == errors.LLM_CONSTRUCT and getattr(e, "construct", None) is not None:
         return e.construct
+    if typed and e.code in _statement_codes() and e.loc is not None and e.loc.line and \
+            Path(str(e.loc.file)).resolve() == Path(kernel).resolve():
+        return ranges.ask_for(kernel, e.loc, e.code, e.message, _stopped(kernel, hook))
     if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None and (
             (isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message))
             or (isinstance(e.node, cst.BinaryOperation) and e.message.startswith("no rule for tile operator "))):
         # a call with no rule at all (not one whose operands a rule lacks), or a tile operator without a rule
         return text_model_construct(e, kernel)
     return None
+
+
+def _statement_codes() -> tuple[str, ...]:
+    """The typed front end's "outside the subset" blockers (pipeline.FALLBACK_CODES): a statement stopped by one
+    can be asked for as a whole."""
+    from ctrs import pipeline  # noqa: PLC0415
+
+    return tuple(pipeline.FALLBACK_CODES)
+
+
+def _stopped(kernel: Path, hook) -> set[int]:
+    """The lines where the typed lowering of ``kernel`` stopped (every blocker of every kernel, the hook's
+    constructs included)."""
+    from ctrs import errors, pipeline, translate  # noqa: PLC0415
+
+    refused: dict = {}
+    codes = _statement_codes()
+    try:
+        pipeline.translate_module(kernel, translate._stem(kernel), refused,
+                                  on_unsupported=hook.typed if hook is not None else None)
+    except errors.CtrsError:
+        return set()
+    return {int(b.loc.line) for bs in refused.values() for b in bs if b.loc is not None and b.loc.line
+            and (b.code == errors.LLM_CONSTRUCT or b.code in codes)}
+
+
+def _range_of(kernel: Path, c: context.Construct, hook) -> splice.Ask | None:
+    """The statement holding expression construct ``c`` as a whole when it binds several names (``a, b = ..``), or
+    the range from it when the statements after it stopped too and the range binds two or more names read
+    elsewhere (ranges.py); else None (``c`` is asked alone)."""
+    if c.kind != "expression" or Path(str(c.loc.file)).resolve() != Path(kernel).resolve():
+        return None
+    ask = ranges.ask_for(kernel, c.loc, c.code, c.message, _stopped(kernel, hook))
+    return ask if ask is not None and len(ask.outputs) > 1 else None
 
 
 def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, verifier: verify.Verifier,
@@ -151,16 +187,16 @@ def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, v
         _log(cfg, f"{where}: llm: {'cached answer' if hit else f'attempt {attempt}/{cfg.attempts} ({cfg.model})'}")
         rec = {"model": _model_tag(cfg.model), "endpoint": client.endpoint(cfg), "hash": prompt_hash(messages[:2]),
                "cache_key": key, "text": text, "stored": hit, "target": target, "expr": expr, "attempts": n, "loc": k,
-               "kind": c.kind, "code": c.code}
+               "kind": c.kind, "code": c.code, "outputs": list(c.outputs), "end_line": c.end_line}
         detail = ""
         try:
-            rec["stmts"] = answer.parse(text, target)
+            rec["stmts"] = answer.parse(text, target, list(c.outputs))
             hook = splice.Hook({**accepted, k: rec}, typed)
             try:
                 files = translate.translate_source(kernel, llm_hook=hook)
                 mod = translate.translate_module(kernel, hook)
             except errors.CtrsError as te:
-                other = _construct_of(te, kernel, typed)
+                other = _construct_of(te, kernel, typed, hook)
                 if other is not None and other.key != k and other.key not in accepted:
                     return rec, False  # another construct without a rule: verified together later
                 raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
@@ -179,7 +215,7 @@ def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, v
         _log(cfg, f"{where}: llm: attempt {attempt} not accepted: {stage}: {_first_line(detail)}")
         messages = messages + [{"role": "assistant", "content": text},
                                {"role": "user", "content": _ENV.get_template("retry.j2").render(
-                                   stage=stage, detail=detail[:4000], target=target)}]
+                                   stage=stage, detail=detail[:4000], target=target, outputs=list(c.outputs))}]
     raise _fail(e, f"no verified answer after {cfg.attempts} attempts (last: {stage}: {_first_line(detail)})") \
         from None
 
@@ -207,33 +243,46 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
 
     The rules run first, unchanged (``plain``). When they fail on a cuTile Python file, the typed IR front end runs
     alone with the fallback's hook (``typed``): every statement / expression without a rule (operators,
-    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op. A file the
-    typed front end cannot take for another reason, and every Triton file, goes through the text-model front end
-    (``text``): a ct.* call without a rule (CTRS-E100; for Triton, any expression the rewrite has no rule for)."""
-    from ctrs import errors, frontend_triton, translate  # noqa: PLC0415
+    subscripts, statements, calls) becomes a construct (CTRS-E251) and its answer a RUST_FRAGMENT op; a simple
+    assignment stopped inside a rule (CTRS-E124/E125), a tuple assignment and a range of stopped statements whose
+    names are read later are asked for as a whole (ranges.py: an Ask, re-lowered for the scope). A Triton file
+    alike (a tl.* call without a rule, or one whose rule refuses its operands: frontends/triton/llm_hook.py). A
+    cuTile file the typed front end cannot take for another reason goes through the text-model front end
+    (``text``): a ct.* call without a rule (CTRS-E100)."""
+    from ctrs import errors, translate  # noqa: PLC0415
+    from ctrs.frontends.triton.source import is_triton_file  # noqa: PLC0415
 
     kernel = Path(kernel)
-    triton = frontend_triton.is_triton_file(kernel)
+    triton = is_triton_file(kernel)
     accepted: dict = {}
     verifier = None
     verified = True
     mode = "plain"
     first = None  # the rules' own diagnostic: it stands when no construct can be asked for
-    for _ in range(MAX_CONSTRUCTS + 3):
+    asks: dict = {}  # statement key -> splice.Ask (a statement range asked for as a whole)
+    asked: dict = {}  # statement key -> the blocker that made it a construct (it stands when no answer verifies)
+    for _ in range(3 * MAX_CONSTRUCTS + 3):
         typed = mode == "typed"
         try:
-            hook = None if mode == "plain" else splice.Hook(dict(accepted), typed)
+            hook = None if mode == "plain" else splice.Hook(dict(accepted), typed, asks)
             files = translate.translate_source(kernel, llm_hook=hook)
             if not verified:  # pragma: no cover - a provisional answer is always followed by a verified one
                 raise errors.CtrsError(errors.INTERNAL, "unverified LLM answer", "report this", errors.Loc(str(kernel)))
             cfg.accepted, cfg.typed = dict(accepted), typed  # for --explain / --stats on the same run
             return provenance(files, list(accepted.values()))
         except errors.CtrsError as e:
-            c = None if mode == "plain" else _construct_of(e, kernel, typed)
+            c = None if mode == "plain" else _construct_of(e, kernel, typed, hook)
+            if typed and c is not None and not isinstance(c, splice.Ask) and c.key not in asks:
+                c = _range_of(kernel, c, hook) or c
+            if isinstance(c, splice.Ask):  # a statement (range): lowered again, its construct carries the scope
+                if c.key in asks or c.key in accepted:
+                    raise (first or e) from None
+                asks[c.key], asked[c.key] = c, e
+                continue
             if c is None:
-                if mode == "plain" or (typed and not accepted):
+                if mode == "plain" or (typed and not accepted and not triton):
                     first = first or e
-                    mode = "text" if triton or typed else "typed"
+                    mode = "text" if typed else "typed"
                     continue
                 raise (first or e) from None
             if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:
@@ -244,7 +293,7 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                         from None
                 verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
             same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
-            stands = first if same else e  # the diagnostic that stands when no answer is accepted
+            stands = first if same else asked.get(c.key, e)  # the diagnostic that stands when no answer is accepted
             _require_exercised(cfg, stands, c, verifier)
             rec, verified = _solve(kernel, cfg, stands, c, accepted, verifier, typed)
             accepted[c.key] = rec
@@ -268,6 +317,7 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
         "constructs": [{"file": Path(r["loc"][0]).name, "line": r["loc"][1], "col": r["loc"][2],
                         "kind": r.get("kind", "expression"), "python": r["expr"], "model": r["model"], "endpoint": r["endpoint"],
                         "prompt_hash": r["hash"], "attempts": r["attempts"],
+                        **({"defines": r["outputs"], "end_line": r["end_line"]} if r.get("outputs") else {}),
                         "verified_specs": r.get("verified_specs", []),
                         "rust": [f"let {s.name}: {s.type} = {s.expr};" for s in r["stmts"]]} for r in records],
     }

@@ -1,11 +1,14 @@
-"""The splice point: the front end calls ``lower`` where a ct.* call has no rule (frontend_cutile._call,
-only through the ``llm_hook`` callback fallback.py passes to the front end). An answer for this construct's file:line:col
-becomes ordinary model ``let``s (op kind ``llm``), so specialisation, per-dtype expansion, rendering,
-op stats and the source map treat it like any rule output. Bound names are renamed to fresh names."""
+"""The splice points. Text model: the front end calls ``lower`` where a ct.* call has no rule
+(frontend_cutile._call, only through the ``llm_hook`` callback fallback.py passes to the front end); an answer
+for this construct's file:line:col becomes ordinary model ``let``s (op kind ``llm``), bound names renamed to
+fresh names. Typed IR: ``Hook.typed`` is the Lowering's ``on_unsupported`` (``lower_typed``: an expression or a
+one-name statement without a rule) and its ``replaces`` runs before every statement (``replace_statements``: a
+statement or statement range answered as a whole, several names bound by one RUST_FRAGMENT op)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ctrs import model
 
@@ -49,16 +52,31 @@ class Hook:
     """The front ends' LLM hook for these answers. Called as ``hook(front, node, hint)`` by the text-model front
     end (frontend_cutile.parse_file(llm_hook=...): a ct.* call without a rule); with ``typed`` set,
     translate.translate_module takes the typed IR pipeline alone and passes ``hook.typed`` to its Lowering
-    (on_unsupported): every statement / expression without a rule reaches it."""
+    (on_unsupported): every statement / expression without a rule reaches it, and every statement passes its
+    ``replaces`` first (a statement or statement range answered as a whole, or one the fallback asks for:
+    ``asks``, statement key -> :class:`Ask`)."""
 
-    def __init__(self, splices: dict, typed: bool = False):
+    def __init__(self, splices: dict, typed: bool = False, asks: dict | None = None):
         self.splices, self.typed_mode = splices, typed
+        self.asks = dict(asks or {})
+        self.typed = TypedHook(self)
 
     def __call__(self, front, node, hint: str):
         return lower(front, node, hint, self.splices)
 
-    def typed(self, lw, node, hint: str):
-        return lower_typed(lw, node, hint, self.splices)
+
+class TypedHook:
+    """``Lowering(on_unsupported=...)``: called as ``(lw, node, hint)`` for a construct without a rule;
+    ``replaces(lw, stmt)`` before every statement."""
+
+    def __init__(self, owner: Hook):
+        self.owner = owner
+
+    def __call__(self, lw, node, hint: str):
+        return lower_typed(lw, node, hint, self.owner.splices)
+
+    def replaces(self, lw, s) -> bool:
+        return replace_statements(lw, s, self.owner.splices, self.owner.asks)
 
 
 def hook(splices: dict, typed: bool = False):
@@ -104,31 +122,50 @@ def typed_scope(lw) -> list[dict]:
     return out
 
 
+def _generics(lw) -> str:
+    """The answer's generics: E and the kernel's compile-time constants (Triton: its tl.constexpr parameters,
+    symbols in the front end's environment)."""
+    from ctrs.ir import Sym  # noqa: PLC0415
+
+    consts = [v.name for v in lw.env.values() if isinstance(v, Sym)] if hasattr(lw, "tf") else \
+        [p.name for p in lw.params if p.kind == "constant"]
+    return ", ".join(["E: ElementType"] + [f"const {n}: i32" for n in dict.fromkeys(consts)])
+
+
+def _rust_name(name: str) -> str:
+    name = re.sub(r"\W", "_", name).lower()
+    return name if re.match(r"[a-z_]", name) else f"v_{name}"
+
+
 def typed_construct(lw, node, hint: str):
     from ctrs import errors  # noqa: PLC0415
 
     from .context import Construct  # noqa: PLC0415
 
-    target = _binds(node) or hint or "llm_value"
-    target = re.sub(r"\W", "_", target).lower()
-    if not re.match(r"[a-z_]", target):
-        target = f"v_{target}"
-    pos = lw.info.positions[node]
-    code = lw.info.module.code_for_node(node).strip()
-    gens = ["E: ElementType"] + [f"const {p.name}: i32" for p in lw.params if p.kind == "constant"]
+    target = _rust_name(_binds(node) or hint or "llm_value")
+    src = lw.tf if hasattr(lw, "tf") else lw.info  # the Triton front end's file, the cuTile front end's module info
+    pos = src.positions[node]
+    code = src.module.code_for_node(node).strip()
     kind = "statement" if _binds(node) else "expression"
-    return Construct(lw.info.path, lw.info.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
+    return Construct(src.path, src.loc(node), pos.end.line, errors.IR_UNSUPPORTED,
                      f"no typed-IR rule for the {kind} `{' '.join(code.split())[:80]}`", code, target, kind,
-                     typed_scope(lw), ", ".join(gens))
+                     typed_scope(lw), _generics(lw))
 
 
-def _ir_type(text: str):
+def _ir_type(text: str, known: dict | None = None):
+    """The IR type of an answer's ``let`` type; ``known``: the Rust spelling -> dtype of the values the answer
+    reads (an array's own dtype variable keeps its identity: `E` there is that variable, not the kernel's E)."""
     from ctrs.frontends.cutile import ELEMENT  # noqa: PLC0415
     from ctrs.ir import Sym  # noqa: PLC0415
     from ctrs.ir.types import DTYPES, ScalarType, TileType  # noqa: PLC0415
 
     kind, dt, dims = answer.parse_type(text)
-    dtype = ELEMENT if dt == ELEMENT.name else DTYPES.get(dt)
+    known = known or {}
+    generic = {d for d in known.values() if not isinstance(d, type(DTYPES["f32"]))}
+    if dt not in known and dt not in DTYPES and len(generic) == 1:  # the one dtype variable the answer reads
+        dtype = next(iter(generic))  # (the prompt's scope may come from a lowering round that named it otherwise)
+    else:
+        dtype = known.get(dt) or (ELEMENT if dt == ELEMENT.name else DTYPES.get(dt))
     if dtype is None:
         raise answer.Rejected(f"element type `{dt}` is not E or a cutile element type")
     if kind == "scalar":
@@ -136,12 +173,64 @@ def _ir_type(text: str):
     return TileType(dtype, tuple(int(d) if d.lstrip("-").isdigit() else Sym(d) for d in dims))
 
 
+def _fragment(lw, node, got: dict, c_loc, names: list[str], hint: str):
+    """The RUST_FRAGMENT op of an accepted answer at ``node``: operands are the scope values its expressions read,
+    results the values of ``names`` (each the type of its last ``let``)."""
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.emitters.ir_rust import dtype_rust  # noqa: PLC0415
+    from ctrs.ir import OpKind  # noqa: PLC0415
+    from ctrs.ir.values import Value  # noqa: PLC0415
+
+    used = set()
+    for st in got["stmts"]:
+        used |= set(re.findall(r"\b[A-Za-z_]\w*\b", st.expr))
+    inputs = [n for n in sorted(used) if isinstance(lw.env.get(n), Value)]
+    mark = f"/* {MARK} {got['model']} {got['hash'][:16]} */ "
+    last = {st.name: st for st in got["stmts"]}
+    known = {}
+    for n in inputs:
+        dt = getattr(lw.env[n].type, "dtype", None)
+        try:
+            known.setdefault(dtype_rust(dt), dt)
+        except Exception:  # noqa: BLE001, S112 - a dtype without a Rust spelling: not one an answer can name
+            continue
+    try:
+        rtypes = [_ir_type(last[n].type, known) for n in names]
+    except (answer.Rejected, KeyError) as r:
+        raise errors.CtrsError(errors.IR_UNSUPPORTED, f"LLM answer: {r}", "", c_loc) from None
+    _assert_dtypes(lw, got["stmts"], inputs, c_loc)
+    extra = {"outputs": list(names)} if len(names) > 1 else {}
+    op = lw.emit(OpKind.RUST_FRAGMENT, [lw.env[n] for n in inputs], rtypes, node, hint, inputs=inputs,
+                 stmts=[(s.name, s.type, s.expr) for s in got["stmts"]], mark=mark, **extra)
+    for r, n in zip(op.results, names):
+        r.hint = n
+    return op.results
+
+
+def _assert_dtypes(lw, stmts, inputs: list[str], loc) -> None:
+    """An input the answer re-declares with a concrete element type (``let t: Tile<i32, { [1] }> = t;``, ``t``'s
+    dtype a variable of an array) states the dtype the answer is written for, as cuTile Python's JIT sees one per
+    launch: a Bind fact (frontends/cutile/dtypes.py binds the array's dtype and lowers again). The specs decide
+    whether that holds: an array passed with another dtype has no entry, and the answer is rejected."""
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.ir import typing as irtyping  # noqa: PLC0415
+    from ctrs.ir.types import DTypeParam  # noqa: PLC0415
+
+    for st in stmts:
+        if st.expr not in inputs:
+            continue
+        have = getattr(lw.env[st.expr].type, "dtype", None)
+        kind, dt, _ = answer.parse_type(st.type)
+        want = _ir_type(st.type) if kind != "opaque" and dt != "E" else None
+        if isinstance(have, DTypeParam) and want is not None and not isinstance(want.dtype, DTypeParam):
+            fact = irtyping.Bind(have, want.dtype, f"the LLM answer reads `{st.expr}` as {want.dtype}")
+            raise errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {fact}", "", loc) from fact
+
+
 def lower_typed(lw, node, hint: str, splices: dict):
     """A RUST_FRAGMENT op for the answer at this construct; without one, CTRS-E251 carrying the Construct (the
     fallback asks the model for it). A statement's answer is bound to the name it assigns."""
     from ctrs import errors  # noqa: PLC0415
-    from ctrs.ir import OpKind  # noqa: PLC0415
-    from ctrs.ir.values import Value  # noqa: PLC0415
 
     import libcst as cst  # noqa: PLC0415
 
@@ -153,21 +242,63 @@ def lower_typed(lw, node, hint: str, splices: dict):
         e = errors.CtrsError(errors.LLM_CONSTRUCT, c.message, "ctrs translate --llm sends it to the model", c.loc)
         e.construct = c
         raise e
-    used = set()
-    for st in got["stmts"]:
-        used |= set(re.findall(r"\b[A-Za-z_]\w*\b", st.expr))
-    inputs = [n for n in sorted(used) if isinstance(lw.env.get(n), Value)]
-    mark = f"/* {MARK} {got['model']} {got['hash'][:16]} */ "
-    try:
-        rtype = _ir_type(got["stmts"][-1].type)
-    except answer.Rejected as r:
-        raise errors.CtrsError(errors.IR_UNSUPPORTED, f"LLM answer: {r}", "", c.loc) from None
-    op = lw.emit(OpKind.RUST_FRAGMENT, [lw.env[n] for n in inputs], [rtype], node, c.target, inputs=inputs,
-                 stmts=[(s.name, s.type, s.expr) for s in got["stmts"]], mark=mark)
-    v: Value = op.result
+    (v,) = _fragment(lw, node, got, c.loc, [got["stmts"][-1].name], c.target)
     if _binds(node):
         lw.bind(_binds(node), v)
     return v
+
+
+# -------------------------------------------------------------------------- statements and statement ranges
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A statement range the fallback asks the model for (statements ``first``..``last`` lines of one block,
+    starting at ``key``): the answer defines ``outputs``, the names it binds that the kernel reads elsewhere."""
+    key: tuple
+    last_line: int
+    outputs: tuple
+    python: str
+    code: str  # the diagnostic code that stopped the range's first statement (CTRS-E124, E125, E251)
+    message: str
+
+
+def _in_range(lw, s, key: tuple, last_line: int) -> bool:
+    loc = lw.info.loc(s)
+    return str(loc.file) == key[0] and key[1] < int(loc.line) <= last_line
+
+
+def replace_statements(lw, s, splices: dict, asks: dict) -> bool:
+    """Before statement ``s``: the fragment of an accepted statement (range) answer starting at ``s`` (binds its
+    outputs; True), True for a later statement of such a range (its names are bound already), CTRS-E251 with the
+    Construct for a statement range the fallback asks for (``asks``: the scope is the one at ``s``), else False."""
+    from ctrs import errors  # noqa: PLC0415
+
+    from .context import Construct  # noqa: PLC0415
+
+    if not splices and not asks:
+        return False
+    key = key_of(lw.info.loc(s))
+    got = splices.get(key)
+    if got is not None and got.get("outputs"):
+        outs = list(got["outputs"])
+        vals = _fragment(lw, s, got, lw.info.loc(s), outs, outs[-1])
+        for n, v in zip(outs, vals):
+            lw.bind(n, v)
+        return True
+    for k, rec in splices.items():
+        if rec.get("outputs") and _in_range(lw, s, k, rec["end_line"]):
+            return True
+    ask = asks.get(key)
+    if ask is not None and got is None:
+        c = Construct(lw.info.path, lw.info.loc(s), ask.last_line, ask.code, ask.message, ask.python,
+                      _rust_name(ask.outputs[-1]), "statements" if len(ask.outputs) > 1 else "statement",
+                      typed_scope(lw), _generics(lw),
+                      outputs=tuple(ask.outputs))
+        e = errors.CtrsError(errors.LLM_CONSTRUCT, c.message, "ctrs translate --llm sends it to the model", c.loc)
+        e.construct = c
+        raise e
+    return False
 
 
 def lower(front, node, hint: str, splices: dict):

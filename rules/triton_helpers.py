@@ -1,6 +1,6 @@
-# cuTile Python helpers for Triton constructs that are whole algorithms (rules/triton.toml [helpers]),
-# written for this repo. The Triton front end appends the ones a kernel uses to its cuTile rewrite,
-# where the shared front end inlines them like any module-level helper.
+# cuTile Python spellings of Triton constructs that are whole algorithms (tl.rand: Philox), written
+# for this repo: the cuTile counterpart fixtures/triton_dropout/reference.py compiles. The typed Triton front end
+# lowers the Triton spelling of the same algorithm (rules/triton_philox.py); ctrs check proves the two equal.
 #
 # _ctrs_philox_rand(seed, offsets) == tl.rand(seed, offsets): Philox-4x32 with 10 rounds on the counter
 # (offsets, 0, 0, 0) and the key (low, high 32 bits of the seed, sign-extended like Triton's

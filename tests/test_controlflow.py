@@ -65,6 +65,15 @@ def test_const_ifs_in_loops(tmp_path):
         < scaled.index("for j in 0i32..n {")
 
 
+def test_python_number_counter_is_loop_carried(tmp_path):
+    # `k = 0` .. `for ..: k += 1` (and a float `scale *= 0.5`): cuTile Python carries them through the loop as
+    # i32 / f32 iter_args; folding them to their value before the loop read tile 0 on every iteration
+    _equivalent(DATA / "cf_loop_counter.py", DATA / "cf_loop_counter.json", tmp_path / "o")
+    text = (tmp_path / "o" / "kernel.rs").read_text()
+    assert "        let mut k: i32 = 0i32;\n        let mut scale: f32 = 1.0f32;\n" in text
+    assert "load_view_tko(&px, [row, k]," in text and "            k = k_1;\n" in text
+
+
 def test_conditional_expression_and_aliasing(tmp_path):
     _equivalent(DATA / "cf_ifexp.py", DATA / "cf_ifexp.json", tmp_path / "o")
     text = (tmp_path / "o" / "kernel.rs").read_text()

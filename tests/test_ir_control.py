@@ -409,3 +409,31 @@ def test_constant_fill_of_an_index_arrays_dtype_is_ir_equivalent(tmp_path):
     kernel_rs = translate_data(tmp_path, ["ir_int_fill"])["ir_int_fill"]
     for s in load_specs(str(DATA / "ir_int_fill.json")):
         assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_compile_time_numbers_a_loop_changes_are_carried(tmp_path):
+    # `k = 0` .. `k += 1`: an i32 iter_arg (cuTile Python carries it); `step = 2` re-bound to the same value and
+    # `TILE`-valued `w` the body does not change stay compile-time (no iter_arg, folded where used)
+    body = """
+r = ct.bid(0)
+k = 0
+step = 2
+w = T
+for j in range(4):
+    t = ct.load(x, index=(r, k * step), shape=(1, T))
+    ct.store(y, index=(r, k), tile=t)
+    k += 1
+    step = 2
+"""
+    (k,) = _lower(_src(tmp_path, body, "x, y, T: ct.Constant[int]"))
+    (loop,) = [op for op in walk(k.body) if op.kind == OpKind.FOR]
+    init = loop.operands[3:]
+    assert [v.type for v in init] == [ScalarType(I32)] and [r.hint for r in loop.results] == ["k"]
+    (add,) = [op for op in walk(loop.regions[0]) if op.kind == OpKind.ADDI]
+    assert add.operands[0] is loop.regions[0].args[1]  # k + 1 reads the carried k, not the folded 0
+    # a number the body turns into a tile changes type: refused (cuTile Python keeps one type per loop variable)
+    bad = _src(tmp_path, "acc = 0\nfor j in range(4):\n    acc = acc + ct.astype(ct.load(x, index=(j,), shape=(T,)), "
+                         "ct.float32)\n"
+                         "ct.store(y, index=(0,), tile=acc)", "x, y, T: ct.Constant[int]", "bad.py")
+    with pytest.raises(errors.CtrsError, match="changes type in the loop body"):
+        _lower(bad)

@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["ir_ops_arith", "ir_ops_shapes", "ir_ops_newaxes", "ir_matmul", "ir_fill_sym", "ir_f8"]
+KERNELS = ["ir_ops_arith", "ir_ops_shapes", "ir_ops_newaxes", "ir_matmul", "ir_fill_sym", "ir_f8", "ir_scan_half"]
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +34,8 @@ def test_ir_ops_generated_forms(translated):
     assert "permute(a, const_array![1, 0])" in sh and "scan_sum(s, 0i32, reverse::Forward, 0.0f32)" in sh
     assert "cat(" in sh and "extract(u, [" in sh and "let x_dim0: i32 = x_shape[0];" in sh
     assert "let iota_1: Tile<i32, { [64] }> = iota(const_shape![64]);" in sh  # never a variable named like a function
+    half = translated["ir_scan_half"].read_text()  # the per-dtype entries' scan identities (rustc-checked)
+    assert "scan_sum(t, 0i32, reverse::Forward, f16::ZERO)" in half and "bf16::ZERO)" in half
     na = translated["ir_ops_newaxes"].read_text()
     assert "o.reshape(const_shape![TILE, 1])" in na and "o.reshape(const_shape![1, TILE])" in na  # o[:, None], o[None, :]
     assert "true_div(" in na and "ftz::Enabled)" in na and "mini(" in na

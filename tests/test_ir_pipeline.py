@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctrs import errors, frontend_triton, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.frontends.triton.source import is_triton_file
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {
@@ -39,6 +40,7 @@ TYPED_IR = {
     "tests/data/cf_ifexp.py",
     "tests/data/cf_int_variant.py",
     "tests/data/cf_loop_arm.py",
+    "tests/data/cf_loop_counter.py",
     "tests/data/cf_loop_if.py",
     "tests/data/cf_loop_split.py",
     "tests/data/cf_split.py",
@@ -66,6 +68,7 @@ TYPED_IR = {
     "tests/data/ir_ops_arith.py",
     "tests/data/ir_ops_newaxes.py",
     "tests/data/ir_ops_shapes.py",
+    "tests/data/ir_scan_half.py",
     "tests/data/ir_sinh.py",
     "tests/data/ir_strides.py",
     "tests/data/mem_gather0d.py",
@@ -76,6 +79,7 @@ TYPED_IR = {
     "tests/data/ops_const_mod.py",
     "tests/data/ops_divmod.py",
     "tests/data/ops_fma_const_if.py",
+    "tests/data/ops_fma_left_mul.py",
     "tests/data/ops_gather_mask.py",
     "tests/data/ops_gather_mask_bcast.py",
     "tests/data/ops_gather_pad.py",
@@ -93,7 +97,7 @@ TYPED_IR = {
 
 def _kernel_files() -> list[Path]:
     files = sorted((ROOT / "fixtures").glob("*/kernel.py")) + sorted((ROOT / "tests" / "data").glob("*.py"))
-    return [p for p in files if not frontend_triton.is_triton_file(p)]
+    return [p for p in files if not is_triton_file(p)]
 
 
 def test_typed_ir_ratchet():

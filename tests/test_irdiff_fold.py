@@ -194,3 +194,34 @@ def test_an_if_that_passes_a_different_value_is_critical(old, new):
         wrong = wrong.replace("yield %iterArg0, %iterArg1 :", "yield %iterArg1, %iterArg1 :")
     assert wrong != IF_PORT
     assert irdiff.diff(IF_REF, wrong).verdict() == "CRITICAL"
+
+
+BITCAST_REF = """entry @k(%arg0: tile<ptr<i32>>, %arg1: tile<i32>) {
+  %c0 = constant <i32: 0> : tile<i32>
+  %x = constant <i32: 7> : tile<8xi32>
+  %m = constant <i32: -845247145> : tile<8xi32>
+  %y = muli %x, %m : tile<8xi32>
+  %t0 = make_token : token
+  %v = make_tensor_view %arg0, shape = [%arg1], strides = [1] : tile<i32> -> tensor_view<?xi32, strides=[1]>
+  %pv = make_partition_view %v : partition_view<tile=(8), tensor_view<?xi32, strides=[1]>>
+  %s = store_view_tko weak %y, %pv[%c0] token = %t0 : tile<8xi32>, partition_view<tile=(8), tensor_view<?xi32, strides=[1]>>, tile<i32> -> token
+  return
+}
+"""
+BITCAST_PORT = BITCAST_REF.replace("""  %m = constant <i32: -845247145> : tile<8xi32>
+""", """  %s0 = constant <i32: -845247145> : tile<i32>
+  %b0 = bitcast %s0 : tile<i32> -> tile<i32>
+  %r0 = reshape %b0 : tile<i32> -> tile<1xi32>
+  %m = broadcast %r0 : tile<1xi32> -> tile<8xi32>
+""")
+
+
+def test_a_bitcast_splat_constant_folds_like_the_constant():
+    """A u32 constant >= 2**31 (Philox's multipliers, frontends/triton/philox.py) is spelled as the i32 constant of
+    its bits and a bitcast (cutile reads a u32 literal as i32): in Tile IR that bitcast is i32 -> i32, so the
+    0-d constant, reshaped and broadcast, is the reference's splat constant; another value stays critical."""
+    assert BITCAST_PORT != BITCAST_REF
+    rep = irdiff.diff(BITCAST_REF, BITCAST_PORT)
+    assert rep.verdict() == "EQUIVALENT", rep.render()
+    wrong = BITCAST_PORT.replace("%s0 = constant <i32: -845247145>", "%s0 = constant <i32: -766435501>")
+    assert irdiff.diff(BITCAST_REF, wrong).verdict() == "CRITICAL"

@@ -478,3 +478,102 @@ def test_text_model_splices_a_tile_operator_answer_no_build():
     assert "let q_lhs: Tile<i32, { [N] }> = c + q_lhs_rhs;" in rs
     assert "let q: Tile<i32, { [N] }> = /* ctrs-llm m 0000000000000000 */ divi(q_lhs, b, rounding::NegativeInf);" in rs
     assert "let c: Tile<i32, { [N] }> = maxi(c_lhs, c_rhs);" in rs and "maxf" not in rs
+
+
+# ------------------------------------------------------------------- statements binding several names
+
+RANGE = DATA / "llm_range.py"
+RANGE_SPEC = str(DATA / "llm_range.json")  # angles + angles_tuple, f32 and f16 each
+RANGE_AB = ("```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, u);\n"
+            "let b: Tile<E, { [TILE] }> = atan2(u, t);\n```")
+TUPLE_CD = ("```rust\nlet c: Tile<E, { [TILE] }> = atan2(t, u);\n"
+            "let d: Tile<E, { [TILE] }> = atan2(t, t);\n```")
+TUPLE_CD_WRONG = ("```rust\nlet c: Tile<E, { [TILE] }> = atan2(t, u);\n"
+                  "let d: Tile<E, { [TILE] }> = absf(t);\n```")  # compiles; d is not atan2(t, t)
+
+
+def test_vetting_a_statement_range_answer_binds_every_name():
+    stmts = answer.parse(RANGE_AB, "b", ["a", "b"])
+    assert [s.name for s in stmts] == ["a", "b"]
+    with pytest.raises(answer.Rejected, match="missing: `b`"):
+        answer.parse("```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, u);\n```", "b", ["a", "b"])
+    with pytest.raises(answer.Rejected, match="the last statement must bind one of `a`, `b`"):
+        answer.parse("```rust\nlet a: Tile<E, { [TILE] }> = atan2(t, u);\nlet b: Tile<E, { [TILE] }> = atan2(u, t);\n"
+                     "let x: Tile<E, { [TILE] }> = absf(u);\n```", "b", ["a", "b"])
+
+
+def test_statement_range_and_tuple_assignment_reach_the_model_and_verify(tmp_path):
+    """Two consecutive statements without a rule whose names are both read later (`a = ct.atan2(t, u)`,
+    `b = ct.atan2(u, t)`) go to the model as one statement range; `c, d = ct.atan2(t, u), ct.atan2(t, t)` as one
+    statement binding two names. Each answer defines those names (one RUST_FRAGMENT op with a result per name).
+    The range's answer is held while the tuple is asked for; the tuple's first answer is wrong for `d` (IR diff:
+    rejected for every spec of angles_tuple, fed back), its second right; the file (both kernels) is proven
+    IR-equivalent for all four specs before either answer is accepted."""
+    with Server([RANGE_AB, TUPLE_CD_WRONG, TUPLE_CD]) as srv:
+        out = translate.translate(RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[RANGE_SPEC]))
+        users = [r["body"]["messages"][-1]["content"] for r in srv.requests]
+    assert len(users) == 3
+    assert ("The statements to translate are `a = ct.atan2(t, u); b = ct.atan2(u, t)` (lines 15-16, column 5); "
+            "define each of `a`, `b`") in users[0]
+    assert ("The statements to translate are `c, d = ct.atan2(t, u), ct.atan2(t, t)` (lines 26-26, column 5); "
+            "define each of `c`, `d`") in users[1]
+    assert "its Tile IR differs from the reference" in users[2] and "binding each of `c`, `d`" in users[2]
+    assert "EQUIVALENT for angles_f32_n4096, angles_f16_n1000" in users[2]  # right for angles, wrong for the tuple
+    rs = out[0].read_text()
+    assert "let a: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model " in rs and "*/ atan2(t, u);" in rs
+    assert "let b: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model " in rs and "*/ atan2(u, t);" in rs
+    assert "let d: Tile<E, { [TILE] }> = /* ctrs-llm ctrs-test-model " in rs and "*/ atan2(t, t);" in rs
+    assert "absf" not in rs
+    cs = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    every = ["angles_f32_n4096", "angles_f16_n1000", "angles_tuple_f32_n4096", "angles_tuple_f16_n1000"]
+    assert [(c["line"], c["end_line"], c["defines"], c["attempts"], c["verified_specs"]) for c in cs] == [
+        (15, 16, ["a", "b"], 1, every), (26, 26, ["c", "d"], 2, every)]
+    assert cs[0]["python"] == "a = ct.atan2(t, u); b = ct.atan2(u, t)"
+
+
+def test_statement_answer_splices_and_its_dtype_assertion_binds_the_array_no_build():
+    """A statement stopped inside a rule (`m = ct.max(t)`: no axis, CTRS-E124) is replaced as a whole by its answer
+    (the hook's `replaces`); generic, the answer's `E` is the dtype variable of the tile it reads, so the port stays
+    generic; re-declaring `t` as f32 states the dtype the answer is written for: the array's dtype variable is
+    bound to f32 (a Bind fact the dtype solver applies), and nothing of `E` is left."""
+    from ctrs.llm_fallback import splice
+
+    kernel = DATA / "llm_rowmax.py"
+    key = (str(kernel), 13, 5)
+
+    def port(text: str) -> str:
+        rec = {"model": "m", "hash": "0" * 64, "stmts": answer.parse(text, "m", ["m"]), "outputs": ["m"],
+               "end_line": 13, "kind": "statement"}
+        return translate.translate_source(kernel, llm_hook=splice.Hook({key: rec}, True))["kernel.rs"]
+
+    rs = port("```rust\nlet m: Tile<E, { [] }> = reduce_max(t, 0i32);\n```")
+    assert "pub fn shift_by_max<E: ElementType, const TILE: i32>(" in rs
+    assert "let m: Tile<E, { [] }> = /* ctrs-llm m 0000000000000000 */ reduce_max(t, 0i32);" in rs
+    rs = port("```rust\nlet t: Tile<f32, { [TILE] }> = t;\nlet m: Tile<f32, { [] }> = reduce_max(t, 0i32);\n```")
+    assert "pub fn shift_by_max<const TILE: i32>(" in rs and "x: &Tensor<f32, { [-1] }>," in rs
+    assert "let t_1: Tile<f32, { [TILE] }> = /* ctrs-llm m 0000000000000000 */ t;" in rs
+    assert "let m: Tile<f32, { [] }> = /* ctrs-llm m 0000000000000000 */ reduce_max(t_1, 0i32);" in rs
+    with pytest.raises(errors.CtrsError) as ei:  # without the answer the rules' blocker stands
+        translate.translate_source(kernel, llm_hook=splice.Hook({}, True))
+    assert ei.value.code == errors.IR_UNSUPPORTED and (ei.value.loc.line, ei.value.loc.col) == (13, 9)
+
+
+def test_statement_ranges_are_formed_from_stopped_statements_no_build():
+    """ranges.ask_for: a statement stopped inside a rule extends over the following statements of its block that
+    stopped too, when two or more of the names they bind are read elsewhere; else the statement alone (all the
+    names it binds); the construct's text has no comment lines."""
+    from ctrs import errors as errs
+    from ctrs.llm_fallback import ranges
+
+    loc = errs.Loc(str(RANGE), 15, 9)
+    ask = ranges.ask_for(RANGE, loc, errs.IR_UNSUPPORTED, "m", {15, 16})
+    assert (ask.key[1:], ask.last_line, ask.outputs) == ((15, 5), 16, ("a", "b"))
+    assert ask.python == "a = ct.atan2(t, u); b = ct.atan2(u, t)"
+    ask = ranges.ask_for(RANGE, loc, errs.IR_UNSUPPORTED, "m", {15})  # b has a rule: a alone
+    assert (ask.last_line, ask.outputs) == (15, ("a",))
+    ask = ranges.ask_for(RANGE, errs.Loc(str(RANGE), 26, 12), errs.IR_UNSUPPORTED, "m", {26})
+    assert (ask.key[1:], ask.outputs) == ((26, 5), ("c", "d"))
+    neg = DATA / "llm_neg_abs.py"  # n = ..; a = ..(n): only `a` is read after the two lines: no range
+    ask = ranges.ask_for(neg, errs.Loc(str(neg), 14, 9), errs.IR_UNSUPPORTED, "m", {14, 15})
+    assert (ask.last_line, ask.outputs) == (14, ("n",))
+    assert ranges.ask_for(RANGE, errs.Loc(str(RANGE), 17, 5), errs.IR_UNSUPPORTED, "m", {17}) is None  # ct.store

@@ -145,6 +145,7 @@ def test_wheel_ships_every_file_in_one_package(wheel):
         meta = z.read("ctrs-0.1.0.dist-info/METADATA").decode()
     assert {n for n in names if not n.startswith("ctrs-0.1.0.dist-info/")} == want
     for data in ("ctrs/rules/cutile.toml", "ctrs/rules/triton.toml", "ctrs/rules/triton_helpers.py",
+                 "ctrs/rules/triton_philox.py",
                  "ctrs/grammars/tileir.lark", "ctrs/llm_fallback/allowlist.txt",
                  "ctrs/llm_fallback/prompts/system.j2", "ctrs/emitters/templates/harness/Cargo.lock",
                  "ctrs/emitters/templates/port/kernel.rs.j2"):

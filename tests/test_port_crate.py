@@ -97,6 +97,12 @@ def test_ffi_signature_and_generics_order(built):
                    ".grid(grid)", "#[no_mangle]"):
         assert needle in ffi_rs
     assert "api::zeros" not in ffi_rs and "malloc" not in ffi_rs  # never allocates device memory
+    # the caller's stream is wrapped once per thread and raw handle, never per launch: dropping a borrowed
+    # cutile 0.5.0 Stream queries the driver and records an event (docs/porting.md §11, "Launch path")
+    assert ffi_rs.count("Stream::borrow_raw(") == 1
+    cached = ffi_rs[ffi_rs.index("fn borrowed_stream("):]
+    assert cached.index("STREAM.with(") < cached.index("Stream::borrow_raw(") < cached.index("*slot = Some(")
+    assert "borrowed_stream(device_id, raw_stream, dev)" in ffi_rs[ffi_rs.index("fn device_and_stream("):]
 
 
 def test_ffi_return_codes_without_gpu(built):
@@ -573,3 +579,16 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     ffi_rs = translate.translate_source(DATA / "cf_variant.py")["ffi.rs"]
     assert "pub unsafe extern \"C\" fn ctrs_cf_variant(" in ffi_rs
     assert "if ROWS == 1 || !matches!(ROWS, 0 | 1) {" in ffi_rs  # the largest value stands for any other
+
+
+def test_dispatcher_takes_a_float_constant_as_f32(tmp_path):
+    # a ct.Constant[float] the launch passes as a constant is a runtime f32 of every entry: the C dispatcher
+    # of the per-dtype entries takes it as f32 (it took it as an i32 constant: ffi.rs did not compile, E0308)
+    port = translate.translate(DATA / "launch_float_const" / "kernel.py", tmp_path / "p")[0].parent
+    ffi = (port / "ffi.rs").read_text()
+    head = ffi.split('pub unsafe extern "C" fn ctrs_scaled_exp(')[1].split(") -> i32")[0]
+    assert "SCALE: f32," in head and "TILE: i32," in head
+    # the cffi declaration agrees
+    assert ("int32_t ctrs_scaled_exp(const TensorDesc * p_x, const TensorDesc * p_y, float SCALE, int32_t TILE,"
+            in (port / "wrapper.py").read_text())
+    check.build_crate(port)  # and the crate compiles (cargo)

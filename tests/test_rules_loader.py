@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctrs import errors, frontend_triton, ir_rules, paths, rules_loader, targets
+from ctrs import errors, ir_rules, paths, rules_loader, targets
+from ctrs.frontends.triton import source as triton_source
 from ctrs.cutile_base import load_rules
 
 RULES = paths.data("rules")
@@ -14,7 +15,7 @@ RULES = paths.data("rules")
 def test_shipped_rules_load_through_the_schema():
     assert load_rules() is load_rules()  # loaded once
     assert load_rules()["functions"]["ct.exp"]["lower"] == "unary"
-    assert frontend_triton.load_rules()["calls"]["tl.exp"] == "ct.exp"
+    assert triton_source.load_rules()["calls"]["tl.exp"] == "ct.exp"
     assert ir_rules.ir_rules()["rust"]["addf"] == "{a} + {b}"
     assert list(targets.profiles()) == ["0.3.1", "0.5.0"]
     for kind, path in (("cutile", "cutile.toml"), ("triton", "triton.toml"), ("ir", "ir.toml")):
@@ -87,10 +88,10 @@ def test_cutile_not_toml(tmp_path):
 
 
 def test_triton_wrong_type(tmp_path):
-    got = _broken(tmp_path, "triton", "triton.toml", 'args = ["seed", "offset"]', 'args = "seed, offset"')
-    where = _line_col("triton.toml", 'args = ["seed"')
-    assert got == (f"FILE:{where}: error[CTRS-E193]: helpers.\"tl.rand\".args is a string, expected a list of strings "
-                   "(hint: see helpers.<name>.args in docs/rules.md)")
+    got = _broken(tmp_path, "triton", "triton.toml", 'hint = "no histogram op', 'hint = 3 # "no histogram op')
+    where = _line_col("triton.toml", 'hint = "no histogram op')
+    assert got == (f"FILE:{where}: error[CTRS-E193]: unsupported.\"tl.histogram\".hint is an integer, expected a "
+                   "string (hint: see unsupported.<name>.hint in docs/rules.md)")
 
 
 def test_triton_missing_hint(tmp_path):

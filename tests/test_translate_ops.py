@@ -15,7 +15,7 @@ from ctrs import translate
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 KERNELS = ["ops_mix", "ops_mix3", "ops_divmod", "ops_scalar_minmax", "ops_scalar_neg", "ops_scalar_float",
            "ops_gather_pad", "ops_zeros_e", "ops_fma_const_if",
-           "ops_named_fns", "ops_reduce_generic"]
+           "ops_named_fns", "ops_reduce_generic", "ops_fma_left_mul"]
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +44,9 @@ def test_ops_generated_forms(translated):
     assert "const_array![2, 0, 1]" in mix3
     dm = translated["ops_divmod"].read_text()
     assert dm.count("rounding::NegativeInf") == 3
+    lm = translated["ops_fma_left_mul"].read_text()
+    # `a - t * s` with `a` (a mul) used again stays mulf + subf; `d + t * s` contracts (cuTile's left-first match)
+    assert lm.count("fma(") == 1 and "negf(" not in lm
     mm = translated["ops_scalar_minmax"].read_text()
     assert mm.count("maxi(") == 2 and "mini(" in mm and "maxf(" in mm
 

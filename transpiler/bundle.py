@@ -177,17 +177,23 @@ def carry_reference(kernel_py: Path, dest: Path) -> str | None:
     ``__init__.py`` of every package on the way, laid out as in the source tree. The host then builds the
     reference from the kernels and what they use (refmodule), never running the file's host code, which may
     import packages the host does not have (``from tilegym.backend import register_impl``). Returns the kernel
-    file's path under ``dest``'s parent (for bundle.json), or None when the host imports the whole file (a
-    Triton file, or one whose kernels cannot be extracted here)."""
-    from . import frontend_triton, refmodule  # noqa: PLC0415
+    file's path under ``dest``'s parent (for bundle.json), or None when the host imports the whole file (one
+    whose kernels cannot be extracted here, or a Triton file that needs nothing of its package).
+    A Triton file inside a package (unsloth's kernels: ``from .utils import triton_tanh``, and a utils.py that
+    imports the whole training stack) is carried like a cuTile one; on the host, where Triton is installed,
+    refmodule builds the @triton.jit kernels and what they use."""
+    from . import refmodule  # noqa: PLC0415
 
     kernel_py = Path(kernel_py).resolve()
-    if frontend_triton.is_triton_file(kernel_py):
-        return None
     try:
         files = refmodule.files(kernel_py)
     except errors.CtrsError:
-        return None  # the host imports the whole file
+        try:  # a Triton file here, where triton is not installed: the same files, found without running them
+            files = sorted(refmodule.reads(kernel_py))
+        except errors.CtrsError:
+            return None  # the host imports the whole file
+        if files == [kernel_py] and not _relative_imports(kernel_py):
+            return None  # a file alone (our fixtures): the host imports the whole file, as it always did
     root = kernel_py.parent
     while (root / "__init__.py").exists():
         root = root.parent
@@ -206,6 +212,17 @@ def carry_reference(kernel_py: Path, dest: Path) -> str | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(f, target)
     return (Path(dest.name) / kernel_py.relative_to(root)).as_posix()
+
+
+def _relative_imports(path: Path) -> bool:
+    """Whether ``path`` has a ``from .x import y`` anywhere (importing the whole file needs its package)."""
+    import ast  # noqa: PLC0415
+
+    try:
+        tree = ast.parse(path.read_text())
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
 
 
 def host_setup_command(kit_dir: str = ".gpu/kit") -> str:

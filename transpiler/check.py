@@ -240,9 +240,9 @@ def build_crate(port: Path, cutile: str | None = None) -> Path:
 def reference_source(kernel: Path) -> Path:
     """The cuTile Python file whose Tile IR is the reference: the kernel itself, or for a Triton kernel (no
     Tile IR without Triton-TileIR) the counterpart its specs.json names as "reference"."""
-    from . import frontend_triton  # noqa: PLC0415
+    from .frontends.triton.source import is_triton_file  # noqa: PLC0415
 
-    if not frontend_triton.is_triton_file(kernel):
+    if not is_triton_file(kernel):
         return kernel
     side = Path(kernel).parent / "specs.json"
     ref = None

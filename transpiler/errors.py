@@ -116,8 +116,8 @@ INPUT_ENCODING = "CTRS-E105"  # not decodable per PEP 263 (invalid UTF-8, UTF-16
 INPUT_TOO_DEEP = "CTRS-E106"  # nesting deeper than the parsers and the lowering survive
 CALL_SIGNATURE = "CTRS-E107"  # a ct.* / tl.* call whose arguments do not bind to its signature (rules data)
 INPUT_FILENAME = "CTRS-E108"  # a kernel file name that is not valid UTF-8 (cannot be named in generated files)
-# Triton front end (frontend_triton): a tl.* construct outside the supported subset / an access that
-# cannot become a partition view.
+# the former Triton rewrite front end (frontend_triton, removed: the typed front end reports CTRS-E124): a tl.*
+# construct outside its subset / an access that could not become a partition view. Kept, never reused.
 TRITON_UNSUPPORTED = "CTRS-E110"
 TRITON_ACCESS = "CTRS-E111"
 TRITON_NO_REFERENCE = "CTRS-E112"  # ctrs check of a Triton kernel without a cuTile Python counterpart
@@ -183,3 +183,5 @@ TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdev
 
 # kernels-control (session 4): conditions on ct.Constant expressions, control flow and shapes of real kernels
 IR_CONST_EXPR_FMA = "CTRS-E390"  # an fma contraction crosses an if on an expression of ct.Constant values
+# unsloth-ops (issue 18: the Triton constructs unsloth's kernels use, frontends/triton/).
+TRITON_ERF_DTYPE = "CTRS-E430"  # tl.math.erf of a tile that is not f32 (Triton's erf is libdevice erff: fp32 / fp64)

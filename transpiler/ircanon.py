@@ -18,7 +18,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
   * constants: equal constants are one value (dedup); a splat constant reshaped / broadcast to another
     shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
     ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
-    scalar constant used only by such folds is no op of its own); commutative ops sort their operands;
+    scalar constant used only by such folds is no op of its own; a same-type bitcast of a splat constant, the
+    port's spelling of a u32 constant >= 2**31, is that constant); commutative ops sort their operands;
   * integer ops on two integer constants are the constant they evaluate to: ``cmpi PRED c1, c2`` (cuTile
     Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
     ``constant false``; cutile emits the ``cmpi`` on the two constants), ``addi subi muli divi remi maxi mini``
@@ -244,7 +245,11 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
             src = op.uses[0]
             for r in op.results:
                 env[r] = env.get(src, _h("free", src))
+                if src in splat:  # the same splat constant: reshape / broadcast of it fold as of the constant
+                    splat[r] = splat[src]
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")], alias=True)
+            if src in splat:
+                folded_from.setdefault(src, []).append(c)
             all_ops.append(c)
             return c
         if op.name == "make_token":

@@ -3,20 +3,20 @@
 
 It is the default for every cuTile Python or Triton file whose kernels it fully handles; a file with any construct
 outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
-pipeline instead (frontend_cutile / frontend_triton -> specialise -> mono), and tests/test_ir_pipeline.py and
-tests/test_triton_ir.py list which fixtures take which path (a ratchet: the list only grows until the text model can go).
+pipeline instead when it is a cuTile file (frontend_cutile -> specialise -> mono; tests/test_ir_pipeline.py lists
+which fixtures take which path, a ratchet); a Triton file has the typed path only (tests/test_triton_ir.py).
 
 Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel
 whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
-translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file
-alike (the rewrite path takes a Triton file whole or not at all).
+translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file's
+partial module is its port.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from . import errors, frontend_cutile, frontend_triton, model
+from . import errors, frontend_cutile, model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
 from .ir import Kernel, OpKind, print_kernel, walk
@@ -39,9 +39,9 @@ def lower(path: Path, stages=None, refused: dict | None = None, notes: list | No
     """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
     With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go
     on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
-    cuTile front end's hook for constructs without a rule (``ctrs translate --llm``)."""
-    if frontend_triton.is_triton_file(Path(path)):
-        mod, tnotes = fe_triton.lower_file(Path(path), refused)
+    front ends' hook for constructs without a rule (``ctrs translate --llm``)."""
+    if fe_triton.source.is_triton_file(Path(path)):
+        mod, tnotes = fe_triton.lower_file(Path(path), refused, on_unsupported=on_unsupported)
         if notes is not None:
             notes.extend(tnotes)
     else:

@@ -85,7 +85,7 @@ def _is_kernel(node: ast.stmt) -> bool:
     for d in node.decorator_list:
         f = d.func if isinstance(d, ast.Call) else d
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        if name == "kernel":
+        if name in ("kernel", "jit"):  # @ct.kernel, @triton.jit (under @triton.autotune / heuristics too)
             return True
     return False
 
@@ -236,6 +236,37 @@ def files(path: Path) -> list[Path]:
     """Every file the reference module of ``path`` reads: the file itself and the files of its package it
     imports from (relative or own-package imports), transitively."""
     return list(load(Path(path)).__ctrs_files__)
+
+
+def reads(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()) -> set[Path]:
+    """The files ``files`` would read, found without executing anything (on a machine without the kernels'
+    language package, e.g. Triton on the build machine): the file, and per kept ``from X import names`` of its
+    own package, X's file on disk with what those names need, transitively."""
+    path = Path(path).resolve()
+    out = {path}
+    if path in stack:
+        return out
+    try:
+        stmts = needed(path.read_text(), roots)
+    except SyntaxError as e:
+        raise errors.CtrsError(errors.REF_EXTRACT, f"{path.name} does not parse: {e.msg}", "fix the syntax",
+                               errors.Loc(str(path), e.lineno or 0, e.offset or 0)) from e
+    for s in stmts:
+        node = s.node
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        src = _module_file(path.parent, node.module or "", node.level, path)
+        if src is None:
+            continue  # another package: the host imports it itself
+        names = {a.name for a in node.names}
+        mods = {n for n in names if src.name == "__init__.py" and (src.parent / f"{n}.py").is_file()}
+        if src.name == "__init__.py":
+            out.add(src)
+        if names - mods:
+            out |= reads(src, names - mods, (*stack, path))
+        for m in sorted(mods):
+            out |= reads(src.parent / f"{m}.py", None, (*stack, path))
+    return out
 
 
 def _imports_ok(node: ast.Import | ast.ImportFrom, path: Path) -> bool:

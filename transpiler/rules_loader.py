@@ -92,14 +92,9 @@ CUTILE = Table({
 
 TRITON = Table({
     "calls": Map(STR),
-    "reductions": Map(STR),
-    "composite": Map(TEMPLATE),
-    "helpers": Map(Table({"name": STR, "args": List(STR), "note": STR}, required=("name", "args"))),
-    "dtypes": Map(STR),
-    "padding": Map(STR),
     "unsupported": Map(Table({"hint": STR}, required=("hint",))),
     "signatures": Map(STR),
-}, required=("calls", "reductions", "dtypes", "padding", "signatures"))
+}, required=("calls", "signatures"))
 
 IR = Table({
     # rust_ftz / rust_approx: the spelling under flush_to_zero=True / rounding_mode=APPROX (frontends/cutile/tiles.py)

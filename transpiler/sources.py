@@ -8,7 +8,7 @@ before it knows whether anything must be translated.
   the way frontend_cutile resolves names: ``@ct.kernel`` after ``import cuda.tile as ct`` (any alias),
   ``@cuda.tile.kernel``, ``@tile.kernel`` after ``from cuda import tile``, ``@kernel`` / ``@k`` after
   ``from cuda.tile import kernel [as k]``; a call (``@ct.kernel(...)``) counts too.
-* Triton: ``@triton.jit`` / ``@jit`` functions in a file that mentions triton (frontend_triton's test).
+* Triton: ``@triton.jit`` / ``@jit`` functions in a file that mentions triton (frontends/triton/source.is_triton_file).
 
 A file that does not parse falls back to a line match of ``@ct.kernel`` / ``@cuda.tile.kernel``, so the
 translator, not the scan, reports its syntax error.

@@ -72,13 +72,10 @@ def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Ref
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
-    from . import frontend_triton  # noqa: PLC0415
-    if frontend_triton.is_triton_file(Path(kernel)):  # a typed port: the typed lowering's host map (host.py)
-        from .frontends.triton import host  # noqa: PLC0415
-        typed = mod.pipeline == pipeline.PIPELINE_NAME
-        refused = set(mod.refused.kernels) if mod.refused is not None else set()
-        sites = frontend_triton.mine_sites(Path(kernel), None if not typed else lambda tf, fn: (
-            None if fn.name.value in refused else host.typed_map(tf, fn)))
+    from .frontends.triton import host, source as triton_source  # noqa: PLC0415
+    if triton_source.is_triton_file(Path(kernel)):  # the typed lowering's host map (host.py)
+        sites = host.typed_sites(Path(kernel), set(mod.refused.kernels) if mod.refused is not None else set(),
+                                 llm_hook.typed if getattr(llm_hook, "typed_mode", False) else None)
     else:
         sites = launch_sites.mine_file(Path(kernel))
     if mod.refused is not None:
@@ -96,7 +93,7 @@ def _without(sites: dict, refused: set[str]) -> dict:
 
 def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     """The specialised model of one kernel file: every entry (structural variants included) and the
-    specialisation decisions (``--explain``). ``llm_hook``: frontend_cutile.parse_file's (``--llm``).
+    specialisation decisions (``--explain``). ``llm_hook``: the LLM fallback's hook (``--llm``).
 
     A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
     one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried too, kernel by kernel:
@@ -104,31 +101,30 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
     refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
     a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
-    (docs/ir.md). A Triton file alike (frontends/triton/ keeps going too), except that the text model (the
-    Triton rewrite path) takes the whole file or nothing; ``--llm``: the text model."""
-    from . import frontend_triton  # noqa: PLC0415 - @triton.jit files: the Triton front end, same model
-    triton = frontend_triton.is_triton_file(kernel)
-    if not triton and getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
+    (docs/ir.md). A Triton file goes through the typed IR only (frontends/triton/), keeping going alike."""
+    from .frontends.triton.source import is_triton_file  # noqa: PLC0415 - @triton.jit files: the Triton front end
+    triton = is_triton_file(kernel)
+    if getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
         return pipeline.translate_module(kernel, _stem(kernel), on_unsupported=llm_hook.typed)
-    if llm_hook is not None:
-        return _text_model(kernel, llm_hook, triton)
-    typed_only = os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
+    if llm_hook is not None and not triton:
+        return _text_model(kernel, llm_hook)
+    typed_only = triton or os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
     refused: dict[str, list[errors.CtrsError]] = {}
     try:
         mod = pipeline.translate_module(kernel, _stem(kernel), refused)
     except errors.CtrsError as e:  # the whole file is outside the typed path: the text model takes it
         if e.code not in pipeline.FALLBACK_CODES or typed_only:
             raise
-        return _text_model(kernel, None, triton)
+        return _text_model(kernel, None)
     if not refused:
         return mod
     total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
     if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
         text_refused: dict[str, list[errors.CtrsError]] = {}
-        try:  # a Triton file: the rewrite path takes the whole file or nothing
-            text = _text_model(kernel, None, triton, None if triton else text_refused)
-        except errors.CtrsError as e:  # the text model cannot read the file at all (Triton: its first blocker)
-            text, text_refused = None, {_kernel_at(kernel, e) if triton else "": [e]}
+        try:
+            text = _text_model(kernel, None, text_refused)
+        except errors.CtrsError as e:  # the text model cannot read the file at all
+            text, text_refused = None, {"": [e]}
         if text is not None and not text_refused:
             return text  # the text model takes the whole file: as before keep-going
         refused = {k: _merged(bs, text_refused[k][0]) if k in text_refused else bs for k, bs in refused.items()}
@@ -139,17 +135,6 @@ def translate_module(kernel: Path, llm_hook=None) -> model.Module:
     return mod
 
 
-def _kernel_at(kernel: Path, e: errors.CtrsError) -> str:
-    """The Triton kernel whose source holds the text model's blocker ("" when none does)."""
-    from . import frontend_triton  # noqa: PLC0415
-    try:
-        tf = frontend_triton._load(kernel)
-    except errors.CtrsError:
-        return ""
-    line = e.loc.line if e.loc and e.loc.line else 0
-    return next((fn.name.value for fn in tf.kernels if tf.line(fn) <= line <= tf.end_line(fn)), "")
-
-
 def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.CtrsError]:
     """The blockers of a kernel both pipelines refused: where the text model stopped (its diagnostic: a
     rules-table code and hint), then every typed blocker past that point (constructs neither pipeline got
@@ -158,16 +143,13 @@ def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.C
     return [e] + [b for b in typed if b.loc and (b.loc.line, b.loc.col) > at and b.loc.line != at[0]]
 
 
-def _text_model(kernel: Path, llm_hook, triton: bool, refused: dict | None = None) -> model.Module:
-    """The text-model pipeline (frontend_cutile / frontend_triton -> specialise -> mono), whole file; with
-    ``refused`` (cuTile): kernel by kernel, a kernel that fails recorded there with its (first) blocker."""
-    from . import frontend_triton  # noqa: PLC0415
+def _text_model(kernel: Path, llm_hook, refused: dict | None = None) -> model.Module:
+    """The text-model pipeline of a cuTile file (frontend_cutile -> specialise -> mono), whole file; with
+    ``refused``: kernel by kernel, a kernel that fails recorded there with its (first) blocker."""
     kernels: list[model.Kernel] = []
     decisions: list[model.Decision] = []
     try:
-        if triton:
-            info, fronts = frontend_triton.parse_file(kernel, llm_hook)
-        elif refused is None:
+        if refused is None:
             info, fronts = frontend_cutile.parse_file(kernel, llm_hook)
         else:
             info = frontend_cutile.parse_module(kernel, llm_hook)
@@ -181,10 +163,6 @@ def _text_model(kernel: Path, llm_hook, triton: bool, refused: dict | None = Non
             if got:
                 kernels += got[0]
                 decisions += got[1]
-    except errors.CtrsError as e:
-        if triton:
-            frontend_triton.to_source_columns(e, kernel)
-        raise
     except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
         raise _too_deep(kernel) from None
     return model.Module(_stem(kernel), kernel.name, kernels, decisions)

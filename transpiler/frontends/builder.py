@@ -284,6 +284,24 @@ class Builder:
         t = TileType(dt, v.type.shape) if isinstance(v.type, TileType) else ScalarType(dt)
         return self.emit(OpKind.CONVERT, [v], [t], node, hint or (v.hint or "t") + "_c").result
 
+    def bitcast(self, v: Value, dt: DType, node, hint: str = "") -> Value:
+        """The bits of ``v`` as ``dt`` (one width: ``i32 <-> u32``, ``f32 <-> i32`` ...), as cuTile Python's
+        ct.bitcast: a runtime scalar becomes a 0-d tile first; a same-dtype bitcast is ``v`` itself."""
+        src = v.type.dtype
+        if isinstance(src, DTypeParam) and isinstance(dt, DType):  # its width is the variable's: lowered per dtype
+            e = self.err(node, f"bitcast of {v.type} to {dt} (a dtype-generic tile has no width)")
+            e.__cause__ = irtyping.GenericMeetsConcrete(f"bitcast of {src} to {dt}", (src,))
+            raise e
+        if not isinstance(src, DType) or not isinstance(dt, DType):
+            raise self.err(node, f"bitcast of {v.type} to {dt} (a dtype-generic tile has no width)")
+        if src.bits != dt.bits or BOOL in (src, dt):
+            raise self.err(node, f"bitcast of {src} to {dt}: the widths differ")
+        if src == dt:
+            return v
+        if isinstance(v.type, ScalarType):
+            v = self.to_tile(v, node)
+        return self.emit(OpKind.BITCAST, [v], [TileType(dt, v.type.shape)], node, hint or (v.hint or "t") + "_b").result
+
     def floor_divmod(self, op: str, a: Value, b: Value, node, hint: str, b_const=None) -> Value:
         """Python's flooring ``//`` / ``%`` as cuTile Python lowers them: on integers divi rounding to -inf and
         remi plus the sign fix-up; on floats divf + floor and remf plus the fix-up (the ``rem != 0`` test

@@ -96,6 +96,7 @@ class OpKind(enum.Enum):
     PERMUTE = ("permute", Family.SHAPE)
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
     TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
+    BITCAST = ("bitcast", Family.SHAPE)  # (tile) -> the same bits as another dtype of one width (u32 <-> i32 ...)
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
     NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis

@@ -52,6 +52,11 @@ def _check_types(op: Op) -> None:
     elif k == OpKind.CONVERT:
         if _shape(ins[0].type) != _shape(outs[0].type):
             _fail(T, op, f"converts {ins[0].type} to the shape of {outs[0].type}")
+    elif k == OpKind.BITCAST:
+        a, r = ins[0].type, outs[0].type
+        if not (isinstance(a, TileType) and isinstance(r, TileType) and a.shape == r.shape
+                and getattr(a.dtype, "bits", None) == getattr(r.dtype, "bits", -1)):
+            _fail(T, op, f"bitcasts {a} to {r}: not a tile of one shape and width")
     elif k == OpKind.SCAN_SUM:
         if outs[0].type != ins[0].type:
             _fail(T, op, f"scans {ins[0].type} into {outs[0].type}")

@@ -1,7 +1,9 @@
 """FMA contraction, as cuTile Python's ``fuse_mul_addsub`` rewrite does (checked against ``ctrs ir-ref``):
 
 a float ``m = a * b`` whose only use is an add/sub of the same type becomes part of an ``fma``; the
-left operand is tried first:
+left operand is tried first, and when it is a float mul that cannot contract (another use, other rounding /
+flush-to-zero) the right one is not tried (``wdy - xhat * c`` with ``wdy = dy * w`` used again stays a
+mulf + subf, as the reference's matcher takes the left mul and its rewrite is then refused):
   ``m + c`` / ``c + m`` -> ``fma(a, b, c)``;  ``m - c`` -> ``fma(a, b, negf(c))``;
   ``c - m`` -> ``fma(negf(a), b, c)``.
 So rope's ``x1*c - x2*s`` is ``fma(x1, c, negf(x2*s))`` and ``x2*c + x1*s`` ``fma(x2, c, x1*s)``.
@@ -35,9 +37,11 @@ def _rewrite(block: Block, counts: dict[int, int]) -> None:
         if op.kind in (OpKind.ADDF, OpKind.SUBF) and contractible(op.result.type):
             for side in (0, 1):
                 m = defs.get(op.operands[side].id)
-                if (m is None or m.kind != OpKind.MULF or counts.get(m.result.id) != 1 or m.result.id in dropped
-                        or m.attrs != op.attrs or m.result.type != op.result.type):
+                if m is None or m.kind != OpKind.MULF or not contractible(m.result.type):
                     continue
+                if counts.get(m.result.id) != 1 or m.result.id in dropped or m.attrs != op.attrs \
+                        or m.result.type != op.result.type:
+                    break  # the reference matches a float mul on the left first and then gives up (no right try)
                 a, b = m.operands
                 c = op.operands[1 - side]
                 if op.kind == OpKind.SUBF:

@@ -15,6 +15,7 @@ older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
 
 from __future__ import annotations
 
+import copy
 import operator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from ...cutile_base import _is_docstring, scalar_only_names
 from ...kernel_hints import read_hints
 from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
 from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
-from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
+from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from .control import if_expr, if_stmt, remember_const, signal_one_armed
@@ -56,6 +57,15 @@ _PYOPS = {"**": operator.pow, "<<": operator.lshift, ">>": operator.rshift, "&":
 def unsupported(info, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: {what}",
                             "not in the typed IR front end's subset yet (docs/ir.md)", info.loc(node))
+
+
+def _compile_time_number(v) -> bool:
+    """A Python int / float / bool or a ct.Constant symbol: folded at compile time until a loop changes it."""
+    return isinstance(v, (int, float, Sym))
+
+
+def _same_number(a, b) -> bool:
+    return type(a) is type(b) and a == b
 
 
 class Lowering(Builder):
@@ -293,6 +303,8 @@ class Lowering(Builder):
 
     def stmt(self, s) -> None:
         self.info.fallback = self.info.span(s)
+        if self.replaced(s):
+            return
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
                 self.small(small)
@@ -376,6 +388,12 @@ class Lowering(Builder):
         remember_const(self, op, a, b, result)
         return result
 
+    def replaced(self, s) -> bool:
+        """Whether a verified answer for a statement (range) replaces ``s`` (``ctrs translate --llm`` only: the
+        hook's ``replaces`` binds the names the answer defines, and skips the range's later statements)."""
+        replaces = getattr(self.on_unsupported, "replaces", None)
+        return bool(replaces is not None and replaces(self, s))
+
     def hooked(self, node, hint: str):
         """``on_unsupported``'s value for a construct without a rule (bound by the hook itself for a
         statement), or None."""
@@ -395,17 +413,40 @@ class Lowering(Builder):
             args.append(1)
         start, stop, step = (self.i32(a, it) for a in args)
         assigned = {n for st in s.body.body for n in bound_names(st)}  # tuple / annotated targets too
+        static = [n for n in sorted(assigned) if _compile_time_number(self.env.get(n))]
+        drift: list[str] = []
+        if static:  # probe: which compile-time numbers does the body change? (lowered again below, carried)
+            snapshot = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (list, dict, set))}
+            outer_block = self.block
+            end = self._for_body(s, args[2], [])[3]
+            drift = [n for n in static if not _same_number(live(end.get(n)), snapshot["env"][n])]
+            for k, v in snapshot.items():
+                setattr(self, k, v)
+            self.block = outer_block
+        for n in drift:  # a loop-carried counter: `cnt = 0` .. `for ..: cnt += 1` (cuTile: an i32 carried value)
+            self.env[n] = self._materialise(self.env[n], s)
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
+        iv, body, ys, _ = self._for_body(s, args[2], carried)
+        results = [Value(a.type, n) for n, a in zip(carried, init)]
+        self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *init], results, {}, self.loc(s), [body]))
+        for n, r in zip(carried, results):
+            self.env[n] = r
+
+    def _for_body(self, s: cst.For, step, carried: list[str]) -> tuple[Value, Block, list[Value], dict]:
+        """Lower a for loop's body into a new block whose arguments are the induction variable and the
+        ``carried`` names; returns (induction variable, block ending in its yield, yielded values, the
+        environment at the end of the body). The environment after it is the one before (a name the body binds
+        and does not carry keeps its old value)."""
         iv = Value(ScalarType(I32), s.target.value)
-        args_v = [Value(v.type, n) for n, v in zip(carried, init)]
+        args_v = [Value(self.env[n].type, n) for n in carried]
         body = Block([iv, *args_v])
         outer_block, outer_env = self.block, dict(self.env)
         self.block = body
         self.env[s.target.value] = iv
         for n, a in zip(carried, args_v):
             self.env[n] = a
-        self.loops.append((iv, body, args[2]))  # the step as written: an int, a Sym or a runtime value
+        self.loops.append((iv, body, step))  # the step as written: an int, a Sym or a runtime value
         try:
             self.body(s.body.body)
         finally:
@@ -413,15 +454,24 @@ class Lowering(Builder):
         ys = []
         for n, a in zip(carried, args_v):
             y = live(self.env[n])
+            if _compile_time_number(y):  # `x = 0` in the body of a loop that carries x
+                y = self._materialise(y, s)
             if not isinstance(y, Value) or y.type != a.type:
                 raise self.err(s, f"'{n}' changes type in the loop body")
             ys.append(y)
         body.ops.append(Op(OpKind.YIELD, ys, [], loc=self.loc(s)))
+        end = self.env
         self.block, self.env = outer_block, outer_env
-        results = [Value(a.type, n) for n, a in zip(carried, args_v)]
-        self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *init], results, {}, self.loc(s), [body]))
-        for n, r in zip(carried, results):
-            self.env[n] = r
+        return iv, body, ys, end
+
+    def _materialise(self, v, node) -> Value:
+        """A compile-time number as a runtime scalar: an int or ct.Constant symbol an i32, a float an f32, a bool
+        an i1 (cuTile Python's types for a loosely typed constant that becomes a loop-carried value)."""
+        if isinstance(v, bool):
+            return self.const(v, BOOL, node)
+        if isinstance(v, float):
+            return self.const(v, F32, node)
+        return self.i32(v, node)
 
     # -- expressions -------------------------------------------------------------------------------
     def expr(self, node, hint: str = ""):

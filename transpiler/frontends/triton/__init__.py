@@ -4,7 +4,8 @@ lowering.py holds the core (parameters, statements, expressions, pointer arithme
 pointer-expression analysis (when a masked access is a partition view); every ``tl.*`` call is lowered by a
 handler registered in one module per op family (grid.py, memory.py, tiles.py). What Triton shares with cuTile
 Python (constants, promotion, broadcasting, casts, operators, loops) comes from frontends/builder.py.
-The host side (launch sites, autotune configs, the parameter map) stays with frontend_triton.mine_sites.
+The file model and the facts read before lowering are source.py; the host side (launch sites, autotune configs,
+the parameter map) host.py.
 See docs/ir.md.
 """
 
@@ -14,48 +15,36 @@ from pathlib import Path
 
 import libcst as cst
 
-from ... import errors, frontend_triton, ir
+from ... import errors, ir
 from ...cutile_base import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
-from . import gathers
+from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls
 from .lowering import Lowering, unsupported
+from . import source
 
 __all__ = ["Lowering", "lower_entries", "lower_file", "unsupported"]
 
 
-def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
+def lower_file(path: Path, refused: dict | None = None, on_unsupported=None,
+               ) -> tuple[ir.Module, list[tuple[int, str, str, str]]]:
     """Every @triton.jit kernel of a file as typed IR, verified, and the front end's notes
     (line, kernel, kind, text) for ``--explain``.
 
     Keep-going as the cuTile front end (control.py, cutile/recovery.py): each kernel is lowered to the end, every
     blocker recorded; without ``refused`` the first blocker of the first refused kernel is raised, with it
     ``refused[kernel]`` gets every blocker of each refused kernel and the module holds the others. A constexpr
-    flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel)."""
-    tf = frontend_triton._load(Path(path))
+    flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel).
+    ``on_unsupported``: the LLM fallback's hook for calls without a rule (llm_hook.py; ``ctrs translate --llm``)."""
+    tf = source.load(Path(path))
     kernels, notes = [], []
     helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):
-        made: list[Lowering] = []
-        flat: set[str] = set()  # pointer parameters read by gather/scatter (gathers.py): found by lowering again
-
-        def make(fn=fn, made=made, flat=flat):
-            made.append(Lowering(tf, fn, flat))
-            return made[-1]
-
-        while True:
-            try:
-                frontend_triton._check_signatures(tf, fn)
-                ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
-            except gathers.FlatNeeded as e:
-                if e.name in flat:
-                    raise
-                flat.add(e.name)
-                made.clear()
-                continue
-            except errors.CtrsError as e:
-                ks, blockers = [], [e]
-            break
+        try:
+            source.check_signatures(tf, fn)
+            ks, blockers, made = lower_entries(tf, fn, on_unsupported)
+        except errors.CtrsError as e:
+            ks, blockers, made = [], [e], []
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
@@ -64,7 +53,7 @@ def lower_file(path: Path, refused: dict | None = None) -> tuple[ir.Module, list
         kernels += _same_scalars(ks)
         seen: dict = {}
         for lw in made:
-            for line, kind, text in [*frontend_triton.autotune_notes(tf, fn), *lw.notes]:
+            for line, kind, text in [*source.autotune_notes(tf, fn), *lw.notes]:
                 seen.setdefault((line, fn.name.value, kind, text), None)
         notes += list(seen)
     return ir.Module(str(path), kernels), notes
@@ -87,26 +76,61 @@ def _same_scalars(entries: list) -> list:
 
 
 def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
-    return compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    """The literals an int constexpr that splits the kernel is compared with, and 0 where it is tested for truth
+    (``if FLAG`` / ``not FLAG`` / ``FLAG and ..``, in the kernel or a helper, or passed on to a helper that may):
+    ``FLAG != 0``, a 0 entry beside the any-other one."""
+    lits = compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    return lits | ({0} if _truth_tested(tf, fn, flag) else set())
 
 
-def lower_entries(tf, fn: cst.FunctionDef) -> tuple[list, list, list]:
-    """(entries, blockers, the Lowerings of the last attempt) of kernel ``fn``, as :func:`lower_file` lowers it:
-    again with each parameter a non-view access makes flat (gathers.FlatNeeded)."""
-    made: list[Lowering] = []
-    flat: set[str] = set()
+def _truth_tested(tf, fn: cst.FunctionDef, flag: str) -> bool:
+    helpers = inline.helper_names(tf)
+    found: list = []
 
-    def make():
-        made.append(Lowering(tf, fn, flat))
-        return made[-1]
+    def tested(node) -> bool:
+        return isinstance(node, cst.Name) and node.value == flag
 
-    while True:
-        try:
-            ks, blockers = fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals)
-        except gathers.FlatNeeded as e:
-            if e.name in flat:
-                raise
-            flat.add(e.name)
-            made.clear()
-            continue
-        return ks, blockers, made
+    class V(cst.CSTVisitor):
+        def visit_If(self, n: cst.If) -> None:
+            found.extend([n] if tested(n.test) else [])
+
+        def visit_IfExp(self, n: cst.IfExp) -> None:
+            found.extend([n] if tested(n.test) else [])
+
+        def visit_UnaryOperation(self, n: cst.UnaryOperation) -> None:
+            found.extend([n] if isinstance(n.operator, cst.Not) and tested(n.expression) else [])
+
+        def visit_BooleanOperation(self, n: cst.BooleanOperation) -> None:
+            found.extend([n] if tested(n.left) or tested(n.right) else [])
+
+        def visit_Call(self, n: cst.Call) -> None:
+            if isinstance(n.func, cst.Name) and n.func.value in helpers and any(tested(a.value) for a in n.args):
+                found.append(n)
+
+    for f in [fn, *(k for k in tf.kernels if k.name.value in helpers)]:
+        f.body.visit(V())
+    return bool(found)
+
+
+def lower_entries(tf, fn: cst.FunctionDef, on_unsupported=None) -> tuple[list, list, list]:
+    """(entries, blockers, the Lowerings of the lowerings that succeeded) of kernel ``fn``, as :func:`lower_file`
+    lowers it: with a dtype variable per array (element_types.py), again with each parameter a non-view access
+    makes flat (gathers.FlatNeeded)."""
+    def once(mapping, met, made):
+        flat: set[str] = set()
+
+        def make():
+            made.append(Lowering(tf, fn, flat, mapping, on_unsupported))
+            return made[-1]
+
+        while True:
+            try:
+                return fe_cutile.lower_kernel(tf, fn, make=make, literals=_literals, met_float=met)
+            except gathers.FlatNeeded as e:
+                if e.name in flat:
+                    raise
+                flat.add(e.name)
+                made.clear()
+
+    arrays = element_types.array_names(tf, fn, Lowering(tf, fn).pointers)
+    return element_types.lower_kernel(tf, fn, arrays, once)

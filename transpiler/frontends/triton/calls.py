@@ -10,16 +10,17 @@ libdevice``) are one function ``X``; the unary float functions of rules/triton.t
 
 from __future__ import annotations
 
-from ... import errors, frontend_triton
+from ... import errors
 from ...ir.ops import OpKind
 from ...ir.types import DType, ScalarType, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from .registry import CALLS, Call, lowers
+from . import source
 
-# cuTile has no function for these (cutile-0.3.1 src/: no erf/erfc/erfinv/lgamma/... in its tile ops): a kernel
+# cuTile has no function for these (cutile-0.3.1 src/: no erfc/erfinv/lgamma/... in its tile ops; erf: erf.py): a kernel
 # that calls one is refused with the missing API named
-NO_CUTILE = ("erf", "erfc", "erfinv", "erfcinv", "lgamma", "tgamma", "expm1", "log1p", "log10", "cbrt", "atan",
+NO_CUTILE = ("erfc", "erfinv", "erfcinv", "lgamma", "tgamma", "expm1", "log1p", "log10", "cbrt", "atan",
              "asin", "acos", "asinh", "acosh", "atanh", "j0", "j1", "y0", "y1", "round", "rint", "nearbyint", "trunc")
 _ROUNDED = {"div_rn": "/", "mul_rn": "*", "add_rn": "+", "sub_rn": "-", "fdiv_rn": "/", "fmul_rn": "*",
             "fadd_rn": "+", "fsub_rn": "-"}  # round-to-nearest-even: the IEEE default of the plain operators
@@ -102,7 +103,7 @@ def static_assert(lw, c: Call):
         raise lw.err(c.node, "tl.static_assert(cond[, msg])")
     cond = lw.expr(c.pos[0])
     if cond is False:
-        msg = frontend_triton._lit(c.pos[1]) if len(c.pos) == 2 else ""
+        msg = source.literal(c.pos[1]) if len(c.pos) == 2 else ""
         raise lw.err(c.node, f"tl.static_assert fails at translate time{': ' + msg if msg else ''}")
     if cond is not True:
         lw.note(c.node, "hint", "tl.static_assert on constexprs: checked by Triton at compile time, not by the port")
@@ -114,7 +115,7 @@ def _register_math_spellings() -> None:
     the libdevice spellings (tiles.math lowers them)."""
     from .tiles import math  # noqa: PLC0415
 
-    names = {t: ct for t, ct in frontend_triton.load_rules()["calls"].items() if ct in ir_rules()["math"]}
+    names = {t: ct for t, ct in source.load_rules()["calls"].items() if ct in ir_rules()["math"]}
     extra = []
     for t, ct in names.items():
         n = math_name(t)

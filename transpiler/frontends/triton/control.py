@@ -27,10 +27,11 @@ import libcst as cst
 
 from ...cutile_base import _is_docstring
 from ...ir.ops import Op, OpKind
-from ...ir.types import BOOL, I32, ScalarType, Sym
+from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
 from ..cutile.recovery import guard, live
+from .pointers import Mask, Range
 
 _CMP = {cst.Equal: "eq", cst.NotEqual: "ne", cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt",
         cst.GreaterThanEqual: "ge"}
@@ -179,7 +180,9 @@ def condition(lw, node):
                 return y if x == is_and else x
         if isinstance(a, Flag) or isinstance(b, Flag):
             raise lw.err(node, "a tl.constexpr flag and a runtime condition in one and/or")
-        return lw.emit(OpKind.ANDI if is_and else OpKind.ORI, [a, b], [ScalarType(BOOL)], node, "cond").result
+        if a.type != b.type:  # a Triton scalar that is a 0-d tile meets an i1 scalar: both 0-d tiles
+            a, b = lw.unify(a, b, node)
+        return lw.emit(OpKind.ANDI if is_and else OpKind.ORI, [a, b], [a.type], node, "cond").result
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
         c = node.comparisons[0]
         if isinstance(c.operator, (cst.Is, cst.IsNot)):
@@ -198,7 +201,7 @@ def condition(lw, node):
                 return Flag(x.name, o, y)
         if _number(a) and _number(b):
             return bool(_PY[op](a, b))
-        return _scalar(lw, lw.comparison(node), node)
+        return truth(lw, lw.comparison(node), node)
     v = lw.expr(node)
     known = truth_of_constant(lw, v)
     if known is not None:
@@ -206,7 +209,7 @@ def condition(lw, node):
     v = lw.value(v, node)
     if isinstance(v, Value) and isinstance(v.type, ScalarType) and v.type.dtype == I32:
         return lw.compare("ne", v, 0, node, "cond")
-    return _scalar(lw, v, node)
+    return truth(lw, v, node)
 
 
 def negated(lw, c, node):
@@ -214,12 +217,21 @@ def negated(lw, c, node):
         return not c
     if isinstance(c, Flag):
         return Flag(c.name, _NOT[c.op], c.value)
-    return lw.emit(OpKind.XORI, [c, lw.const(True, BOOL, node)], [ScalarType(BOOL)], node, "ncond").result
+    shape = c.type.shape if isinstance(c.type, TileType) else None  # a 0-d bool tile (truth) stays one
+    return lw.emit(OpKind.XORI, [c, lw.const(True, BOOL, node, shape)], [c.type], node, "ncond").result
 
 
-def _scalar(lw, v, node) -> Value:
+def truth(lw, v, node) -> Value:
+    """A runtime condition as Triton's ``if`` takes it: a scalar, ``cond.to(tl.int1)``. A Triton scalar that is a
+    0-d tile here (``tl.load`` of one element, a reduction over every axis, a comparison of those) is one: a bool
+    is the condition itself (the emitter reads it with ``tile_to_scalar``), a number is ``x != 0``. A tile with
+    lanes is refused as Triton refuses it (scf.if takes one i1)."""
     if isinstance(v, Value) and v.type == ScalarType(BOOL):
         return v
+    if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == () and isinstance(v.type.dtype, DType):
+        if v.type.dtype == BOOL:
+            return v
+        return lw.compare("ne", v, 0, node, "cond")
     raise lw.err(node, "an if-condition that is not a scalar (a tile condition: use tl.where)")
 
 
@@ -275,10 +287,14 @@ def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
         lw.note(node, "branch", f"if {text} -> {c}, {why}: folded, {'then' if c else 'else'} arm kept")
         return (then_fn if c else else_fn)()
     envs: list[dict] = []
+    ends: list = []  # (block, env) of each arm as it ends
 
     def arm(fn):
         def run():
             fn()
+            ends.append((lw.block, lw.env))
+            if len(ends) == 2 and not isinstance(c, Flag):
+                numbers_as_scalars(lw, pre, ends, node)
             envs.append(dict(lw.env))
         return run
 
@@ -289,6 +305,62 @@ def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
             src = next((e[n] for e in envs if isinstance(e.get(n), Value) and e[n].id in lw.trank), None)
             if src is not None:
                 lw.trank[r.id] = lw.trank[src.id]
+
+
+def _to_tensor_dtype(x) -> DType | None:
+    """The dtype Triton's ``to_tensor`` gives a Python number (bool i1, int i32 / i64 by range, float f32)."""
+    if isinstance(x, bool):
+        return BOOL
+    if isinstance(x, int):
+        return I32 if -2**31 <= x < 2**31 else (I64 if -2**63 <= x < 2**63 else None)
+    if isinstance(x, float):
+        return F32
+    return None
+
+
+def numbers_as_scalars(lw, pre: dict, ends: list, node) -> None:
+    """A name a runtime ``if`` binds to a Python number in one arm (``loss = 0.0``) and to a value in the other, or
+    to two different numbers: Triton assigns numbers as scalar tensors (``to_tensor``: f32, i32, i1) and the arms
+    must agree on the type, so the number becomes a constant of the other arm's type in its arm (two numbers: one
+    constant each, a scalar of their ``to_tensor`` dtype). A dtype that differs is Triton's error too. Offsets or
+    masks (pointers.py's ranges, compile-time here) that differ between the arms are the i32 / bool tiles they are
+    in Triton (``heads = h * B + tl.arange(0, B)`` per arm), each made in its arm."""
+    (tb, te), (eb, ee) = ends
+    outer = lw.block
+    try:
+        for name in [n for n in te if n in ee]:
+            tv, ev = te[name], ee[name]
+            if tv is pre.get(name) and ev is pre.get(name):
+                continue
+            lanes = [isinstance(v, (Range, Mask)) for v in (tv, ev)]  # offsets / masks: tensors in Triton
+            if any(lanes) and all(isinstance(v, (Range, Mask, Value)) for v in (tv, ev)) and not (
+                    type(tv) is type(ev) and tv == ev):
+                for i, (blk, env) in enumerate(ends):
+                    if lanes[i]:
+                        lw.block = blk
+                        env[name] = lw.value(env[name], node)
+                continue
+            nums = [isinstance(v, (int, float)) for v in (tv, ev)]
+            if not any(nums) or (all(nums) and tv == ev and type(tv) is type(ev)):
+                continue
+            like = tv if not nums[0] else ev if not nums[1] else None
+            if like is not None and not (isinstance(like, Value) and (isinstance(like.type, ScalarType) or (
+                    isinstance(like.type, TileType) and like.type.shape == ()))):
+                continue  # a tile with lanes (Triton: a block type, not the scalar), a pointer ...: two_arms reports it
+            for i, (blk, env) in enumerate(ends):
+                x = env[name]
+                if not nums[i]:
+                    continue
+                dt = _to_tensor_dtype(x)
+                want = like.type.dtype if like is not None else dt
+                if dt is None or dt != want:
+                    raise lw.err(node, f"runtime if: '{name}' is {x!r} ({dt}) in one arm and a {like.type} in the "
+                                 "other (Triton: mismatched type between then and else block)")
+                shape = like.type.shape if like is not None and isinstance(like.type, TileType) else None
+                lw.block = blk
+                env[name] = lw.const(x, dt, node, shape, name if not name.startswith("\0") else "sel")
+    finally:
+        lw.block = outer
 
 
 def if_stmt(lw, s: cst.If) -> None:

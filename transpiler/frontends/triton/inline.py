@@ -18,7 +18,8 @@ import operator
 
 import libcst as cst
 
-from ... import errors, frontend_triton
+from ... import errors
+from . import returns, source
 
 _MAX_DEPTH = 16  # helpers calling helpers: deeper is a recursion Triton would not compile either
 
@@ -91,7 +92,7 @@ def global_value(lw, node: cst.Name):
 
 
 def helper_names(tf) -> set[str]:
-    return frontend_triton.helper_names(tf)
+    return source.helper_names(tf)
 
 
 def helper_def(lw, name: str):
@@ -136,6 +137,9 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
                 if i != len(stmts) - 1:
                     raise lw.err(s, f"return before the end of helper '{fn.name.value}' (control flow)")
                 result = lw.expr(ret.value, c.hint) if ret.value is not None else None
+                break
+            if i == len(stmts) - 1 and returns.always_returns(s):  # `if c: return x else: return y` (returns.py)
+                result = returns.value(lw, s, c.hint)
                 break
             _no_nested_return(lw, s, fn)
             lw.stmt(s)
@@ -224,7 +228,7 @@ def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
     for call in calls:
         h = helpers[call.func.value]
         hp = [p.name.value for p in h.params.params]
-        ptrs = frontend_triton._pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
+        ptrs = source.pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
         for i, a in enumerate(call.args):
             name = a.keyword.value if a.keyword is not None else (hp[i] if i < len(hp) else None)
             if name in ptrs:

@@ -1,7 +1,7 @@
 """Triton -> typed tile IR, directly from libcst nodes (no cuTile Python text, no second parse).
 
 Every ``@triton.jit`` kernel of a file becomes an :class:`ir.Kernel` with the parameters the text-model Triton
-front end's port has (the host side, frontend_triton.mine_sites / launch_map, feeds them): pointer parameters
+front end's port has (the host side, host.mine_sites / typed_map, feeds them): pointer parameters
 are ``array<E>`` values of one dtype parameter ``E``; ``tl.constexpr`` parameters are const-generic symbols;
 a runtime scalar parameter is a :class:`ScalarParam` until it is used: as a mask bound (``offs < n``) or a
 block-pointer extent it names an array extent (dropped; read with ``array_dim`` where a value needs it), as a
@@ -13,15 +13,15 @@ view load/store when the lanes are a tile at a block offset. ``pid * BLOCK`` is 
 A row of a 2-D array accessed as a 1-D Triton tile stays a ``(1, N)`` tile (the cuTile idiom the text-model
 front end also used): ``trank`` keeps the Triton rank of such values and reductions map Triton axes onto it.
 
-Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``); the file then takes the text-model Triton
-front end (transpiler/frontend_triton.py).
+Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the kernel is refused with every blocker
+(``ctrs translate --llm`` hands a call without a rule to the fallback, llm_hook.py).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from ... import errors, frontend_triton
+from ... import errors
 from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
@@ -33,12 +33,16 @@ from .inline import unpack as inline_unpack
 from ..cutile.recovery import live
 from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
+from . import llm_hook
+from .stages import loop_stages, stage_loads
+from .element_types import array_generics, offsets_of_variable
 from .control import Control, if_expr
 from .memory import prescan_block_ptrs
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
 from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
+from . import source
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -80,7 +84,8 @@ def _descriptor_bases(tf, fn) -> set[str]:
 
 def unsupported(tf, node, what: str) -> errors.CtrsError:
     return errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR Triton front end: {what}",
-                            "the file goes through the text-model Triton front end", tf.loc(node))
+                            "not in the Triton front end's subset yet (docs/ir.md); ctrs translate --llm asks for "
+                            "a call without a rule", tf.loc(node))
 
 
 class Lowering(Control, Builder):
@@ -88,8 +93,14 @@ class Lowering(Control, Builder):
 
     scalars_meet_tiles = True
 
-    def __init__(self, tf, fn: cst.FunctionDef, flat=()):
+    def __init__(self, tf, fn: cst.FunctionDef, flat=(), element=ELEMENT, on_unsupported=None):
         super().__init__()
+        # (lowering, node, hint) -> a value for a construct without a rule, or None: ctrs translate --llm's hook
+        # (llm_fallback/splice.py, llm_hook.py); nothing else passes one
+        self.on_unsupported = on_unsupported
+        # the arrays' element types: one dtype for all, or array name -> its dtype variable or concrete dtype
+        # (element_types.py solves them with the cuTile front end's dtypes.py)
+        self.element = element
         self.flat: set[str] = set(flat)  # pointer parameters accessed by gather/scatter (gathers.py): 1-D arrays
         self.tf = tf
         self.fn = fn
@@ -105,10 +116,10 @@ class Lowering(Control, Builder):
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
-        self.descs = frontend_triton._descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
-        self.pointers = frontend_triton._pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
+        self.descs = source.descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
+        self.pointers = source.pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
             | pointer_args(tf, fn)
-        self.lift_rows = not frontend_triton._builds_rank1(tf, fn)
+        self.lift_rows = not source.builds_rank1(tf, fn)
         self.setup_control()
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -134,11 +145,21 @@ class Lowering(Control, Builder):
             v = (v,)
         return tuple(self.dim(d, node) for d in v)
 
+    def dim(self, v, node):
+        """A shape dimension: a literal or a tl.constexpr (Builder.dim). One computed from constexprs
+        (``HEAD_DIM // 2``, ``BLOCK_KP * PF``) is a value here: cutile's shapes take a literal or a const-generic name
+        (its kernel macro rejects ``{[HEAD_DIM / 2]}``) and the port has no host-computed derived const generic."""
+        if isinstance(v, Value) and v.type == ScalarType(I32):
+            raise self.err(node, "a shape dimension must be an integer or a ct.Constant: one computed from "
+                           "tl.constexprs has no cutile spelling (shapes take a literal or a const-generic name; "
+                           "a derived const generic the host computes is not implemented)")
+        return super().dim(v, node)
+
     # -- parameters ----------------------------------------------------------------------------------
     def array(self, name: str, rank: int, node) -> Value:
         v = self.arrays[name]
         if v.type.rank == 0:
-            v.type = ArrayType(ELEMENT, rank)
+            v.type = ArrayType(v.type.dtype, rank)
         elif v.type.rank != rank and name not in self.flat:  # views of two ranks: a flat array (gathers.py)
             raise FlatNeeded(name, f"'{name}' accessed with rank {rank} and rank {v.type.rank}")
         elif v.type.rank != rank:
@@ -173,7 +194,7 @@ class Lowering(Control, Builder):
             self.note(node, "param", f"'{name}' is {why}: parameter dropped")
 
     def desc_param(self, name: str, p) -> Desc:
-        """A tensor-descriptor parameter: its block shape comes from the launch code (frontend_triton)."""
+        """A tensor-descriptor parameter: its block shape comes from the launch code (source.descriptor_params)."""
         block = self.descs[name]
         if block is None:
             raise self.err(p, f"tensor descriptor parameter '{name}': block shape unknown")
@@ -259,7 +280,8 @@ class Lowering(Control, Builder):
                 self.env[name] = Sym(name)
                 order.append((name, "constant", p))
             elif name in self.pointers:
-                v = Value(ArrayType(ELEMENT, 0), name)
+                v = Value(ArrayType(self.element.get(name, ELEMENT) if isinstance(self.element, dict) else self.element,
+                                    0), name)
                 self.arrays[name] = v
                 self.env[name] = ArrayRef(name, v)
                 order.append((name, "array", p))
@@ -296,8 +318,7 @@ class Lowering(Control, Builder):
                     self.runtime[name] = Value(ScalarType(I32), name)
                 params.append(Param(name, "scalar", self.runtime[name], self.loc(p)))
         gens: list[Generic] = []
-        if self.arrays:
-            gens.append(Generic("E", "type", "array_dtype", "element type of every array"))
+        gens += array_generics([p for p in params if p.kind == "array"])
         gens += [Generic(p.name, "const", "constant", "tl.constexpr") for p in params if p.kind == "constant"]
         gens += self.generics
         for d in fn.decorators:
@@ -369,10 +390,12 @@ class Lowering(Control, Builder):
         fname = self.dotted(it.func) if isinstance(it, cst.Call) else None
         if fname is None and isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
             fname = it.func.value
-        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(it.args) <= 3 \
-                or any(a.keyword is not None for a in it.args):
+        stages = loop_stages(self, it, fname)
+        positional = [a for a in it.args if a.keyword is None]
+        if fname not in ("range", "tl.range", "tl.static_range") or not 1 <= len(positional) <= 3 \
+                or len(positional) + (stages is not None) != len(it.args):
             raise self.err(it, "for loops other than `for i in range(...)` / tl.range / tl.static_range")
-        args = [self.value(self.expr(a.value), a.value) for a in it.args]
+        args = [self.value(self.expr(a.value), a.value) for a in positional]
         if len(args) == 1:
             args = [0, *args]
         if len(args) == 2:
@@ -415,6 +438,8 @@ class Lowering(Control, Builder):
             return [live(self.env[n]) for n in carried]
 
         results = self.for_loop(start, stop, step, iv, init, s, lower_body)
+        if stages is not None:
+            stage_loads(self.block.ops[-1], stages)
         self.env = outer_env
         for n in advances:
             self.env[n] = Moved(n)
@@ -567,6 +592,8 @@ class Lowering(Control, Builder):
         if isinstance(x, Value) and isinstance(x.type, (TileType, ScalarType)) and isinstance(x.type.dtype, DType) \
                 and x.type.dtype.kind in ("int", "uint"):
             return Ptr(None, (Term(idx=x, lanes=True),))  # offsets computed per lane (a gather/scatter)
+        if isinstance(x, Value) and isinstance(x.type, TileType) and isinstance(x.type.dtype, DTypeParam):
+            raise offsets_of_variable(self, x, node)  # an index array's tile: lowered once per integer dtype
         if isinstance(x, Sym):
             return Ptr(None, (Term(idx=self.i32(x, node)),))
         if isinstance(x, ScalarParam) and x.name not in self.strides:  # p + off: a runtime offset parameter
@@ -690,7 +717,7 @@ class Lowering(Control, Builder):
                 c = self.call_of(node, hint)
                 return CALLS[alias](self, Call(node, alias, c.pos, c.kw, hint))
         handler = CALLS.get(fn or "")
-        if handler is None:
-            raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        if handler is None or self.on_unsupported is not None:
+            return llm_hook.call(self, handler, node, hint, fn)
         return handler(self, self.call_of(node, hint))
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from ... import frontend_triton
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
@@ -16,6 +15,7 @@ from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
 from .values import ArrayRef, BlockPtr, Desc, ScalarParam
+from . import source
 
 _PADDING = {"zero": "zero", "neg_inf": "neg_inf", "nan": "nan"}  # rules/ir.toml [padding] (no +inf padding)
 _BLOCK_PTR_ARGS = ["base", "shape", "strides", "offsets", "block_shape", "order"]
@@ -70,7 +70,7 @@ def prescan_block_ptrs(lw) -> None:
         arr = base.value
         block = tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape"))
         shape, strides = _tuple(lw, a["shape"], "shape"), _tuple(lw, a["strides"], "strides")
-        order = [frontend_triton._lit(e) for e in _tuple(lw, a["order"], "order")] if not desc else \
+        order = [source.literal(e) for e in _tuple(lw, a["order"], "order")] if not desc else \
             list(range(len(block) - 1, -1, -1))
         if not len(shape) == len(strides) == len(block) or order != list(range(len(block) - 1, -1, -1)):
             raise lw.err(node, f"a {what} that is not row-major of one rank")
@@ -92,7 +92,7 @@ def prescan_block_ptrs(lw) -> None:
             v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
             if isinstance(v, ScalarParam):
                 lw.drop_stride(v.name, arr, k, st, f"a {what} stride: the tensor view carries its strides")
-            elif frontend_triton._lit(st) != 1:
+            elif source.literal(st) != 1:
                 raise lw.err(st, f"a {what} stride that is not a parameter or 1")
 
 
@@ -249,11 +249,11 @@ def load(lw, c: Call):
     arr, index, shape, tshape = acc
     key = None
     if "mask" in a and "other" in a:
-        key = frontend_triton.padding_key(a["other"])
+        key = source.padding_key(a["other"])
         if key is None:  # a padding value no view padding mode spells: a gather pads with any number
             raise FlatNeeded(arr, "other= without a padding mode")
     elif "padding_option" in a:
-        opt = frontend_triton._lit(a["padding_option"])
+        opt = source.literal(a["padding_option"])
         key = opt or None
     if key is not None and key not in _PADDING:
         raise FlatNeeded(arr, f"padding {key}")

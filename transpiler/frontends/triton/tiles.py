@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ... import frontend_triton
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...specialise import dtype_flag_name
+from . import philox
 from .memory import view
 from .registry import Call, lowers
-from .pointers import Ptr
+from .pointers import Ptr, Range
 from .values import DT, ArrayRef, ScalarParam
+from . import source
 
 _REDUCE = {"tl.sum": OpKind.REDUCE_SUM, "tl.max": OpKind.REDUCE_MAX, "tl.min": OpKind.REDUCE_MIN}
 
@@ -67,6 +68,8 @@ def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
 
 @lowers(".to")
 def to(lw, c: Call):
+    if "bitcast" in c.kw:
+        return philox.bitcast_to(lw, c)
     if len(c.pos) != 2 or set(c.kw) - {"fp_downcast_rounding"} or c.kw:
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
@@ -77,6 +80,11 @@ def to(lw, c: Call):
     if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
             and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
         return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
+    if isinstance(raw, Range) and isinstance(dt, DT) and dt.dtype in (I32, I64):
+        # tl.arange(..).to(tl.int64): the lanes of an index (LONG_INDEXING); kept the offsets they are, as below
+        lw.note(c.node, "index", "64-bit index lanes kept i32 offsets (cuTile tile indices and gather offsets are "
+                "i32: exact below 2**31 elements)")
+        return raw
     x = lw.value(raw, c.pos[0])
     if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
             and dt.dtype == I64:
@@ -123,8 +131,12 @@ def _tf32_input(lw, x: Value, node) -> Value:
 def dot(lw, c: Call, acc=None):
     """``tl.dot(a, b[, acc])`` -> ``mma``; ``acc += tl.dot(a, b)`` comes here with ``acc``."""
     a = dict(zip(["a", "b", "acc"], c.pos)) | c.kw
-    if set(a) - {"a", "b", "acc", "input_precision", "allow_tf32"} or "b" not in a:
-        raise lw.err(c.node, "tl.dot(a, b[, acc][, input_precision=][, allow_tf32=])")
+    if set(a) - {"a", "b", "acc", "input_precision", "allow_tf32", "out_dtype"} or "b" not in a:
+        raise lw.err(c.node, "tl.dot(a, b[, acc][, input_precision=][, allow_tf32=][, out_dtype=])")
+    if "out_dtype" in a:  # Triton's default for float operands is f32, the one accumulator mma has here
+        od = lw.expr(a["out_dtype"])
+        if not (isinstance(od, DT) and od.dtype == F32):
+            raise lw.err(a["out_dtype"], "tl.dot out_dtype other than tl.float32 (the f32 accumulator of mma)")
     x, y = tile(lw, a["a"], "tl.dot of tiles"), tile(lw, a["b"], "tl.dot of tiles")
     if "acc" in a:
         if acc is not None:
@@ -133,8 +145,8 @@ def dot(lw, c: Call, acc=None):
     if not (_is_float(x) or isinstance(x.type.dtype, DTypeParam)) or len(x.type.shape) != 2 \
             or len(y.type.shape) != 2:
         raise lw.err(c.node, "tl.dot of non-float or non-2-D tiles")
-    prec = frontend_triton._lit(a["input_precision"]) if "input_precision" in a else None
-    tf32 = (frontend_triton._lit(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
+    prec = source.literal(a["input_precision"]) if "input_precision" in a else None
+    tf32 = (source.literal(a["allow_tf32"]) if "allow_tf32" in a else True) is not False \
         and prec not in ("ieee",)
     if prec not in (None, "ieee", "tf32"):
         raise lw.err(c.node, f"input_precision={prec!r}")
@@ -262,7 +274,7 @@ def cdiv(lw, c: Call):
 @lowers("float")
 def float_(lw, c: Call):
     """``float("inf")`` / ``float("-inf")`` / ``float("nan")``."""
-    v = frontend_triton._lit(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
+    v = source.literal(c.pos[0]) if len(c.pos) == 1 and not c.kw else None
     if not isinstance(v, str) or v.strip().lower() not in ("inf", "-inf", "+inf", "nan"):
         raise lw.err(c.node, "float(...) other than of 'inf' / '-inf' / 'nan'")
     return float(v)
@@ -270,11 +282,16 @@ def float_(lw, c: Call):
 
 def math(lw, c: Call):
     """A unary float function: rules/triton.toml ``[calls]`` maps it to a cuTile function with an ir.toml entry."""
-    name = frontend_triton.load_rules()["calls"][c.fn].removeprefix("ct.")
+    name = source.load_rules()["calls"][c.fn].removeprefix("ct.")
     x = lw.value(lw.expr(c.pos[0]), c.pos[0]) if len(c.pos) == 1 and not c.kw else None
-    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not _is_float(x):
+    if isinstance(x, (int, float)) and not isinstance(x, bool):  # tl.math.rsqrt(2.0): Triton's to_tensor, an fp32
+        x = lw.const(x, F32, c.node, (), "c")  # scalar (computed in the kernel, as Triton does)
+    # the arrays' element type E is a float in every spec a port serves (ir/typing.py): the function in that dtype,
+    # as Triton applies it to the loaded tile's dtype (and the cuTile front end spells it generically)
+    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not (
+            _is_float(x) or isinstance(x.type.dtype, DTypeParam)):
         raise lw.err(c.node, f"{c.fn} of a non-float tile")
     return lw.keep_rank(lw.emit(OpKind.MATH, [x], [x.type], c.node, c.hint or f"{name}_t", fn=name).result, x)
 
 
-lowers(*[t for t, ct_name in frontend_triton.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
+lowers(*[t for t, ct_name in source.load_rules()["calls"].items() if ct_name in ir_rules()["math"]])(math)
