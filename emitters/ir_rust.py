@@ -15,6 +15,7 @@ results that feed a loop's ``yield`` become one ``let mut`` variable assigned in
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import re
@@ -52,6 +53,22 @@ def literal(value, dt) -> str:
     if dt == BOOL:
         return "true" if value else "false"
     return f"{int(value)}{ir_rules()['dtypes'][dt.name]}"
+
+
+def half_constant(value, dt) -> tuple[str, str] | None:
+    """A float constant of a half type (f16, bf16) or of a float array's dtype variable that the crate cannot
+    spell (``f16`` has no literals; ``E::ZERO`` / ``ONE`` only): ``constant_f32`` with the value's shortest
+    decimal, which the cuTile JIT parses as f64 and encodes in the result's element type (cutile-compiler
+    compile_expression.rs encode_literal_bytes: ``f16::from_f64``), the one rounding cuTile Python applies
+    to a Python float meeting a tile of that dtype."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    if not (isinstance(dt, DTypeParam) or (isinstance(dt, DType) and dt.name in ("f16", "bf16"))):
+        return None
+    if abs(value) > 3.4e38:
+        return None
+    text = format(decimal.Decimal(repr(float(value))), "f")
+    return CONST_DECL, f"{text if '.' in text else text + '.0'}f32"
 
 
 def _int_resize(op: Op) -> str | None:
@@ -377,6 +394,8 @@ class KernelEmitter:
                 d = next((i for i, o in enumerate(ops) if v in o.results), None)
                 if d is None or len(self.uses.get(v.id, [])) != 1 or isinstance(v.type, ScalarType):
                     continue
+                if ops[d].kind == OpKind.FOR:  # for_ keeps its result in its own `let mut`: the yield assigns it
+                    continue
                 later_reads = any(any(self.text.get((a.id, _SCALAR)) == t or self.slot.get(a.id) == t
                                       for a in o.operands) for o in ops[d + 1:])
                 if not later_reads:
@@ -434,6 +453,8 @@ class KernelEmitter:
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
             if spelled is None and _half_via_f32(op.attrs["value"], r.type.dtype) is not None:
                 spelled = (CONST_DECL, _half_via_f32(op.attrs["value"], r.type.dtype))
+            if spelled is None:
+                spelled = half_constant(op.attrs["value"], r.type.dtype)
             if spelled is None:
                 raise _err(op, f"cutile 0.3.1 cannot spell a {r.type} constant {op.attrs['value']}")
             text = self.rules["rust"][spelled[0]].format(value=spelled[1], shape=shape_rust(r.type.shape))
@@ -868,7 +889,9 @@ class KernelEmitter:
             arms.append(arm)
         for r, t in zip(op.results, targets):
             self.text[(r.id, _SCALAR)] = t
-        if "flag" in op.attrs:
+        if "expr" in op.attrs:  # a condition over const generics (ir/constexpr.py): cutile folds it per launch
+            out.append(model.IfConst(op.attrs["expr"].rust(const_spelling), arms[0], arms[1], self.span(op)))
+        elif "flag" in op.attrs:
             pred, value = op.attrs.get("test", ("eq", 1))
             sym = _CMP_SYM[pred]
             if isinstance(value, Sym):  # two const generics compared (TILE != N): folded by the JIT alike

@@ -328,7 +328,9 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
         args = [by_name[n] for n in d["inputs"] if n in by_name]
         if len(args) != len(d["inputs"]):
             continue
-        consts = [FfiArg(c, _ident(c), "const", "int32_t", "i32", pykind="int") for c in d["consts"]]
+        # a ct.Constant[float] is a runtime f32 parameter of the entries (demoted): it keeps that type here
+        consts = [by_name[c] if c in by_name and by_name[c].kind == "scalar" else
+                  FfiArg(c, _ident(c), "const", "int32_t", "i32", pykind="int") for c in d["consts"]]
         tail = [FfiArg(f"grid_{ax}", f"grid_{ax}", "grid", "int32_t", "i32") for ax in "xyz"]
         tail += [FfiArg("device_id", "device_id", "device", "int32_t", "i32"),
                  FfiArg("raw_stream", "raw_stream", "stream", "uint64_t", "u64")]

@@ -160,14 +160,19 @@ def test_port_takes_launch_hints_per_launch():
     assert "def set_launch_hints(occupancy: int = 0, num_ctas: int = 0, num_worker_warps: int = 0" in wrapper
 
 
-def test_a_comparison_in_a_loop_is_refused(tmp_path):
-    """check_bounds= given by a ct.Constant comparison inside a loop: refused (E124, so the file can take the
-    text-model path); its constant if in the loop body was not proven equivalent."""
+def test_a_comparison_in_a_loop_is_a_constant_if_in_the_loop(tmp_path):
+    """check_bounds= given by a ct.Constant comparison inside a loop: the gather in both arms of a constant if in
+    the loop body (IR-equivalent: tests/data/cf_const_expr.py cf_flag_check, tests/test_ir_control.py)."""
+    from ctrs.ir.ops import OpKind, walk  # noqa: PLC0415
+    from ctrs.ir.types import Sym  # noqa: PLC0415
+
     src = tmp_path / "k.py"
     src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, N: ct.Constant[int], T: ct.Constant[int]):\n"
                    "    offs = ct.arange(T, dtype=ct.int32)\n    for j in range(4):\n"
                    "        ct.scatter(y, j * T + offs, ct.gather(x, j * T + offs, check_bounds=N != T))\n")
-    with pytest.raises(errors.CtrsError) as e:
-        pipeline.lower(src)
-    assert e.value.code == errors.IR_UNSUPPORTED and "inside a loop" in e.value.message
-    assert (e.value.loc.line, e.value.loc.col) == (8, 77)  # the check_bounds= value
+    k = pipeline.lower(src)[0]  # (one entry per element type: the gather reads a raw pointer)
+    (loop,) = [op for op in k.body.ops if op.kind == OpKind.FOR]
+    (iff,) = [op for op in walk(loop.regions[0]) if op.kind == OpKind.IF]
+    assert iff.attrs["flag"] == "N" and iff.attrs["test"] == ("ne", Sym("T"))
+    checks = [op.attrs["check_bounds"] for r in iff.regions for op in r.ops if op.kind == OpKind.GATHER]
+    assert checks == [True, False]

@@ -262,14 +262,43 @@ def test_loop_split_follows_the_reference(tmp_path):
     assert e.value.code == errors.IR_LOOP_SPLIT_STEP and e.value.loc.line == 10
 
 
-def test_runtime_if_on_constant_arithmetic_is_refused(tmp_path):
-    """`if S & 1:` / `if 4 - S == 1:` on a ct.Constant S: cuTile Python folds the condition per launch, a runtime
-    if is not its IR (CTRS-E324); a comparison with a literal stays a constant-flag if."""
-    for cond in ("S & 1", "4 - S == 1", "S * 2 > 3"):
-        with pytest.raises(errors.CtrsError) as e:
-            _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
-                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
-        assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8, cond
+def test_if_on_constant_arithmetic_is_a_const_expression_if(tmp_path):
+    """`if S & 1:` / `if 4 - S == 1:` / `if S % 4 == 0` on a ct.Constant S: cuTile Python folds the condition per
+    launch; the port's if tests the expression over the const generics (cutile folds it alike), with Python's
+    floor `%` / `//` spelled for Rust; constfold folds it when an entry fixes S. A shift (cutile's bounds analysis
+    does not track it) stays CTRS-E324."""
+    cases = {"S & 1": ("S & 1", "(S & 1i32) != 0i32", {1: True, 2: False}),
+             "4 - S == 1": ("(4 - S) == 1", "(4i32 - S) == 1i32", {3: True, 2: False}),
+             "S % 4 == 0": ("(S % 4) == 0", "(((S % 4i32) + 4i32) % 4i32) == 0i32", {8: True, -4: True, 6: False}),
+             "-S // 3 < -1": ("(-S // 3) < -1", "(((0i32 - S) - ((((0i32 - S) % 3i32) + 3i32) % 3i32)) / 3i32) "
+                              "< -1i32", {4: True, 3: False})}
+    for cond, (text, rust, values) in cases.items():
+        (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif {cond}:\n    t = t * 2.0\n{STORE}",
+                           "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+        (iff,) = _ifs(k)
+        assert iff.attrs["flag"] == text and not iff.operands, cond
+        assert iff.attrs["expr"].rust() == rust, cond
+        for s, taken in values.items():
+            assert iff.attrs["expr"].evaluate({"S": s}) is taken, (cond, s)
+            assert eval(cond, {"S": s}) == taken  # Python's semantics, which the Rust spelling reproduces
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif (S << 1) > 3:\n    t = t * 2.0\n{STORE}",
+                    "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8
+
+
+def test_const_expression_if_folds_in_an_entry_and_refuses_a_crossed_fma(tmp_path):
+    """constfold keeps the taken arm of an expression if whose symbols an entry fixes; an fma contraction that
+    would cross such an if (the reference contracts after folding) is CTRS-E390."""
+    (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S % 2 == 0:\n    t = t * 2.0\n{STORE}",
+                       "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
+    k.variant = (("S", 4),)
+    assert not _ifs(constfold.run(k)) and any(op.kind == OpKind.MULF for op in walk(k.body))
+    src = _src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nu = t * 3.0\nif S & 1:\n    u = u + t\nt = u\n{STORE}",
+               "x, y, S: ct.Constant[int], T: ct.Constant[int]")
+    with pytest.raises(errors.CtrsError) as e:
+        pipeline.lower(src)
+    assert e.value.code == errors.IR_CONST_EXPR_FMA and e.value.loc.line == 9
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif S == 1:\n    t = t * 2.0\n{STORE}",
                        "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
     assert [op.attrs.get("flag") for op in _ifs(k)] == ["S"]
@@ -288,6 +317,98 @@ def test_loop_split_candidate_under_a_constant_flag_is_refused(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         pipeline.lower(_src(tmp_path, body, "x, y, n: int, F: ct.Constant[int], T: ct.Constant[int]"))
     assert e.value.code == errors.IR_LOOP_SPLIT_FLAG and e.value.loc.line == 10
+
+
+def test_const_expression_ifs_are_ir_equivalent(tmp_path):
+    """tests/data/cf_const_expr.py: `if STAGE & 1`, `if HEADS % GROUP == 0`, `if HEADS == GROUP_SIZE`, a
+    conditional expression on `HEADS // GROUP_SIZE > 1`, `TILE * 2 != HEADS and STAGE - 1 >= 0`, and
+    `check_bounds=ct.cdiv(N, TILE) * TILE != N` (and `TILE != N`) on a gather inside a loop and on a scatter:
+    the port's ifs on const-generic expressions fold in cutile as the reference folds them, for every spec (both
+    arms taken)."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "cf_const_expr.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["cf_const_expr"])["cf_const_expr"]
+    assert "if (((HEADS % 16i32) + 16i32) % 16i32) == 0i32 {" in kernel_rs.read_text()
+    for s in load_specs(str(DATA / "cf_const_expr.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_cdiv_check_and_float_constant_dispatcher(tmp_path):
+    """`check = ct.cdiv(N, T) * T != N` as check_bounds= inside a loop is an expression if (ct.cdiv spelled with
+    Python's rounding); the C dispatcher of the per-dtype entries takes a ct.Constant[float] (a runtime f32 of
+    the entries) as f32, not as an i32 constant (ffi.rs did not compile: E0308)."""
+    body = ("r = ct.bid(0)\noffs0 = ct.arange(T, dtype=ct.int32)\nnum = ct.cdiv(N, T)\ncheck = num * T != N\n"
+            "acc = ct.full((T,), 0.0, dtype=ct.float32)\nfor j in range(0, num):\n"
+            "    acc += ct.astype(ct.gather(x, (r, j * T + offs0), check_bounds=check), ct.float32)\n"
+            "ct.scatter(y, (r, offs0), ct.astype(acc * EPS, y.dtype))")
+    src = _src(tmp_path, body, "x, y, EPS: ct.Constant[float], N: ct.Constant[int], T: ct.Constant[int]")
+    (k,) = _lower(src)
+    (iff,) = _ifs(k)
+    e = iff.attrs["expr"]
+    assert iff.attrs["flag"] == "(ct.cdiv(N, T) * T) != N"
+    assert [e.evaluate({"N": n, "T": 64}) for n in (96, 128, 1, 64)] == [True, False, True, False]
+    assert e.rust() == "((0i32 - (((0i32 - N) - ((((0i32 - N) % T) + T) % T)) / T)) * T) != N"
+    ffi = translate.translate_source(src)["ffi.rs"]
+    start = ffi.index('pub unsafe extern "C" fn ctrs_k(')
+    sig = ffi[start:ffi.index(") -> i32", start)]
+    assert "EPS: f32," in sig and "N: i32," in sig and "EPS: i32" not in sig
+
+
+def test_half_precision_float_constants_are_ir_equivalent(tmp_path):
+    """tests/data/ir_half_consts2.py (tanh-gelu constants 0.044715, 0.7978845608028654 meeting f16 / bf16 / f32
+    tiles): a half-type constant the crate cannot spell is `constant_f32` with the Python float's shortest
+    decimal, which the cuTile JIT rounds once into the tile's dtype, as the reference does."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "ir_half_consts2.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["ir_half_consts2"])["ir_half_consts2"]
+    rs = kernel_rs.read_text()
+    assert "let c: Tile<bf16, { [] }> = constant_f32(0.044715f32, const_shape![]);" in rs
+    assert "constant(0.044714998453855515f32, const_shape![])" in rs  # f32: the f32 literal, as before
+    assert ir_rust.half_constant(float("inf"), ir_rust.DTypeParam("E")) is None
+    for s in load_specs(str(DATA / "ir_half_consts2.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_zero_d_tiles_as_bounds_and_conditions_are_ir_equivalent(tmp_path):
+    """tests/data/cf_tile0_bounds.py: a 0-d tile (`ct.minimum(ct.reshape(..., ()), n)`) compared in an
+    if-condition and divided into a loop bound is the scalar it is in cuTile Python (tile_to_scalar is a cast,
+    no op); an if arm whose value is a for loop's result assigns it (the arm used to drop the loop's result)."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "cf_tile0_bounds.py"
+    assert translate.translate_module(kernel).pipeline == pipeline.PIPELINE_NAME
+    kernel_rs = translate_data(tmp_path, ["cf_tile0_bounds"])["cf_tile0_bounds"]
+    rs = kernel_rs.read_text()
+    assert "                acc_2 = acc_2 + t_c;\n            }\n            acc_1 = acc_2;\n        } else {" in rs
+    for s in load_specs(str(DATA / "cf_tile0_bounds.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)
+
+
+def test_constant_fill_of_an_index_arrays_dtype_is_ir_equivalent(tmp_path):
+    """tests/data/ir_int_fill.py: `ct.full((1,), BLOCK, dtype=c.dtype)` of a gathered int32 array's dtype
+    variable is lowered once per element type, i32 first (the only dtype a ct.Constant fill is exact in); the
+    i32 entry is IR-equivalent (raw-pointer assume warnings only)."""
+    from ctrs.spec import load_specs  # noqa: PLC0415
+
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel = DATA / "ir_int_fill.py"
+    mod = translate.translate_module(kernel)
+    assert mod.pipeline == pipeline.PIPELINE_NAME
+    assert "ir_int_fill_i32" in [k.name for k in mod.kernels]
+    kernel_rs = translate_data(tmp_path, ["ir_int_fill"])["ir_int_fill"]
+    for s in load_specs(str(DATA / "ir_int_fill.json")):
+        assert_port_equivalent(kernel, kernel_rs, s)
 
 
 def test_compile_time_numbers_a_loop_changes_are_carried(tmp_path):

@@ -180,6 +180,9 @@ INTERNAL = "CTRS-E999"
 # triton-unsloth: the typed Triton front end's calls, pointers, masks, helpers and module globals.
 TRITON_GLOBAL = "CTRS-E340"  # a module global a kernel reads that is not a translate-time constant
 TRITON_NO_CUTILE_MATH = "CTRS-E341"  # a Triton math function (tl.math.*, libdevice) cutile 0.3.1 has no function for
+
+# kernels-control (session 4): conditions on ct.Constant expressions, control flow and shapes of real kernels
+IR_CONST_EXPR_FMA = "CTRS-E390"  # an fma contraction crosses an if on an expression of ct.Constant values
 # unsloth-ops (issue 18: the Triton constructs unsloth's kernels use, frontends/triton/).
 TRITON_ERF_DTYPE = "CTRS-E430"  # tl.math.erf of a tile that is not f32 (Triton's erf is libdevice erff: fp32 / fp64)
 # --- typed-cutile-rest (issue 11: the typed IR takes what reached the text model) ---

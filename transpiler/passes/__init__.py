@@ -28,6 +28,8 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = stage("constfold", [constfold.run(k) for k in ks])
     ks = [specialise.split_choices(k) for k in ks]
     ks = [e for k in ks for e in specialise.split_flags(k)]
+    for k in ks:
+        specialise.refuse_crossed_exprs(k)
     ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes)]
     ks = stage("specialise", [constfold.run(k) for k in ks])
     ks = stage("fma", [fma.run(k) for k in ks])

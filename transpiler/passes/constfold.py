@@ -31,7 +31,14 @@ def _fold_block(block: Block, consts: dict[int, object], flags: dict, mapping: d
             consts[op.result.id] = op.attrs["value"]
         pred, value = op.attrs.get("test", ("ne", 0))  # a dtype-choice flag: 1 takes the then arm
         value = flags.get(value.name) if isinstance(value, Sym) else value  # TILE != N: both must be fixed
-        if op.kind == OpKind.IF and op.attrs.get("flag") in flags and value is not None:
+        expr = op.attrs.get("expr")  # a condition over const generics: folded when the entry fixes them all
+        if op.kind == OpKind.IF and expr is not None and all(n in flags for n in expr.syms()):
+            arm = op.regions[0 if expr.evaluate(flags) else 1]
+            *body, y = arm.ops
+            out += body
+            mapping.update({r.id: mapping.get(v.id, v) for r, v in zip(op.results, y.operands)})
+            continue
+        if op.kind == OpKind.IF and expr is None and op.attrs.get("flag") in flags and value is not None:
             arm = op.regions[0 if _TEST[pred](int(flags[op.attrs["flag"]]), int(value)) else 1]
             *body, y = arm.ops
             out += body

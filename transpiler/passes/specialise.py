@@ -121,51 +121,65 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
     after the ``if``. The reference folds the flag before contracting (``fuse_mul_addsub`` sees straight-line
     code), a structured ``if`` would keep the two apart."""
     bools = {g.name for g in kernel.generics if g.origin == "constant" and g.note == "ct.Constant[bool]"}
-    defs: dict[int, Op] = {}
-    for b in walk_blocks(kernel.body):
-        for op in b.ops:
-            for r in op.results:
-                defs[r.id] = op
     out: list[str] = []
-    for b in walk_blocks(kernel.body):
-        for i, op in enumerate(b.ops):
-            flag = op.attrs.get("flag") if op.kind == OpKind.IF and not op.operands else None
-            if flag is not None and isinstance(op.attrs.get("test", (None, None))[1], Sym) \
-                    and _crosses(op, b.ops[i + 1:], defs):
-                pred, other = op.attrs["test"]
-                raise errors.CtrsError(
-                    errors.IR_CONST_COMPARE_FMA, f"an fma contraction crosses the constant if {flag} {pred} "
-                    f"{other.name} (a comparison of two ct.Constant ints)", "cuTile Python folds the comparison "
-                    "per launch, then contracts the mulf into the addf/subf; the port keeps the if (one entry per "
-                    "flag value is possible for a ct.Constant[bool] only): bind the test to a ct.Constant[bool] "
-                    "computed on the host", op.loc)
-            if flag not in bools or flag in out:
-                continue
-            if _crosses(op, b.ops[i + 1:], defs):
-                out.append(flag)
+    for op, crossing in _crossed_ifs(kernel):
+        flag = op.attrs.get("flag")
+        if crossing and flag in bools and flag not in out and "expr" not in op.attrs:
+            out.append(flag)
     for flag in _hoisting_flags(kernel.body, [], bools):
         if flag not in out:
             out.append(flag)
     return out
 
 
-def _crosses(op: Op, after: list[Op], defs: dict[int, Op]) -> bool:
-    """Whether an fma contraction would cross the constant ``if`` ``op`` (``after``: the ops following it)."""
-    inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
-    for arm in op.regions:
-        for ab in walk_blocks(arm):
-            for o in ab.ops:
-                if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(
-                        v.id not in inner and defs.get(v.id) is not None and defs[v.id].kind == OpKind.MULF
-                        for v in o.operands):
-                    return True
-        yielded = {r.id for r, y in zip(op.results, arm.ops[-1].operands)
-                   if defs.get(y.id) is not None and defs[y.id].kind == OpKind.MULF and y.id in inner}
-        for later in walk_blocks(Block([], after)):
-            for o in later.ops:
-                if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
-                    return True
-    return False
+def _crossed_ifs(kernel: Kernel):
+    """(constant ``if``, whether an fma contraction crosses it) for every constant ``if`` of the kernel."""
+    defs: dict[int, Op] = {}
+    for b in walk_blocks(kernel.body):
+        for op in b.ops:
+            for r in op.results:
+                defs[r.id] = op
+    for b in walk_blocks(kernel.body):
+        for i, op in enumerate(b.ops):
+            if op.kind != OpKind.IF or op.operands or "flag" not in op.attrs:
+                continue
+            inner = {r.id for arm in op.regions for ab in walk_blocks(arm) for o in ab.ops for r in o.results}
+            crossing = False
+            for arm in op.regions:
+                for ab in walk_blocks(arm):
+                    for o in ab.ops:
+                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(
+                                v.id not in inner and defs.get(v.id) is not None and defs[v.id].kind == OpKind.MULF
+                                for v in o.operands):
+                            crossing = True
+                yielded = {r.id for r, y in zip(op.results, arm.ops[-1].operands)
+                           if defs.get(y.id) is not None and defs[y.id].kind == OpKind.MULF and y.id in inner}
+                for later in walk_blocks(Block([], b.ops[i + 1:])):
+                    for o in later.ops:
+                        if o.kind in (OpKind.ADDF, OpKind.SUBF) and any(v.id in yielded for v in o.operands):
+                            crossing = True
+            yield op, crossing
+
+
+def refuse_crossed_exprs(kernel: Kernel) -> None:
+    """An ``if`` on an expression of const generics (``if STAGE & 1``) that an fma contraction would cross:
+    the reference folds the condition, then contracts the straight-line code; the port's ``if`` keeps the two
+    apart and, unlike a bool flag, the expression has no finite set of values to split entries on."""
+    for op, crossing in _crossed_ifs(kernel):
+        if crossing and isinstance(op.attrs.get("test", (None, None))[1], Sym):
+            pred, other = op.attrs["test"]
+            raise errors.CtrsError(
+                errors.IR_CONST_COMPARE_FMA, f"an fma contraction crosses the constant if {op.attrs['flag']} {pred} "
+                f"{other.name} (a comparison of two ct.Constant ints)", "cuTile Python folds the comparison "
+                "per launch, then contracts the mulf into the addf/subf; the port keeps the if (one entry per "
+                "flag value is possible for a ct.Constant[bool] only): bind the test to a ct.Constant[bool] "
+                "computed on the host", op.loc)
+        if crossing and "expr" in op.attrs:
+            raise errors.CtrsError(errors.IR_CONST_EXPR_FMA, f"an fma contraction crosses `if {op.attrs['flag']}` "
+                                   "(a condition computed from ct.Constant values)", "cuTile Python folds the "
+                                   "condition, then fuses the mulf and addf around it into one fma; the port's if "
+                                   "keeps them apart: move the multiply and the add into one arm",
+                                   op.loc)
 
 
 def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> list[str]:

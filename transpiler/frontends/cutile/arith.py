@@ -9,7 +9,7 @@ from ...ir.ops import OpKind
 from ...ir.types import BOOL, DType, ScalarType, TileType
 from ...ir.values import Value
 from .args import bind, value
-from .control import const_test
+from .control import const_test, remember_const
 from .registry import Call, lowers
 
 _BINARY = {"ct.floordiv": "//", "ct.mod": "%", "ct.pow": "**", "ct.bitwise_and": "&", "ct.bitwise_or": "|",
@@ -86,11 +86,14 @@ def cdiv(lw, c: Call):
     x, y = value(lw, a["x"]), value(lw, a["y"])
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)) and y != 0:
         return -(-x // y)
+    a, b = x, y
     x, y = lw.operands(x, y, c.node)
     dt = x.type.dtype
     if not (isinstance(dt, DType) and dt.kind == "int"):
         raise lw.err(c.node, f"ct.cdiv of {x.type} (signed integers only)")
-    return lw.emit(OpKind.DIVI, [x, y], [x.type], c.node, c.hint or "cdiv", rounding="positive_inf").result
+    result = lw.emit(OpKind.DIVI, [x, y], [x.type], c.node, c.hint or "cdiv", rounding="positive_inf").result
+    remember_const(lw, "cdiv", a, b, result)  # ct.cdiv(N, TILE) of ct.Constant values: a const expression
+    return result
 
 
 @lowers("ct.static_assert")

@@ -26,6 +26,7 @@ import libcst as cst
 from ... import errors
 from ...cutile_base import Structural
 from ...ir import typing as irtyping
+from ...ir.constexpr import ConstExpr
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym
 from ...ir.values import Value
@@ -55,6 +56,70 @@ class Flag:
     def spelled(self) -> str:
         v = self.value.name if isinstance(self.value, Sym) else f"{self.value}i32"
         return f"{self.name} {_SYM[self.op]} {v}"
+
+
+class ExprFlag:
+    """A condition computed from ct.Constant values only that is not a :class:`Flag` (``STAGE & 1``,
+    ``BLOCK % 16 == 0``, ``A == B + 1``): cuTile Python folds it per launch; the port's ``if`` spells it over
+    the const generics and cutile folds it alike (ir/constexpr.py)."""
+
+    def __init__(self, expr: ConstExpr):
+        self.expr = expr
+        self.name = expr.python()
+
+    def spelled(self) -> str:
+        return self.expr.rust()
+
+
+_ARITH_OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.FloorDivide: "//", cst.Modulo: "%",
+              cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^"}
+
+
+def const_condition(lw, node) -> ExprFlag | None:
+    """``node`` as an expression over ct.Constant symbols and integer literals / module constants (at least one
+    symbol), as a condition; None when any part of it is something else (a runtime value, a call, a float)."""
+    e = _const_operand(lw, node)
+    return ExprFlag(e.condition()) if e is not None and e.syms() else None
+
+
+def _const_operand(lw, node) -> ConstExpr | None:
+    if isinstance(node, cst.Comparison):
+        if len(node.comparisons) != 1 or type(node.comparisons[0].operator) not in _CMP:
+            return None
+        a, b = _const_operand(lw, node.left), _const_operand(lw, node.comparisons[0].comparator)
+        op = _SYM[_CMP[type(node.comparisons[0].operator)]]
+        return ConstExpr.binary(op, a, b) if a is not None and b is not None else None
+    if isinstance(node, cst.BinaryOperation):
+        op = _ARITH_OPS.get(type(node.operator))
+        a, b = _const_operand(lw, node.left), _const_operand(lw, node.right)
+        return ConstExpr.binary(op, a, b) if op and a is not None and b is not None else None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        a = _const_operand(lw, node.expression)
+        if a is not None and a.op == "int":
+            return ConstExpr.literal(-a.args[0])
+        return ConstExpr("neg", (a,)) if a is not None and a.op not in ("truth", *_SYM.values()) else None
+    if isinstance(node, (cst.Name, cst.Attribute, cst.Integer)):
+        return _as_const(lw, lw.expr(node))
+    return None
+
+
+def _as_const(lw, v) -> ConstExpr | None:
+    if isinstance(v, Sym):
+        return ConstExpr.sym(v.name)
+    if isinstance(v, Value):  # a name bound to arithmetic of ct.Constant values (remember_const)
+        return lw.const_exprs.get(v.id)
+    return ConstExpr.literal(v) if isinstance(v, (bool, int)) else None
+
+
+def remember_const(lw, op: str, a, b, result) -> None:
+    """Record the expression of a scalar computed by ``a <op> b`` from ct.Constant values only (``inner = 4 -
+    STAGE``), so that a later condition on it (in the kernel or an inlined helper) is a const-generic test."""
+    if not isinstance(result, Value) or result.id not in lw.sym_derived:
+        return
+    ea, eb = _as_const(lw, a), _as_const(lw, b)
+    e = ConstExpr.binary(op, ea, eb) if ea is not None and eb is not None else None
+    if e is not None:
+        lw.const_exprs[result.id] = e
 
 
 # -- conditions --------------------------------------------------------------------------------------------
@@ -140,6 +205,8 @@ def compare(lw, op: str, a, b, node) -> Value:
         raise lw.err(node, "a comparison of two compile-time values that are not numbers")
     a = lw.tile_of(a, b if isinstance(b, Value) else a, node)
     b = lw.tile_of(b, a, node)
+    if hasattr(lw, "scalar_of"):  # cuTile: a 0-d tile is a scalar (`if x < ct.gather(n_ptr, 0)`)
+        a, b = lw.scalar_of(a, node), lw.scalar_of(b, node)
     if not (isinstance(a.type, ScalarType) and isinstance(b.type, ScalarType)):
         raise lw.err(node, "an if-condition on a tile (only scalar comparisons are conditions)")
     a, b = lw.unify(a, b, node)
@@ -221,6 +288,8 @@ def branch(lw, test, then_fn, else_fn, node) -> None:
         c = runtime_bool(lw, test)
     else:
         c = atom(lw, test)
+        if isinstance(c, Value) and c.id in lw.sym_derived:  # the ops computing c are left to dce
+            c = const_condition(lw, test) or c
     if isinstance(c, bool):
         fixed = sorted(f for f in lw.fixed if f in _code(lw, test))
         why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
@@ -252,14 +321,15 @@ def _splits_on_a_constant(lw, c: Value) -> bool:
 
 
 def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
+    expr = c if isinstance(c, ExprFlag) else None
     flag = c.name if isinstance(c, Flag) else None
-    if flag is None and c.id in getattr(lw, "sym_derived", ()):
+    if flag is None and expr is None and c.id in getattr(lw, "sym_derived", ()):
         raise errors.CtrsError(errors.IR_CONST_CONDITION, f"a runtime if on '{text}', a value computed from "
                                "ct.Constant parameters", "cuTile Python folds it per launch (a compile-time "
                                "condition: one arm in its IR); the typed path folds a constant-flag test only as "
                                "`FLAG <op> literal` or a ct.Constant[bool], and a runtime if is not the reference's "
                                "IR", lw.loc(node))
-    if flag is None and _splits_on_a_constant(lw, c):
+    if flag is None and expr is None and _splits_on_a_constant(lw, c):
         raise errors.CtrsError(errors.IR_LOOP_SPLIT_STEP, "a runtime if on the loop index against a loop bound in a "
                                "loop whose step is a ct.Constant", "cuTile Python's loop_split splits the loop in two "
                                "when the step's value is 1 (cuda/tile/_passes/loop_split.py); the port cannot know "
@@ -298,18 +368,20 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
             continue
         if flag is not None:
             raise Structural(flag, line, why)
-        raise lw.err(node, f"runtime if: {why}")
+        raise lw.err(node, f"{'if on ' + expr.name if expr else 'runtime if'}: {why}")
     tb.ops.append(Op(OpKind.YIELD, [te[n] for n in merged], [], loc=lw.loc(node)))
     eb.ops.append(Op(OpKind.YIELD, [ee[n] for n in merged], [], loc=lw.loc(node)))
     results = [Value(te[n].type, n if not n.startswith("\0") else "sel") for n in merged]
-    if flag is not None:
+    if expr is not None:
+        op = Op(OpKind.IF, [], results, {"flag": expr.name, "expr": expr.expr}, lw.loc(node), [tb, eb])
+    elif flag is not None:
         op = Op(OpKind.IF, [], results, {"flag": flag, "test": (c.op, c.value)}, lw.loc(node), [tb, eb])
     else:
         op = Op(OpKind.IF, [c], results, {}, lw.loc(node), [tb, eb])
     lw.emit_op(op)
     for n, r in zip(merged, results):
         lw.env[n] = r
-    how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag else "runtime if"
+    how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
 
@@ -356,15 +428,16 @@ def if_expr(lw, node: cst.IfExp, hint: str):
     return v
 
 
-def const_test(lw, v) -> Flag | None:
+def const_test(lw, v) -> Flag | ExprFlag | None:
     """The ct.Constant test a compile-time-per-specialisation value ``v`` stands for: a ``ct.Constant[bool]``
     (``check_bounds=CHECK``), a ``ct.Constant[int]`` (true when non-zero) or a comparison of ct.Constant ints
     (``check = TILE != N``, Lowering.const_tests); None for anything else."""
     if isinstance(v, Sym):
         return Flag(v.name, "eq", 1) if lw.flags.get(v.name) == "bool" else Flag(v.name, "ne", 0)
     test = lw.const_tests.get(v.id) if isinstance(v, Value) else None
-    if test is None:
-        return None
+    if test is None:  # other arithmetic of ct.Constant values (`ct.cdiv(N, T) * T != N`): an expression test
+        e = lw.const_exprs.get(v.id) if isinstance(v, Value) else None
+        return ExprFlag(e.condition()) if e is not None and e.syms() else None
     op, a, b = test
     pred = PREDICATES[op]
     if isinstance(a, Sym):
@@ -395,7 +468,7 @@ def signal_one_armed(lw, name: str, node) -> None:
     raise lw.err(node, f"'{name}' is bound in one arm of a runtime if only")
 
 
-__all__ = ["Flag", "atom", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
+__all__ = ["ExprFlag", "Flag", "atom", "const_condition", "remember_const", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
            "signal_one_armed", "two_arms"]
 
 

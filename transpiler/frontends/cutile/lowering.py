@@ -29,7 +29,7 @@ from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
 from ..builder import Builder
-from .control import if_expr, if_stmt, signal_one_armed
+from .control import if_expr, if_stmt, remember_const, signal_one_armed
 from .imports import lookup
 from .memory import PAD_PREFIX, array_attribute, array_method, pad_mode, refuse_array_list, refuse_array_slice
 from .recovery import arg, bound_names, guard, parameter
@@ -102,6 +102,8 @@ class Lowering(Builder):
         # i1 values that compare ct.Constant ints (``TILE != N``): (operator, a, b), a compile-time test per
         # specialisation (memory.py splits an attribute on it: control.const_test)
         self.const_tests: dict[int, tuple] = {}
+        # scalar values computed from ct.Constant symbols only -> their expression (control.remember_const)
+        self.const_exprs: dict = {}
 
         self.met_float: set[str] = set()  # dtype variables whose tiles met a concrete float (f32 wins): dtypes.py
 
@@ -368,6 +370,25 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
+    def scalar_of(self, v, node):
+        """A 0-d tile (``ct.minimum(hi, N)``, ``ct.cdiv`` of one, a scalar ``ct.gather``) as the scalar it is in
+        cuTile Python (Tile IR has no other scalar: tile_to_scalar is a cast, no op); anything else unchanged."""
+        if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ():
+            return self.emit(OpKind.RESHAPE, [v], [ScalarType(v.type.dtype)], node, (v.hint or "t") + "_s",
+                             shape=()).result
+        return v
+
+    def i32(self, v, node) -> Value:
+        """Builder.i32, taking a 0-d i32 tile as the scalar it is (a loop bound ``ct.cdiv(ct.minimum(..), T)``)."""
+        return super().i32(self.scalar_of(v, node) if isinstance(v, Value) and v.type == TileType(I32, ()) else v,
+                           node)
+
+    def binary(self, op: str, a, b, node, hint: str = "", **modes):
+        """Builder.binary, remembering the expression of a scalar computed from ct.Constant values only."""
+        result = super().binary(op, a, b, node, hint, **modes)
+        remember_const(self, op, a, b, result)
+        return result
+
     def replaced(self, s) -> bool:
         """Whether a verified answer for a statement (range) replaces ``s`` (``ctrs translate --llm`` only: the
         hook's ``replaces`` binds the names the answer defines, and skips the range's later statements)."""

@@ -36,12 +36,6 @@ def per_flag(*keys: str):
                 if flag is None:
                     continue
                 text = f"{key}={lw.info.module.code_for_node(node)}"
-                if lw.loops and not (key == "allow_tma" and lw.flags.get(flag.name) == "bool"
-                                     and not isinstance(flag.value, Sym)):
-                    # a gather / scatter on a ct.Constant test inside a loop: not proven equivalent yet; allow_tma=
-                    # of a ct.Constant[bool] is (its if in the loop: one entry per value, passes/specialise.py)
-                    raise lw.err(node, f"{text} inside a loop: a ct.Constant test as {key}= is proven outside "
-                                       "loops only")
 
                 def lower_arm(value: bool, key=key):
                     kw = {**c.kw, key: cst.Name("True" if value else "False")}

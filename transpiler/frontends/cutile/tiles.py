@@ -47,6 +47,9 @@ def full(lw, c: Call):
         # a ct.Constant[int] fill: the reference's splat constant of its value; the const generic's i32 value
         # reshaped and broadcast is that constant (cutile folds nothing; the IR diff folds a splat's broadcast),
         # for an i32 tile only: another dtype would add a cast of the constant the reference folds
+        if isinstance(dt.dtype, DTypeParam):  # dtype=A.dtype: lowered per dtype of A, i32 first (an index array)
+            what = f"{c.fn} of a ct.Constant fill of the dtype variable {dt.dtype}: lowered once per element type"
+            raise lw.err(c.node, what) from irtyping.GenericMeetsConcrete(what, (dt.dtype,), I32)
         if dt.dtype != I32:
             raise lw.err(c.node, f"{c.fn} of a ct.Constant fill with dtype {dt.dtype} (the reference folds the cast "
                          "into its constant; cutile would cast the const generic's i32 value at run time)")
