@@ -268,7 +268,7 @@ def cmd_bundle(a) -> int:
     if not args:
         print("no proven TileGym kernel (run benchmarks/corpus.py --tier check first)", file=sys.stderr)
         return 1
-    return subprocess.call([sys.executable, "-m", "ctrs.cli", "bundle", *args, "-o", a.output])
+    return subprocess.call([sys.executable, "-m", "ctrs.cli", "bundle", *args, "-o", a.output, "--keep-going"])
 
 
 TRANSFER = 64 * 2**20  # one device call carries at most this much

@@ -304,7 +304,7 @@ def _cmd_bundle(args) -> int:
     progress.step("wheels")
     wheels = bundle.fetch_wheels(out / "kit" / "wheels")
     progress.note(f"kit: {bundle.display_path(kit)} ({kit.stat().st_size / 2**20:.1f} MiB), {len(wheels)} wheels")
-    built = []
+    built, failed = [], []
     for k in args.kernels:
         progress.step(k)
         kp, _, sp = k.partition("=")  # KERNEL=SPECS: a kernel file whose specs live elsewhere
@@ -314,7 +314,14 @@ def _cmd_bundle(args) -> int:
         if not specs.exists():  # e.g. fixtures/triton_unsupported under a fixtures/triton_* glob
             progress.note(f"skip: {kernel} (no specs.json next to it: nothing to verify)")
             continue
-        port = bundle.build_port(kernel, specs, out / "ports", args.profile)
+        try:
+            port = bundle.build_port(kernel, specs, out / "ports", args.profile)
+        except errors.CtrsError as e:
+            if not args.keep_going:
+                raise
+            failed.append(e)  # reported below, the bundle carries the others
+            progress.note(f"skip: {e.one_line()}")
+            continue
         built.append(port.name)
         size = sum(f.stat().st_size for f in port.iterdir())
         progress.note(f"port: {bundle.display_path(port)} ({size / 2**20:.1f} MiB)")
@@ -329,7 +336,9 @@ def _cmd_bundle(args) -> int:
     else:
         print(f"host stage 1 (carry {kit_dir}):", bundle.host_setup_command(kit_dir))
         print(f"host stage 2 (carry {st2}; same machine, right after stage 1):", bundle.host_command(st2))
-    return 0
+    for e in failed:
+        print(e.one_line(), file=sys.stderr)
+    return 1 if failed else 0
 
 
 def cmd_gpu(args) -> int:
@@ -474,6 +483,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                "KERNEL=SPECS for a kernel file with its specs elsewhere")
     bu.add_argument("-o", "--output", default=".gpu", help="bundle directory (default .gpu, git-ignored)")
     bu.add_argument("--profile", default="release", choices=["release", "debug"])
+    bu.add_argument("--keep-going", action="store_true", help="a port that does not build is reported and left out "
+                    "(exit 1); the bundle carries the others")
     _cutile_arg(bu, "translate and build the cdylibs for")
     bu.set_defaults(fn=cmd_bundle)
     rg = sub.add_parser("regen", help="regenerate the ports of changed kernels listed in ctrs.toml")

@@ -93,14 +93,15 @@ class PortRunner:
             kernel = kernel.replace_hints(**spec.hints)
         set_hints = getattr(self.wrapper, "set_launch_hints", None)  # ports generated before it have none
         hints = dict(spec.hints) if set_hints is not None else {}
+        key = tuple(sorted(hints.items()))
 
         def ref():
             ct.launch(torch.cuda.current_stream(), grid, kernel, args)
 
         def port():
-            if hints or getattr(self, "_hinted", False):  # this thread's hints are this spec's (0: the entry's)
-                set_hints(**hints)
-                self._hinted = bool(hints)
+            if getattr(self, "_hints_now", ()) != key:  # this thread's hints become this spec's (() the entry's):
+                set_hints(**hints)  # thread state, set once per configuration, as replace_hints makes one kernel
+                self._hints_now = key
             port_fn(*inputs, **consts, grid=grid)
 
         return ref, port
