@@ -261,8 +261,8 @@ def isolate(path: Path, front: str, target: str) -> str:
     for k in kernels:
         if k.name in keep:
             continue
-        for d in k.decorator_list:
-            if _deco_name(d) in decos:
+        for d in k.decorator_list:  # every decorator: an @triton.autotune over a commented @triton.jit fails to import
+            if _deco_name(d) in decos or front == "triton":
                 for i in range(d.lineno - 1, d.end_lineno):
                     indent = re.match(r"\s*", lines[i]).group(0)
                     lines[i] = f"{indent}# ctrs corpus: {k.name} is not translated with {target}\n"

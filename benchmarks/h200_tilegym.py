@@ -82,9 +82,12 @@ def operator(port: str) -> str:
     return port.removeprefix("_ctrs_").split("__", 1)[0]
 
 
+SHAPES = corpus.COMMITTED / "h200"  # TileGym's captured test / benchmark / drawn specs per kernel file (cmd_shapes)
+
+
 def shapes_dir() -> Path:
     """Captured test / benchmark / drawn specs per kernel file (cmd_shapes; for unsloth, corpus_specs_unsloth)."""
-    return corpus.COMMITTED / "h200"
+    return SHAPES if corpus.NAME == "tilegym" else corpus.COMMITTED / "h200"
 
 
 FUZZ_PER_CALL = 4  # drawn shapes kept per committed host call (the reference must compile there)
@@ -246,7 +249,7 @@ def cmd_bundle(a) -> int:
         variant = path.with_name(f"{port_name(k)}.py")
         variant.write_text(corpus.isolate(path, k["front"], k["name"]))
         kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
-        specs = [s for s in json.loads(corpus.spec_file(kern).read_text()) if s["name"] in names]
+        specs = [s for s in corpus.committed_specs(kern) if s["name"] in names]  # this kernel's (names repeat per file)
         if a.only and operator(port_name(k)) not in a.only:
             continue
         rel = str(Path(k["file"]).relative_to(corpus.TREES[k["front"]]))
