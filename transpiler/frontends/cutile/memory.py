@@ -36,6 +36,12 @@ def per_flag(*keys: str):
                 if flag is None:
                     continue
                 text = f"{key}={lw.info.module.code_for_node(node)}"
+                if lw.loops and key == "allow_tma" and not (lw.flags.get(flag.name) == "bool"
+                                                             and not isinstance(flag.value, Sym)):
+                    # check_bounds= of any constant test is proven inside loops (tests/data/cf_flag_check.py);
+                    # allow_tma= of a ct.Constant[bool] is too, a comparison of constants as allow_tma= is not yet
+                    raise lw.err(node, f"{text} inside a loop: a ct.Constant comparison as allow_tma= is proven "
+                                       "outside loops only")
 
                 def lower_arm(value: bool, key=key):
                     kw = {**c.kw, key: cst.Name("True" if value else "False")}
