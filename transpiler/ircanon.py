@@ -145,7 +145,49 @@ def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int]) -> Op:
     return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
 
 
+def _renamed(op: Op, names: dict[str, str]) -> Op:
+    """``op`` (its regions too) with the uses in ``names`` replaced."""
+    if not names:
+        return op
+    return replace(op, uses=[names.get(u, u) for u in op.uses],
+                   regions=[[_renamed(o, names) for o in r] for r in op.regions])
+
+
+def _returns_in(op: Op) -> bool:
+    """An ``if`` with a ``return`` in an arm, directly or in a nested ``if`` (not in a loop)."""
+    return op.name == "if" and any(o.name == "return" or _returns_in(o) for r in op.regions for o in r)
+
+
+def _to_end(ops: list[Op]) -> list[Op]:
+    """A block that ends the kernel (module doc, early returns): the first ``if`` with a ``return`` in an arm
+    takes the ops after it into each arm that does not end in ``return`` (the values its ``yield`` passes
+    standing for the ``if``'s results), recursively; every arm then ends the kernel (no terminator), and the
+    block ends with that ``if`` and the ``return``."""
+    for i, op in enumerate(ops):
+        if op.name == "return":
+            return ops[:i + 1]
+        if not _returns_in(op):
+            continue
+        rest = ops[i + 1:]
+        arms = []
+        for r in op.regions:
+            if r and r[-1].name == "return":
+                arm = _to_end(r)
+            else:
+                y = r[-1] if r and r[-1].name == "yield" else None
+                names = dict(zip(op.results, y.uses)) if y is not None else {}
+                arm = _to_end([*(r[:-1] if y is not None else r), *(_renamed(o, names) for o in rest)])
+            arms.append(arm[:-1] if arm and arm[-1].name == "return" else arm)
+        sig = _drop_token_results(op.sig, set(range(len(op.results)))) if op.results else op.sig
+        end = rest[-1] if rest and rest[-1].name == "return" else replace(op, name="return", results=[], uses=[],
+                                                                           defs=[], sig="return", regions=[])
+        return [*ops[:i], replace(op, results=[], sig=sig, regions=arms), end]
+    return ops
+
+
 def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
+    if entry.regions:
+        entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
     env: dict[str, str] = {}
     facts: dict[int, list[str]] = {}
     arg_index: dict[str, int] = {}

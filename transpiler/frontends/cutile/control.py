@@ -28,7 +28,7 @@ from ...cutile_base import Structural
 from ...ir import typing as irtyping
 from ...ir.constexpr import ConstExpr
 from ...ir.ops import Block, Op, OpKind
-from ...ir.types import BOOL, I32, DType, ScalarType, Sym
+from ...ir.types import BOOL, F32, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir.typing import GenericMeetsConcrete
 from ..builder import PREDICATES
@@ -268,22 +268,24 @@ def _mentions_runtime(lw, node) -> bool:
             names.add("<call>")
 
     node.visit(V())
-    return "<call>" in names or any(isinstance(lw.env.get(n), Value) for n in names)
+    derived = getattr(lw, "sym_derived", ())  # a value computed from ct.Constant parameters only is not runtime
+    return "<call>" in names or any(isinstance(lw.env.get(n), Value) and lw.env[n].id not in derived for n in names)
 
 
 # -- branches ----------------------------------------------------------------------------------------------
 
 
-def branch(lw, test, then_fn, else_fn, node) -> None:
-    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements)."""
+def branch(lw, test, then_fn, else_fn, node, tail: bool = False) -> None:
+    """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements).
+    ``tail``: nothing follows the ``if`` (early_return.py), so its arms re-bind names without results."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) \
             and not _mentions_runtime(lw, test.expression):
-        return branch(lw, test.expression, else_fn, then_fn, node)
+        return branch(lw, test.expression, else_fn, then_fn, node, tail)
     if isinstance(test, cst.BooleanOperation) and not _mentions_runtime(lw, test.left):
         a, b = test.left, test.right
         if isinstance(test.operator, cst.And):
-            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node), else_fn, node)
-        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node), node)
+            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node, tail), else_fn, node, tail)
+        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node, tail), node, tail)
     if isinstance(test, (cst.BooleanOperation, cst.UnaryOperation)):
         c = runtime_bool(lw, test)
     else:
@@ -295,7 +297,7 @@ def branch(lw, test, then_fn, else_fn, node) -> None:
         why = f"fixed by the variant ({', '.join(fixed)})" if fixed else "known at translate time"
         lw.note(node, "branch", f"if {_code(lw, test)} -> {c}, {why}: folded, {'then' if c else 'else'} arm kept")
         return (then_fn if c else else_fn)()
-    two_arms(lw, c, then_fn, else_fn, node, _code(lw, test))
+    two_arms(lw, c, then_fn, else_fn, node, _code(lw, test), tail)
 
 
 def _code(lw, node) -> str:
@@ -320,7 +322,7 @@ def _splits_on_a_constant(lw, c: Value) -> bool:
     return (a is iv and b.id not in inside) or (b is iv and a.id not in inside)
 
 
-def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
+def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) -> None:
     expr = c if isinstance(c, ExprFlag) else None
     flag = c.name if isinstance(c, Flag) else None
     if flag is None and expr is None and c.id in getattr(lw, "sym_derived", ()):
@@ -345,7 +347,7 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     lw.block, lw.env = outer, dict(pre)
     (tb, te), (eb, ee) = arms
     merged: list[str] = []
-    for name in [*te, *(n for n in ee if n not in te)]:
+    for name in [] if tail else [*te, *(n for n in ee if n not in te)]:
         tv, ev, pv = te.get(name), ee.get(name), pre.get(name)
         if tv is pv and ev is pv:
             continue
@@ -359,6 +361,11 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
         if not isinstance(tv, Value) or not isinstance(ev, Value):
             if type(tv) is type(ev) and not isinstance(tv, Value) and _same(tv, ev):
                 lw.env[name] = tv
+                continue
+            made = _number_as_runtime(lw, tv, ev, tb, te, node) or _number_as_runtime(lw, ev, tv, eb, ee, node)
+            if made is not None:
+                (te if made[0] is tb else ee)[name] = made[1]
+                merged.append(name)
                 continue
             why = f"'{name}' is a different compile-time value in each arm"
         elif tv.type != ev.type:
@@ -384,6 +391,30 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "") -> None:
     how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
+
+
+def _number_as_runtime(lw, v, other, block: Block, env: dict, node):
+    """An arm that binds a Python number where the other arm binds a runtime scalar of a matching type
+    (``lo = 0`` / ``lo = ct.maximum(0, start - W)``): cuTile Python's ``if`` yields the number as a constant of
+    that type from its arm (folded with the arm when the condition is a ct.Constant test). Returns ``(block,
+    constant)`` emitted at the end of ``block`` (the arm's, before its yield), or None when ``v`` is not such a
+    number (a value computed from ct.Constant parameters only keeps the compile-time split)."""
+    if not isinstance(other, Value) or other.id in getattr(lw, "sym_derived", ()) or isinstance(v, bool):
+        return None
+    t = other.type
+    if not (isinstance(t, ScalarType) or (isinstance(t, TileType) and t.shape == ())) \
+            or not isinstance(t.dtype, DType):
+        return None
+    if not (isinstance(v, int) and t.dtype == I32) and not (isinstance(v, float) and t.dtype == F32):
+        return None
+    saved = lw.block, lw.env
+    lw.block, lw.env = block, env
+    try:
+        c = lw.const(v, t.dtype, node, shape=() if isinstance(t, TileType) else None, hint="c")
+    finally:
+        lw.block, lw.env = saved
+    lw.note(node, "branch", f"an arm binds {v!r} where the other binds a runtime {t}: yielded as a constant")
+    return block, c
 
 
 def _same(a, b) -> bool:

@@ -30,6 +30,7 @@ from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, D
 from ...ir.values import Loc, Value
 from ..builder import Builder
 from .control import if_expr, if_stmt, remember_const, signal_one_armed
+from .early_return import lower_to_end
 from .imports import lookup
 from .memory import PAD_PREFIX, array_attribute, array_method, pad_mode, refuse_array_list, refuse_array_slice
 from .recovery import arg, bound_names, guard, parameter
@@ -142,7 +143,7 @@ class Lowering(Builder):
         if stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and all(
                 isinstance(x, cst.Return) and x.value is None for x in stmts[-1].body):
             stmts.pop()  # a bare `return` ending the kernel: nothing to lower
-        self.body(stmts)
+        lower_to_end(self, stmts)  # early returns: the rest of the body in the arms that do not return
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
         gens: list[Generic] = []
         arrays = [p for p in self.params if p.kind == "array"]
