@@ -221,10 +221,11 @@ def test_kernel_return(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}\nreturn", "x, y, T: ct.Constant[int]"))
     assert [op.kind for op in walk(k.body)][-1] == OpKind.YIELD
     with pytest.raises(errors.CtrsError) as e:
-        _lower(_src(tmp_path, f"r = ct.bid(0)\nif r >= n:\n    return\n{LOAD}\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
+        _lower(_src(tmp_path, f"r = ct.bid(0)\nfor j in range(n):\n    if r >= j:\n        return\n{LOAD}\n{STORE}",
+                    "x, y, n: int, T: ct.Constant[int]"))  # an early return outside a loop: test_ir_early_return.py
     assert e.value.code == errors.IR_NESTED_RETURN and "a return inside a kernel body" in e.value.message
     assert "src/compiler/compile_block.rs" in e.value.hint
-    assert (e.value.loc.line, e.value.loc.col) == (8, 9)
+    assert (e.value.loc.line, e.value.loc.col) == (9, 13)
 
 
 def _fors(k: Kernel):

@@ -337,10 +337,10 @@ class Lowering(Builder):
             return
         elif isinstance(s, cst.Return) and self.returns is None:
             raise errors.CtrsError(errors.IR_NESTED_RETURN, "a return inside a kernel body's control flow",
-                                   "the reference keeps `if %c { return }`; cutile-compiler 0.3.1 rejects a `return` "
-                                   "below the function body's top level (src/compiler/compile_block.rs: \"`return` is "
-                                   "only supported at the top level of a function body\"), and guarding the rest with "
-                                   "`if not c { .. }` nests it, which is not the reference's IR", self.loc(s))
+                                   "a return inside a loop (an early return outside loops moves the rest of the body "
+                                   "into the arms that do not return: early_return.py); cutile-compiler rejects a "
+                                   "`return` below the function body's top level (src/compiler/compile_block.rs: "
+                                   "\"`return` is only supported at the top level of a function body\")", self.loc(s))
         elif isinstance(s, cst.Return) and self.returns is not None:
             if self.returns:
                 raise self.err(s, "a helper with more than one return")
