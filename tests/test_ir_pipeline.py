@@ -91,6 +91,8 @@ TYPED_IR = {
     "tests/data/ops_divmod.py",
     "tests/data/ops_fma_const_if.py",
     "tests/data/ops_fma_left_mul.py",
+    "tests/data/ops_flag_dead_call.py",
+    "tests/data/ops_flag_store_dtype.py",
     "tests/data/ops_gather_mask.py",
     "tests/data/ops_gather_mask_bcast.py",
     "tests/data/ops_gather_pad.py",
