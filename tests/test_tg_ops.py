@@ -118,3 +118,38 @@ ct.store(y, index=(0,), tile=t)
     with pytest.raises(errors.CtrsError) as e:
         _lower(p)
     assert e.value.code == errors.IR_NOT_IN_REFERENCE
+
+
+PACK = DATA / "ops_pack_bytes.py"
+
+
+def test_pack_to_bytes_is_ir_equivalent(tmp_path):
+    rows = check.check(PACK, [str(PACK.with_suffix(".json"))], keep=tmp_path / "port")
+    assert sorted((r.spec, r.verdict) for r in rows) == [("f16", "EQUIVALENT"), ("f32", "EQUIVALENT")]
+
+
+def test_pack_to_bytes_ops():
+    from ctrs.ir.ops import OpKind, walk  # noqa: PLC0415
+
+    ks = {k.name: k for k in _lower(PACK)}
+    assert sorted(ks) == ["ops_pack_bytes_bf16", "ops_pack_bytes_f16", "ops_pack_bytes_f32"]
+    packs = [(op.kind, str(op.operands[0].type), str(op.results[0].type)) for op in walk(ks["ops_pack_bytes_f16"].body)
+             if op.kind in (OpKind.PACK, OpKind.BITCAST)]
+    assert packs == [(OpKind.PACK, "tile<128xf16>", "tile<256xu8>"), (OpKind.BITCAST, "tile<128xi8>", "tile<128xu8>")]
+
+
+def test_pack_to_bytes_needs_cutile_050(tmp_path, monkeypatch):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")  # the typed path's own reason (not the text model's)
+    with pytest.raises(errors.CtrsError) as e:
+        translate.translate(PACK, tmp_path / "o", cutile="0.3.1")
+    assert "cutile 0.3.1 has no pack op" in str(e.value)
+
+
+def test_pack_to_bytes_whole_bytes(tmp_path):
+    p = _src(tmp_path, """
+t = ct.astype(ct.load(x, index=(0,), shape=(3,)), ct.int8)
+ct.store(y, index=(0,), tile=ct.pack_to_bytes(ct.astype(t, ct.bool_)))
+""", "x, y")
+    with pytest.raises(errors.CtrsError) as e:
+        _lower(p)
+    assert "pack_to_bytes of a bool tile" in str(e.value)
