@@ -93,6 +93,7 @@ TYPED_IR = {
     "tests/data/ops_fma_left_mul.py",
     "tests/data/ops_flag_dead_call.py",
     "tests/data/ops_flag_store_dtype.py",
+    "tests/data/ops_pack_bytes.py",
     "tests/data/ops_gather_mask.py",
     "tests/data/ops_gather_mask_bcast.py",
     "tests/data/ops_gather_pad.py",
