@@ -770,6 +770,11 @@ class KernelEmitter:
             tmpl = rules[f"{k.mnemonic}_modes"]
         elif k == OpKind.CONVERT and _int_resize(op):
             tmpl = rules[_int_resize(op)]
+        elif k == OpKind.PACK:  # ct.pack_to_bytes: a crate op of cutile 0.5.0 only (the target profile's spelling)
+            sp = targets.current().spelling("pack_bytes")
+            if not sp.get("rust"):
+                raise _err(op, f"ct.pack_to_bytes: {sp.get('note', '')} (translate with --cutile 0.5.0)")
+            tmpl = sp["rust"]
         elif scalar and self._const_ceil_div(op):
             tmpl = self.rules["scalar"]["ceil_div"]
         elif scalar:

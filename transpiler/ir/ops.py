@@ -97,6 +97,7 @@ class OpKind(enum.Enum):
     CONVERT = ("convert", Family.SHAPE)  # element-type cast (ftof/itof/...): attrs: rounding
     TO_TILE = ("to_tile", Family.SHAPE)  # (runtime scalar) -> 0-d tile of its dtype (no Tile IR op: one value)
     BITCAST = ("bitcast", Family.SHAPE)  # (tile) -> the same bits as another dtype of one width (u32 <-> i32 ...)
+    PACK = ("pack", Family.SHAPE)  # (rank-1 tile) -> its bytes as a rank-1 u8 tile (ct.pack_to_bytes, Tile IR pack)
     # grid
     BLOCK_ID = ("block_id", Family.GRID)  # attrs: axis
     NUM_BLOCKS = ("num_blocks", Family.GRID)  # attrs: axis

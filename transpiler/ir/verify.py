@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import errors
 from .ops import Block, Family, Kernel, Op, OpKind
-from .types import BOOL, I32, ArrayType, DType, ScalarType, TileType, TokenType, ViewType
+from .types import BOOL, DTYPES, I32, ArrayType, DType, ScalarType, TileType, TokenType, ViewType
 from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
@@ -57,6 +57,12 @@ def _check_types(op: Op) -> None:
         if _shape(ins[0].type) != _shape(outs[0].type) or (
                 isinstance(a, DType) and isinstance(b, DType) and a.bits != b.bits):
             _fail(T, op, f"bitcasts {ins[0].type} to {outs[0].type} (same shape and width only)")
+    elif k == OpKind.PACK:
+        a, b = ins[0].type, outs[0].type
+        if len(_shape(a)) != 1 or len(_shape(b)) != 1 or b.dtype != DTYPES["u8"] or (
+                isinstance(a.dtype, DType) and all(isinstance(d, int) for d in (*a.shape, *b.shape))
+                and a.shape[0] * a.dtype.bits != b.shape[0] * 8):
+            _fail(T, op, f"packs {a} into {b} (rank-1 tiles, the same bits as u8)")
     elif k == OpKind.SCAN_SUM:
         if outs[0].type != ins[0].type:
             _fail(T, op, f"scans {ins[0].type} into {outs[0].type}")

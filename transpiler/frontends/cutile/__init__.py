@@ -13,6 +13,7 @@ from ... import errors, ir
 from ...cutile_base import Structural, compared_literals
 from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
 from . import arith, dtypes, grid, memory, pybuiltins, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
+from .control import FlagDType
 from .lowering import Lowering, unsupported
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
@@ -35,11 +36,7 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
     kernels = []
     for fn in info.kernels:
-        def lower(mapping, met=None, fn=fn):
-            return lower_kernel(info, fn, mapping, on_unsupported, met_float=met)
-
-        ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value, element_dtypes,
-                                      info.loc(fn))
+        ks, blockers = _flag_dtype_entries(info, fn, element_dtypes, on_unsupported)
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
@@ -48,19 +45,63 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
+def _flag_dtype_entries(info, fn: cst.FunctionDef, element_dtypes, on_unsupported):
+    """``fn``'s entries (dtypes.entries), once per value of each flag whose arms type the arrays differently
+    (control.FlagDType: the reference types only the arm it keeps; each value gets dtype variables of its own)."""
+    seeds: list[tuple[dict, dict, dict]] = [({}, {}, {})]
+    out: list[ir.Kernel] = []
+    order = [p.name.value for p in fn.params.params]
+    while seeds:
+        seed = seeds.pop(0)
+
+        def lower(mapping, met=None, seed=seed):
+            return lower_kernel(info, fn, mapping, on_unsupported, met_float=met, seed=seed)
+
+        try:
+            ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value,
+                                          element_dtypes, info.loc(fn))
+        except FlagDType as s:
+            fixed, other, why = seed
+            if s.flag in fixed or s.flag in other or s.flag not in order:
+                return [], [errors.CtrsError(errors.IR_UNSUPPORTED, f"typed-IR front end: cannot split ct.Constant "
+                                             f"'{s.flag}' into entries here ({s.why})", "compare it with literals "
+                                             "only", errors.Loc(str(info.path), s.line))]
+            why = {**why, s.flag: (s.line, f"the arrays' dtypes depend on it: {s.why}")}
+            seeds[0:0] = [(f, o, why) for f, o in _values(info, fn, s.flag, s.kind, fixed, other, None, s.literals)]
+            continue
+        if blockers:
+            return [], blockers
+        out += ks
+    return out, []
+
+
+def _values(info, fn, flag: str, kind: str, fixed: dict, other: dict, literals=None,
+            tested: set[int] = frozenset()) -> list[tuple[dict, dict]]:
+    """The (fixed, other) seeds of a structural split on ``flag``: a ``bool`` flag 0 and 1; an ``int`` flag each
+    literal it is compared with (and ``tested``: the 0 of an ``if N:``), then the entry standing for any other
+    value."""
+    if kind == "bool":
+        return [({**fixed, flag: v}, other) for v in (0, 1)]
+    lits = set((literals or _compared_literals)(info, fn, flag)) | set(tested)
+    top = max(lits, default=0) + 1
+    return [({**fixed, flag: v}, other) for v in sorted(lits)] + [(fixed, {**other, flag: (top, lits)})]
+
+
 def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None, make=None, literals=None,
-                 met_float: set | None = None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
+                 met_float: set | None = None, seed=None) -> tuple[list[ir.Kernel], list[errors.CtrsError]]:
     """One kernel, or one entry per value of each structural flag (control.py): a ``bool`` flag gets 0 and 1;
     an ``int`` flag one entry per literal the kernel compares it with, plus one (value max+1) standing for any
     other value, in which the flag stays a const generic and only its ``==``/``!=`` tests on those literals fold.
     Entries are named and recorded (Kernel.variant / python_name) as the text-model pipeline does, so ffi.rs,
     wrapper.py and ``ctrs check`` dispatch to them alike. Returns the verified entries, or no entry and the
-    blockers of the first lowering that has any (recovery.py). The Triton front end passes ``make()`` (a fresh
+    blockers of the first lowering that has any (recovery.py). ``seed``: (fixed, other, why) of a split made
+    before the dtypes were solved (lower_file: control.FlagDType). The Triton front end passes ``make()`` (a fresh
     Lowering of ``fn``) and ``literals(info, fn, flag)`` (the literals a flag is compared with)."""
     order = [p.name.value for p in fn.params.params]
-    pending: list[tuple[dict, dict]] = [({}, {})]
+    pending: list[tuple[dict, dict]] = [(seed[0], seed[1]) if seed else ({}, {})]
     out: list[ir.Kernel] = []
-    why: dict[str, tuple[int, str]] = {}
+    why: dict[str, tuple[int, str]] = dict(seed[2]) if seed else {}
+    skipped: list[tuple[str, list]] = []  # (flag values, blockers) of entries the reference cannot compile either
     while pending:
         fixed, other = pending.pop(0)
         lw = make() if make is not None else Lowering(info, fn, element, on_unsupported)
@@ -83,13 +124,13 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None
                                              f"'{s.flag}' into entries here ({s.why})", "compare it with literals "
                                              "only", errors.Loc(str(info.path), s.line))]
             why.setdefault(s.flag, (s.line, s.why))
-            if lw.flags.get(s.flag) == "bool":
-                pending[0:0] = [({**fixed, s.flag: v}, other) for v in (0, 1)]
-            else:
-                lits = (literals or _compared_literals)(info, fn, s.flag)
-                top = max(lits, default=0) + 1
-                pending[0:0] = [({**fixed, s.flag: v}, other) for v in sorted(lits)] + [
-                    (fixed, {**other, s.flag: (top, lits)})]
+            pending[0:0] = _values(info, fn, s.flag, lw.flags.get(s.flag, "int"), fixed, other, literals,
+                                   getattr(s, "literals", ()))
+            continue
+        if lw.blockers and (fixed or other) and all(b.code == errors.IR_NOT_IN_REFERENCE for b in lw.blockers):
+            # no launch with these flag values compiles in the reference either: no entry for them
+            vals = [f"{f}={v}" for f, v in fixed.items()] + [f"{f} not in {sorted(ls)}" for f, (_, ls) in other.items()]
+            skipped.append((", ".join(vals), lw.blockers))
             continue
         if lw.blockers:
             return [], lw.blockers
@@ -102,6 +143,11 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None
             k.notes += [(why[f][0], "variant", f"entry {k.name} <- {f}={v} (structural: {why[f][1]})")
                         for f, v in k.variant if f in why]
         out.append(k)
+    if skipped and not out:
+        return [], skipped[0][1]
+    for k in out:
+        k.notes += [(bs[0].loc.line if bs[0].loc else 0, "variant", f"no entry for {vals}: {bs[0].message}")
+                    for vals, bs in skipped]
     return out, []
 
 

@@ -46,6 +46,43 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+class FlagDType(Exception):
+    """A stored value's dtype cast fails inside an arm of a constant-flag ``if`` (``if INTER_BF16: store a bf16 tile
+    else: store an f32 tile`` into one array): the arrays' dtypes depend on the flag, as cuTile Python types only the
+    arm it keeps per launch. ``lower_file`` lowers the kernel once per flag value, each entry with dtype variables
+    of its own (a Structural split inside one dtype solution would force one dtype on both values)."""
+
+    def __init__(self, flag: str, kind: str, line: int, why: str, literals: set[int]):
+        super().__init__(f"{flag}: {why}")
+        self.flag, self.kind, self.line, self.why, self.literals = flag, kind, line, why, literals
+
+
+def in_flag_arm(lw, node, why: str) -> None:
+    """Raise :class:`FlagDType` when lowering inside an arm of a constant-flag ``if`` (the innermost flag)."""
+    arms = getattr(lw, "flag_stack", [])
+    if arms:
+        flag = arms[-1]
+        raise FlagDType(flag.name, lw.flags.get(flag.name, "int"), lw.info.span(node).line, why, _tested(flag))
+
+
+def _tested(flag) -> set[int]:
+    """The literal a constant-flag test compares with (``if N:`` is ``N != 0``): an entry of its own in a split."""
+    return {flag.value} if isinstance(flag.value, int) else set()
+
+
+def dead_in_reference(lw, node, why: str) -> None:
+    """A construct the reference compiler rejects (``why``), met in an arm of a constant-flag ``if``: cuTile Python
+    types only the arm it keeps per launch, so the launches that fold the arm away compile. Raise
+    :class:`~ctrs.cutile_base.Structural` on the innermost flag (one entry per value; ``lower_kernel`` leaves out
+    the entries whose only blockers are such constructs: no launch of theirs compiles in the reference)."""
+    arms = getattr(lw, "flag_stack", [])
+    if arms:
+        flag = arms[-1]
+        s = Structural(flag.name, lw.info.span(node).line, f"{why} in one arm (the reference folds it per launch)")
+        s.literals = _tested(flag)
+        raise s
+
+
 class Flag:
     """A constant-flag test: ``FLAG <op> value`` on a const-generic parameter (``value``: an int, or another
     const generic, a :class:`Sym`: ``TILE != N``)."""
@@ -340,9 +377,16 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
     pre = dict(lw.env)
     outer = lw.block
     arms = []
+    arms_of = lw.__dict__.setdefault("flag_stack", [])  # the constant-flag tests whose arm is lowered
     for fn in (then_fn, else_fn):
         lw.env, lw.block = dict(pre), Block()
-        fn()
+        if flag is not None:
+            arms_of.append(c)
+        try:
+            fn()
+        finally:
+            if flag is not None:
+                arms_of.pop()
         arms.append((lw.block, lw.env))
     lw.block, lw.env = outer, dict(pre)
     (tb, te), (eb, ee) = arms
@@ -499,7 +543,7 @@ def signal_one_armed(lw, name: str, node) -> None:
     raise lw.err(node, f"'{name}' is bound in one arm of a runtime if only")
 
 
-__all__ = ["ExprFlag", "Flag", "atom", "const_condition", "remember_const", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
+__all__ = ["ExprFlag", "Flag", "FlagDType", "dead_in_reference", "in_flag_arm", "atom", "const_condition", "remember_const", "branch", "compare", "const_test", "flag_arms", "if_expr", "if_stmt", "runtime_bool",
            "signal_one_armed", "two_arms"]
 
 

@@ -16,7 +16,7 @@ from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
-from .control import const_test, flag_arms
+from .control import const_test, flag_arms, in_flag_arm
 from .recovery import record
 from .registry import Call, lowers
 from .values import ArrayRef, EnumRef
@@ -366,6 +366,8 @@ def _cast(lw, v: Value, dtype, node, what: str) -> Value:
     try:
         return lw.convert(v, irtyping.implicit_cast(v.type.dtype, dtype, what), node)
     except irtyping.PromotionError as e:
+        if not isinstance(e, irtyping.DTypeFact):  # concrete dtypes that do not cast: per flag value, if in an arm
+            in_flag_arm(lw, node, str(e))
         raise lw.err(node, str(e)) from e
 
 

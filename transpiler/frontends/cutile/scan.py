@@ -8,6 +8,7 @@ from ... import errors
 from ...ir.ops import OpKind
 from ...ir.types import DType, DTypeParam
 from .args import bind, constant, value
+from .control import dead_in_reference
 from .registry import Call, lowers
 from .shapes import _axis, tile
 
@@ -37,7 +38,9 @@ def cumsum(lw, c: Call):
 @lowers("ct.sigmoid")
 def sigmoid(lw, c: Call):
     """Not a function of cuTile Python 1.7.0 (cuda/tile has no ``sigmoid``; the reference cannot compile the
-    call): refused with that, rather than guessing its lowering."""
+    call): refused with that, rather than guessing its lowering. In an arm of a constant-flag ``if`` the launches
+    that fold the arm away compile in the reference: the kernel is lowered per flag value, those entries kept."""
+    dead_in_reference(lw, c.node, "ct.sigmoid (not in cuTile Python 1.7.0)")
     raise errors.CtrsError(errors.IR_NOT_IN_REFERENCE, "ct.sigmoid is not a function of cuTile Python 1.7.0 (the "
                            "reference compiler: cuda.tile has no sigmoid)",
                            "write it as 1.0 / (1.0 + ct.exp(-x)); a port cannot be proven against a call the "

@@ -99,6 +99,39 @@ def bitcast(lw, c: Call):
     return lw.emit(OpKind.BITCAST, [x], [t], c.node, c.hint or (x.hint or "t") + "_bc").result
 
 
+@lowers("ct.pack_to_bytes")
+def pack_to_bytes(lw, c: Call):
+    """``ct.pack_to_bytes(x)``: the bytes of a tile as a rank-1 uint8 tile, as cuTile Python spells it (a reshape
+    to rank 1 when x has another rank; an 8-bit dtype is bitcast to uint8, any other width packed: Tile IR
+    ``pack``, cutile 0.5.0's ``pack::<EIn, EByte, S, R>`` (src/_core.rs))."""
+    a = bind(lw, c, "x, /")
+    x = value(lw, a["x"])
+    if not isinstance(x, Value) or not isinstance(x.type, TileType):
+        raise lw.err(c.node, "ct.pack_to_bytes(tile)")
+    dt = x.type.dtype
+    try:  # the byte count and the op depend on the width: lowered once per dtype of an array's variable
+        irtyping.depends(dt, "ct.pack_to_bytes of a tile")
+    except irtyping.PromotionError as e:
+        raise lw.err(c.node, str(e)) from e
+    if dt == BOOL:
+        raise lw.err(c.node, "ct.pack_to_bytes of a bool tile (cuTile Python refuses it)")
+    if not all(isinstance(d, int) for d in x.type.shape):
+        raise lw.err(c.node, f"ct.pack_to_bytes of a tile of shape {x.type.shape}: the byte count needs static "
+                     "extents")
+    n = 1
+    for d in x.type.shape:
+        n *= d
+    if len(x.type.shape) != 1:
+        x = lw.emit(OpKind.RESHAPE, [x], [TileType(dt, (n,))], c.node, (x.hint or "t") + "_flat", shape=(n,)).result
+    u8 = DTYPES["u8"]
+    if dt.bits == 8:
+        return lw.emit(OpKind.BITCAST, [x], [TileType(u8, (n,))], c.node, c.hint or "bytes").result
+    nbytes, rem = divmod(n * dt.bits, 8)
+    if rem:
+        raise lw.err(c.node, f"ct.pack_to_bytes of {n} {dt} values: {n * dt.bits} bits are not whole bytes")
+    return lw.emit(OpKind.PACK, [x], [TileType(u8, (nbytes,))], c.node, c.hint or "bytes").result
+
+
 @lowers("ct.reshape")
 def reshape(lw, c: Call):
     if len(c.pos) != 2 or c.kw:
