@@ -28,6 +28,18 @@ def check_specs(kernel: Path, given: list[str], analysis: dict) -> list[specmod.
     return [s for s, _origin in check.gather_specs(kernel, list(given), analysis)[0]]
 
 
+def no_reference(kernel: Path) -> str:
+    """Why no answer for ``kernel`` could be proven (a Triton file whose specs.json names no cuTile Python
+    counterpart: no reference Tile IR on a CPU, CTRS-E112), else ''. Nothing is asked for then: an answer would be
+    compared with nothing."""
+    try:
+        check.reference_source(kernel)
+    except errors.CtrsError as e:
+        return (f"no reference Tile IR to verify an answer against ({e.code}: {e.message}; {e.hint}), so nothing "
+                "was asked")
+    return ""
+
+
 class Verifier:
     def __init__(self, kernel: Path, given: list[str], build_timeout: float = 600.0):
         self.kernel, self.given, self.build_timeout = kernel, list(given), build_timeout
