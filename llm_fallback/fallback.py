@@ -291,10 +291,12 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
             stands = first if same else asked.get(c.key, e)  # the diagnostic that stands when no answer is accepted
             if verifier is None:
                 if not verify.check_specs(kernel, cfg.specs, {}):  # nothing to prove an answer with: no request
+                    _log(cfg, f"{c.loc}: llm: not asked, no specs to verify it: `{c.python}`")
                     raise _fail(stands, "no specialisations to verify an answer against (add specs.json or --spec)") \
                         from None
                 no_ref = verify.no_reference(kernel)  # a Triton file without its cuTile counterpart: no request
                 if no_ref:
+                    _log(cfg, f"{c.loc}: llm: not asked, no reference Tile IR to verify it: `{c.python}`")
                     raise _fail(stands, no_ref) from None
                 verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
             _require_exercised(cfg, stands, c, verifier)

@@ -106,6 +106,15 @@ def test_vetting_accepts_plain_lets():
     assert [s.name for s in st] == ["m", "a"] and st[-1].expr == "maxf(t, m)"
 
 
+def test_vetting_accepts_the_rules_permutation_literal():
+    """`const_array!` is how the rules spell permute's dimension order (`ct.permute(t, (1, 0))`): an answer may use
+    it as it uses `const_shape!`; any other macro is still refused."""
+    st = answer.parse("```rust\nlet a: Tile<E, { [N, M] }> = permute(t, const_array![1, 0]);\n```", "a")
+    assert st[-1].expr == "permute(t, const_array![1, 0])"
+    with pytest.raises(answer.Rejected, match="only const_shape! and const_array!"):
+        answer.parse("```rust\nlet a: Tile<E, { [N] }> = vec![t];\n```", "a")
+
+
 # ------------------------------------------------------------------------------------------ end to end
 
 
