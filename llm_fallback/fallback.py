@@ -290,10 +290,12 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
             same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
             stands = first if same else asked.get(c.key, e)  # the diagnostic that stands when no answer is accepted
             if verifier is None:
-                if not verify.check_specs(kernel, cfg.specs, {}):  # nothing to prove an answer with: no request
+                # nothing to prove an answer with (no spec names a kernel of this file): no request
+                entries = verify.kernel_names(kernel)
+                if not [s for s in verify.check_specs(kernel, cfg.specs, {}) if s.kernel in entries]:
                     _log(cfg, f"{c.loc}: llm: not asked, no specs to verify it: `{c.python}`")
-                    raise _fail(stands, "no specialisations to verify an answer against (add specs.json or --spec)") \
-                        from None
+                    raise _fail(stands, "no specialisations of this file's kernels to verify an answer against (add "
+                                        "specs.json or --spec)") from None
                 no_ref = verify.no_reference(kernel)  # a Triton file without its cuTile counterpart: no request
                 if no_ref:
                     _log(cfg, f"{c.loc}: llm: not asked, no reference Tile IR to verify it: `{c.python}`")

@@ -635,3 +635,16 @@ def test_triton_file_without_a_reference_makes_no_request(tmp_path):
     assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (19, 9)
     assert f"no reference Tile IR to verify an answer against ({errors.TRITON_NO_REFERENCE}" in e.hint
     assert not (tmp_path / "port").exists()
+
+
+def test_specs_of_other_kernels_only_make_no_request(tmp_path):
+    """Specs that name no kernel of the file (the corpus's spec list of a file whose refused kernel has none of its
+    own) cannot prove an answer: nothing is asked, the rules' diagnostic stands."""
+    doc = json.loads(Path(RANGE_SPEC).read_text())
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{**s, "kernel": "some_other_kernel"} for s in doc]))
+    with Server([RANGE_AB]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(other)]))
+        assert srv.requests == []
+    assert "no specialisations of this file's kernels to verify an answer against" in ei.value.hint
