@@ -1,8 +1,10 @@
-"""Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 through ``benchmarks/corpus.py --llm``,
+"""Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 (or unsloth 2026.10.9's Triton kernels,
+``--corpus unsloth``) through ``benchmarks/corpus.py --llm``,
 against the scripted local server (llm_fallback/scripted.py, 127.0.0.1) answering real constructs with answers
 written by hand (ANSWERS below, attempt by attempt); every other construct that reaches the model gets a
 non-answer (rejected before building). Answers are verified like any other: IR-equivalent for every committed spec
-of the kernel (benchmarks/corpus/tilegym-1.5.1/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses.
+of the kernel (benchmarks/corpus/<corpus>/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses (a
+Triton kernel needs its cuTile counterpart for a reference: unsloth's have none, so nothing is asked there).
 
     .venv/bin/python benchmarks/llm_measure.py [--corpus tilegym|unsloth] [--specs-dir DIR] [--extra-specs DIR]
         [--out DIR] [--only REGEX]
