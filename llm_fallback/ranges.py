@@ -103,7 +103,8 @@ def ask_for(kernel: Path, loc, code: str, message: str, stopped: set[int]) -> As
     if not outs:
         return None
     start = info.loc(stmts[i])
-    python = "; ".join(" ".join(info.module.code_for_node(s.with_changes(leading_lines=())).split())
-                       for s in stmts[i:j + 1])
+    bare = cst.TrailingWhitespace()  # the construct's text: no comment lines, no trailing comments
+    python = "; ".join(" ".join(info.module.code_for_node(s.with_changes(leading_lines=(), trailing_whitespace=bare))
+                                .split()) for s in stmts[i:j + 1])
     return Ask((str(start.file), int(start.line), int(start.col)), info.positions[stmts[j]].end.line, tuple(outs),
                python, code, message)
