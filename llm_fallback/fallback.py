@@ -200,7 +200,12 @@ def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, v
                 if other is not None and other.key != k and other.key not in accepted:
                     return rec, False  # another construct without a rule: verified together later
                 raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
-            ok, stage, detail = verifier.verify(files, mod)
+            try:
+                ok, stage, detail = verifier.verify(files, mod)
+            except errors.CtrsError as re_:  # the reference itself does not compile: no answer can be proven
+                _log(cfg, f"{where}: llm: attempt {n} not accepted: the reference could not be compiled: "
+                          f"{_first_line(re_.one_line())}")
+                raise
             if ok:
                 _log(cfg, f"{where}: llm: accepted ({stage})")
                 _remember(cfg, [*accepted.values(), rec], [s.name for s in verifier.specs])
