@@ -232,9 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=ATTEMPTS, cache_dir=Path(cache), log=log)
         ks = corpus.run("translate", None, True, a.only, llm=cfg)
         requests = [r["body"] for r in srv.requests]
+    if a.only:  # the kernels in scope only (the others were not translated; a variant name can repeat across
+        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]  # front ends)
     rows = _rows(ks, logs, records, requests, verdicts)
-    if a.only:  # the kernels in scope only (the others were not translated)
-        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]
     _write(Path(a.out), ks, rows, a.only, a.corpus)
     return 0
 
