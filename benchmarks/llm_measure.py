@@ -1,14 +1,21 @@
-"""Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 through ``benchmarks/corpus.py --llm``,
+"""Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 (or unsloth 2026.10.9's Triton kernels,
+``--corpus unsloth``) through ``benchmarks/corpus.py --llm``,
 against the scripted local server (llm_fallback/scripted.py, 127.0.0.1) answering real constructs with answers
 written by hand (ANSWERS below, attempt by attempt); every other construct that reaches the model gets a
 non-answer (rejected before building). Answers are verified like any other: IR-equivalent for every committed spec
-of the kernel (benchmarks/corpus/tilegym-1.5.1/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses.
+of the kernel (benchmarks/corpus/<corpus>/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses (a
+Triton kernel needs its cuTile counterpart for a reference: unsloth's have none, so nothing is asked there).
 
-    .venv/bin/python benchmarks/llm_measure.py [--specs-dir DIR] [--out DIR] [--only REGEX]
+    .venv/bin/python benchmarks/llm_measure.py [--corpus tilegym|unsloth] [--specs-dir DIR] [--extra-specs DIR]
+        [--out DIR] [--only REGEX]
 
-Prints and writes (``<out>/llm-measure-tilegym-1.5.1.{md,json}``) one row per construct the fallback met (asked
-for, or not asked because no spec exercises it): accepted / rejected / not asked, why, each attempt's verdict, and
-the specs that verified an accepted answer.
+Prints and writes (``<out>/llm-measure-<corpus>.{md,json}``, e.g. llm-measure-tilegym-1.5.1) one row per
+construct the fallback met (asked for, or not asked because no spec exercises it / nothing can verify it):
+accepted / rejected / not asked, why, each attempt's verdict, and the specs that verified an accepted answer.
+``--extra-specs`` (default benchmarks/llm_measure_specs/<corpus>/, same layout as the committed specs) adds specs
+for refused kernels that have none committed, merged with the committed ones (the verifier's set is the union).
+Everything runs on this machine: the scripted server listens on 127.0.0.1, the verification builds are
+``cargo --offline``, the corpus wheel is the pinned one in the ctrs cache.
 """
 
 from __future__ import annotations
@@ -110,6 +117,31 @@ ANSWERS.update({
         "let start_q_val: i32 = start_q_val;",
         "let end_idx: i32 = min(end_idx, start_q_val + 1i32);")],
 })
+# Session 5 (real constructs the typed path still refuses). mamba2.py chunk_cumsum_kernel, line 815: an inclusive
+# prefix sum along axis 1 of a (1, chunk_size, BLOCK_H) f32 tile, times LOG2E (CTRS-E323: the rules refuse it).
+# Attempt 1 is what the crate's signature invites, `scan_sum(t, 1i32, ..)`: it builds, but cutile 0.5.0 writes
+# dim 0 whatever `dim` says (docs/cutile-defects.md), so the IR diff must reject it (the reference scans dim 1).
+# Attempt 2 scans axis 0 of the tile permuted to (chunk_size, 1, BLOCK_H) and permutes back: the right values, not
+# the reference's ops (two permutes around a dim-0 scan): rejected as well. No answer can be accepted here: the
+# pinned crate cannot spell the reference's `scan dim = 1`.
+_MAMBA_PROD = ("let a3: Tile<f32, { [1, 1, BLOCK_H] }> = a_tile.reshape(const_shape![1, 1, BLOCK_H]);",
+               "let ab: Tile<f32, { [1, chunk_size, BLOCK_H] }> = a3.broadcast(const_shape![1, chunk_size, BLOCK_H]);",
+               "let prod: Tile<f32, { [1, chunk_size, BLOCK_H] }> = ab * dt_tile;")
+_MAMBA_LOG2E = ("let c: Tile<f32, { [] }> = constant(1.4426950216293335f32, const_shape![]);",
+                "let cb: Tile<f32, { [1, chunk_size, BLOCK_H] }> = c.reshape(const_shape![1, 1, 1])"
+                ".broadcast(const_shape![1, chunk_size, BLOCK_H]);",
+                "let d_tile: Tile<f32, { [1, chunk_size, BLOCK_H] }> = cum * cb;")
+ANSWERS.update({
+    "d_tile = ct.cumsum(a_tile * dt_tile, axis=1) * LOG2E": [
+        _rust(*_MAMBA_PROD,
+              "let cum: Tile<f32, { [1, chunk_size, BLOCK_H] }> = scan_sum(prod, 1i32, reverse::Forward, 0.0f32);",
+              *_MAMBA_LOG2E),
+        _rust(*_MAMBA_PROD[:2],
+              "let pt: Tile<f32, { [chunk_size, 1, BLOCK_H] }> = permute(ab * dt_tile, const_array![1, 0, 2]);",
+              "let cum: Tile<f32, { [1, chunk_size, BLOCK_H] }> = permute(scan_sum(pt, 0i32, reverse::Forward, "
+              "0.0f32), const_array![1, 0, 2]);",
+              *_MAMBA_LOG2E)],
+})
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
@@ -124,12 +156,15 @@ def answer_for(body: dict) -> str:
 
 
 def _clean(text: str) -> str:
-    return re.sub(r"\S*/tilegym-1\.5\.1/src/", "", text)  # no local cache paths in the report
+    return re.sub(r"\S*/(?:tilegym|unsloth)-[\d.]+/src/", "", text)  # no local cache paths in the report
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--specs-dir", default=str(corpus.COMMITTED), help="committed corpus specs (per front end)")
+    ap.add_argument("--corpus", choices=sorted(corpus.CORPORA), default="tilegym", help="which corpus (default tilegym)")
+    ap.add_argument("--specs-dir", help="committed corpus specs (per front end; default the corpus's own)")
+    ap.add_argument("--extra-specs", help="specs for kernels without committed ones (default "
+                    "benchmarks/llm_measure_specs/<corpus>/)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     ap.add_argument("--only", help="translate only the kernels matching this regex on '<front>/<file>:<kernel>'")
     ap.add_argument("--candidates", help="write every candidate kernel.rs that was built into this directory")
@@ -138,7 +173,28 @@ def main(argv: list[str] | None = None) -> int:
     from ctrs.llm_fallback.config import Config  # noqa: PLC0415
     from ctrs.llm_fallback.scripted import Server  # noqa: PLC0415
 
-    corpus.COMMITTED = Path(a.specs_dir)
+    corpus.select(a.corpus)
+    corpus.COMMITTED = Path(a.specs_dir) if a.specs_dir else corpus.COMMITTED
+    extra = Path(a.extra_specs) if a.extra_specs else ROOT / "benchmarks" / "llm_measure_specs" / corpus.CORPUS
+    merged_dir = Path(tempfile.mkdtemp(prefix="ctrs-llm-measure-specs-"))
+    committed_file = corpus.spec_file
+
+    def spec_file(k):  # the committed specs of k's file plus the extra ones (one list: what the verifier proves)
+        mine, more = committed_file(k), extra / k.front / Path(committed_file(k)).relative_to(
+            corpus.COMMITTED / k.front)
+        if not more.exists():
+            return mine
+        items = []
+        for f in (mine, more):
+            if f.exists():
+                doc = json.loads(f.read_text())
+                items += doc["spec"] if isinstance(doc, dict) else doc
+        out = merged_dir / k.front / Path(mine).relative_to(corpus.COMMITTED / k.front)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(items))
+        return out
+
+    corpus.spec_file = spec_file
     logs: list[str] = []
     records: dict[str, list[dict]] = {}  # kernel -> the fallback's records of its accepted answers
     plain = corpus.translate_kernel
@@ -176,10 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=ATTEMPTS, cache_dir=Path(cache), log=log)
         ks = corpus.run("translate", None, True, a.only, llm=cfg)
         requests = [r["body"] for r in srv.requests]
+    if a.only:  # the kernels in scope only (the others were not translated; a variant name can repeat across
+        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]  # front ends)
     rows = _rows(ks, logs, records, requests, verdicts)
-    if a.only:  # the kernels in scope only (the others were not translated)
-        ks = [k for k in ks if re.search(a.only, f"{k.file.split('/ops/', 1)[-1]}:{k.name}")]
-    _write(Path(a.out), ks, rows, a.only)
+    _write(Path(a.out), ks, rows, a.only, a.corpus)
     return 0
 
 
@@ -248,20 +304,21 @@ def _brief(detail: str) -> str:
     return " / ".join(keep)[:600]
 
 
-def _write(out: Path, ks, rows: list[dict], only: str | None = None) -> None:
+def _write(out: Path, ks, rows: list[dict], only: str | None = None, which: str = "tilegym") -> None:
     n = {r: sum(x["result"] == r for x in rows) for r in ("accepted", "rejected", "not asked")}
     scripted = [r for r in rows if r["scripted"]]
     ns = {r: sum(x["result"] == r for x in scripted) for r in ("accepted", "rejected", "not asked")}
     kernels = sorted({r["kernel"] for r in rows if r["kernel_translated"]})
     scope = f" (--only '{only}')" if only else ""
-    head = (f"TileGym 1.5.1{scope}: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
+    head = (f"{corpus.NAME} {corpus.VERSION}{scope}: {len(ks)} kernels, {sum(k.tier == 'rules' for k in ks)} by rules, "
             f"{len(kernels)} through the LLM fallback (verified); {len(rows)} constructs met "
             f"({n['accepted']} accepted, {n['rejected']} rejected, {n['not asked']} not asked); "
             f"{len(scripted)} with a scripted answer: {ns['accepted']} accepted, {ns['rejected']} rejected, "
             f"{ns['not asked']} not asked")
     print(head)
-    lines = [f"# LLM fallback on TileGym 1.5.1 (scripted answers)\n\n{head}\n",
-             f"Command: `.venv/bin/python benchmarks/llm_measure.py{' --only ' + repr(only) if only else ''}` "
+    lines = [f"# LLM fallback on {corpus.NAME} {corpus.VERSION} (scripted answers)\n\n{head}\n",
+             f"Command: `.venv/bin/python benchmarks/llm_measure.py"
+             f"{' --corpus ' + which if which != 'tilegym' else ''}{' --only ' + repr(only) if only else ''}` "
              "(answers: `ANSWERS` there; "
              f"`--llm-attempts {ATTEMPTS}`; verification: every committed spec of the kernel, IR-EQUIVALENT).\n",
              "| kernel | line | construct | scripted | result | attempts | verified specs | why |",
@@ -276,8 +333,8 @@ def _write(out: Path, ks, rows: list[dict], only: str | None = None) -> None:
                      f"{why.replace('|', '/')[:500]} |")
         print(f"{r['result']:9s} {r['kernel']}:{r['line']} `{r['construct']}`: {atts[:300]} {why[:300]}")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "llm-measure-tilegym-1.5.1.md").write_text("\n".join(lines) + "\n")
-    (out / "llm-measure-tilegym-1.5.1.json").write_text(json.dumps({"summary": head, "rows": rows}, indent=1) + "\n")
+    (out / f"llm-measure-{corpus.CORPUS}.md").write_text("\n".join(lines) + "\n")
+    (out / f"llm-measure-{corpus.CORPUS}.json").write_text(json.dumps({"summary": head, "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

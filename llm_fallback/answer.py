@@ -1,6 +1,7 @@
 """Parse and vet an LLM answer before anything is built: one fenced ```rust block holding only
 ``let <name>: <type> = <expr>;`` statements, the last binding the construct's target name; no unsafe, no
-items, no macros other than const_shape!, no std::/extern/include!, and calls only to allowlisted
+items, no macros other than const_shape! / const_array! (the rules' shape and permutation literals), no
+std::/extern/include!, and calls only to allowlisted
 cutile::core names. The answer is never executed; a rejected answer never reaches the compiler."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ KEYWORDS = frozenset({"let", "mut", "as", "true", "false"})
 FORBIDDEN_WORDS = ("unsafe", "extern", "fn", "impl", "mod", "use", "static", "struct", "enum", "trait", "loop",
                    "while", "for", "return", "break", "continue", "async", "await", "asm", "macro_rules", "type",
                    "where", "move", "ref", "dyn", "crate", "self", "super", "std", "alloc", "match", "if", "else")
+MACROS = frozenset({"const_shape", "const_array"})  # what the rules emit: shapes, permute's dimension order
 MAX_ANSWER = 16000
 _FENCE = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.S)
 _LET = re.compile(r"^let\s+(?:mut\s+)?([a-z_][A-Za-z0-9_]*)\s*:\s*([^=]+?)\s*=(?!=)\s*(.+)$", re.S)
@@ -84,8 +86,8 @@ def vet_code(code: str) -> None:
             not re.search(r"\bcutile::core::", code):
         raise Rejected("std/core paths and include!/env! are not allowed")
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*!(?!=)", code):
-        if m.group(1) != "const_shape":
-            raise Rejected(f"macro '{m.group(1)}!' is not allowed (only const_shape!)")
+        if m.group(1) not in MACROS:
+            raise Rejected(f"macro '{m.group(1)}!' is not allowed (only const_shape! and const_array!)")
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*::(?!<)", code):
         if m.group(1) == "E" and re.match(r"\s*ZERO\b", code[m.end():]):
             continue  # the element type's zero (ElementType::ZERO): the identity of a scan / reduction

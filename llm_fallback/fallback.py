@@ -200,7 +200,12 @@ def _solve(kernel: Path, cfg: Config, e, c: context.Construct, accepted: dict, v
                 if other is not None and other.key != k and other.key not in accepted:
                     return rec, False  # another construct without a rule: verified together later
                 raise answer.Rejected(f"the translator could not use it: {te.one_line()}") from None
-            ok, stage, detail = verifier.verify(files, mod)
+            try:
+                ok, stage, detail = verifier.verify(files, mod)
+            except errors.CtrsError as re_:  # the reference itself does not compile: no answer can be proven
+                _log(cfg, f"{where}: llm: attempt {n} not accepted: the reference could not be compiled: "
+                          f"{_first_line(re_.one_line())}")
+                raise
             if ok:
                 _log(cfg, f"{where}: llm: accepted ({stage})")
                 _remember(cfg, [*accepted.values(), rec], [s.name for s in verifier.specs])
@@ -272,7 +277,7 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
             return provenance(files, list(accepted.values()))
         except errors.CtrsError as e:
             c = None if mode == "plain" else _construct_of(e, kernel, typed, hook)
-            if typed and not triton and c is not None and not isinstance(c, splice.Ask) and c.key not in asks:  # ranges: cuTile only (ranges.py re-lowers a cuTile kernel)
+            if typed and c is not None and not isinstance(c, splice.Ask) and c.key not in asks:
                 c = _range_of(kernel, c, hook) or c
             if isinstance(c, splice.Ask):  # a statement (range): lowered again, its construct carries the scope
                 if c.key in asks or c.key in accepted:
@@ -287,13 +292,20 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                 raise (first or e) from None
             if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:
                 raise
-            if verifier is None:
-                if not verify.check_specs(kernel, cfg.specs, {}):  # nothing to prove an answer with: no request
-                    raise _fail(e, "no specialisations to verify an answer against (add specs.json or --spec)") \
-                        from None
-                verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
             same = first is not None and first.loc is not None and splice.key_of(first.loc) == c.key
             stands = first if same else asked.get(c.key, e)  # the diagnostic that stands when no answer is accepted
+            if verifier is None:
+                # nothing to prove an answer with (no spec names a kernel of this file): no request
+                entries = verify.kernel_names(kernel)
+                if not [s for s in verify.check_specs(kernel, cfg.specs, {}) if s.kernel in entries]:
+                    _log(cfg, f"{c.loc}: llm: not asked, no specs to verify it: `{c.python}`")
+                    raise _fail(stands, "no specialisations of this file's kernels to verify an answer against (add "
+                                        "specs.json or --spec)") from None
+                no_ref = verify.no_reference(kernel)  # a Triton file without its cuTile counterpart: no request
+                if no_ref:
+                    _log(cfg, f"{c.loc}: llm: not asked, no reference Tile IR to verify it: `{c.python}`")
+                    raise _fail(stands, no_ref) from None
+                verifier = verify.Verifier(kernel, cfg.specs, cfg.build_timeout)
             _require_exercised(cfg, stands, c, verifier)
             rec, verified = _solve(kernel, cfg, stands, c, accepted, verifier, typed)
             accepted[c.key] = rec

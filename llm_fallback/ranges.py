@@ -1,4 +1,4 @@
-"""Statements and statement ranges the fallback can ask for as a whole (typed IR path).
+"""Statements and statement ranges the fallback can ask for as a whole (typed IR path, cuTile Python and Triton).
 
 A statement whose lowering stops with a blocker the typed front end reports inside a rule (CTRS-E124 "outside
 the subset", CTRS-E125 "no Rust spelling", ...) never reaches the expression hook: the fallback asks for the
@@ -60,14 +60,21 @@ def _reads(fn: cst.FunctionDef, info) -> list[tuple[str, int]]:
     return found
 
 
+def _parsed(kernel: Path):
+    """The kernel file parsed with positions, by the front end that lowers it (Triton or cuTile Python)."""
+    from ctrs import pipeline  # noqa: PLC0415
+    from ctrs.frontends.triton import source  # noqa: PLC0415
+
+    return source.load(kernel) if source.is_triton_file(kernel) else pipeline._info(kernel)
+
+
 def ask_for(kernel: Path, loc, code: str, message: str, stopped: set[int]) -> Ask | None:
     """The Ask for the statement holding ``loc`` (a blocker of the typed front end), extended over the following
     statements of its block whose first line is in ``stopped`` (lines where the same lowering stopped) when the
     range binds two or more names read elsewhere; None when that statement is not a simple assignment."""
-    from ctrs import pipeline  # noqa: PLC0415
     from ctrs.frontends.cutile.recovery import bound_names  # noqa: PLC0415
 
-    info = pipeline._info(Path(kernel))
+    info = _parsed(Path(kernel))
     line, col = int(loc.line), int(loc.col)
     best = None
     for fn, stmts in _blocks(info.module):
@@ -96,7 +103,8 @@ def ask_for(kernel: Path, loc, code: str, message: str, stopped: set[int]) -> As
     if not outs:
         return None
     start = info.loc(stmts[i])
-    python = "; ".join(" ".join(info.module.code_for_node(s.with_changes(leading_lines=())).split())
-                       for s in stmts[i:j + 1])
+    bare = cst.TrailingWhitespace()  # the construct's text: no comment lines, no trailing comments
+    python = "; ".join(" ".join(info.module.code_for_node(s.with_changes(leading_lines=(), trailing_whitespace=bare))
+                                .split()) for s in stmts[i:j + 1])
     return Ask((str(start.file), int(start.line), int(start.col)), info.positions[stmts[j]].end.line, tuple(outs),
                python, code, message)

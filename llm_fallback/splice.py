@@ -143,7 +143,7 @@ def typed_construct(lw, node, hint: str):
     from .context import Construct  # noqa: PLC0415
 
     target = _rust_name(_binds(node) or hint or "llm_value")
-    src = lw.tf if hasattr(lw, "tf") else lw.info  # the Triton front end's file, the cuTile front end's module info
+    src = _source(lw)
     pos = src.positions[node]
     code = src.module.code_for_node(node).strip()
     kind = "statement" if _binds(node) else "expression"
@@ -263,8 +263,12 @@ class Ask:
     message: str
 
 
-def _in_range(lw, s, key: tuple, last_line: int) -> bool:
-    loc = lw.info.loc(s)
+def _source(lw):
+    """The parsed file a lowering reads: the Triton front end's TritonFile, the cuTile front end's module info."""
+    return lw.tf if hasattr(lw, "tf") else lw.info
+
+
+def _in_range(loc, key: tuple, last_line: int) -> bool:
     return str(loc.file) == key[0] and key[1] < int(loc.line) <= last_line
 
 
@@ -278,20 +282,24 @@ def replace_statements(lw, s, splices: dict, asks: dict) -> bool:
 
     if not splices and not asks:
         return False
-    key = key_of(lw.info.loc(s))
+    src = _source(lw)
+    loc = src.loc(s)
+    if not loc.line:  # a statement of another file (a Triton helper imported from a sibling file): not asked for
+        return False
+    key = key_of(loc)
     got = splices.get(key)
     if got is not None and got.get("outputs"):
         outs = list(got["outputs"])
-        vals = _fragment(lw, s, got, lw.info.loc(s), outs, outs[-1])
+        vals = _fragment(lw, s, got, loc, outs, outs[-1])
         for n, v in zip(outs, vals):
             lw.bind(n, v)
         return True
     for k, rec in splices.items():
-        if rec.get("outputs") and _in_range(lw, s, k, rec["end_line"]):
+        if rec.get("outputs") and _in_range(loc, k, rec["end_line"]):
             return True
     ask = asks.get(key)
     if ask is not None and got is None:
-        c = Construct(lw.info.path, lw.info.loc(s), ask.last_line, ask.code, ask.message, ask.python,
+        c = Construct(src.path, loc, ask.last_line, ask.code, ask.message, ask.python,
                       _rust_name(ask.outputs[-1]), "statements" if len(ask.outputs) > 1 else "statement",
                       typed_scope(lw), _generics(lw),
                       outputs=tuple(ask.outputs))

@@ -28,6 +28,36 @@ def check_specs(kernel: Path, given: list[str], analysis: dict) -> list[specmod.
     return [s for s, _origin in check.gather_specs(kernel, list(given), analysis)[0]]
 
 
+def kernel_names(kernel: Path) -> set[str]:
+    """The entry functions of ``kernel``: decorated ``@ct.kernel`` / ``@triton.jit`` (any alias, called or not).
+    A spec naming none of them proves nothing about this file (its other kernels' specs are compared with
+    nothing: the corpus translates each kernel alone, the others' decorators commented out)."""
+    import ast  # noqa: PLC0415
+
+    def name(d) -> str:
+        d = d.func if isinstance(d, ast.Call) else d
+        return d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else ""
+
+    try:
+        tree = ast.parse(Path(kernel).read_text(errors="replace"))
+    except SyntaxError:
+        return set()
+    return {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+            and any(name(d) in ("kernel", "jit") for d in f.decorator_list)}
+
+
+def no_reference(kernel: Path) -> str:
+    """Why no answer for ``kernel`` could be proven (a Triton file whose specs.json names no cuTile Python
+    counterpart: no reference Tile IR on a CPU, CTRS-E112), else ''. Nothing is asked for then: an answer would be
+    compared with nothing."""
+    try:
+        check.reference_source(kernel)
+    except errors.CtrsError as e:
+        return (f"no reference Tile IR to verify an answer against ({e.code}: {e.message}; {e.hint}), so nothing "
+                "was asked")
+    return ""
+
+
 class Verifier:
     def __init__(self, kernel: Path, given: list[str], build_timeout: float = 600.0):
         self.kernel, self.given, self.build_timeout = kernel, list(given), build_timeout

@@ -106,6 +106,15 @@ def test_vetting_accepts_plain_lets():
     assert [s.name for s in st] == ["m", "a"] and st[-1].expr == "maxf(t, m)"
 
 
+def test_vetting_accepts_the_rules_permutation_literal():
+    """`const_array!` is how the rules spell permute's dimension order (`ct.permute(t, (1, 0))`): an answer may use
+    it as it uses `const_shape!`; any other macro is still refused."""
+    st = answer.parse("```rust\nlet a: Tile<E, { [N, M] }> = permute(t, const_array![1, 0]);\n```", "a")
+    assert st[-1].expr == "permute(t, const_array![1, 0])"
+    with pytest.raises(answer.Rejected, match="only const_shape! and const_array!"):
+        answer.parse("```rust\nlet a: Tile<E, { [N] }> = vec![t];\n```", "a")
+
+
 # ------------------------------------------------------------------------------------------ end to end
 
 
@@ -577,3 +586,65 @@ def test_statement_ranges_are_formed_from_stopped_statements_no_build():
     ask = ranges.ask_for(neg, errs.Loc(str(neg), 14, 9), errs.IR_UNSUPPORTED, "m", {14, 15})
     assert (ask.last_line, ask.outputs) == (14, ("n",))
     assert ranges.ask_for(RANGE, errs.Loc(str(RANGE), 17, 5), errs.IR_UNSUPPORTED, "m", {17}) is None  # ct.store
+
+
+# ------------------------------------------------------------------- Triton statements and statement ranges
+
+TRITON_RANGE = DATA / "llm_triton_range" / "kernel.py"  # `a = t.T` (no rule), `b = tl.cumsum(t, 0)` (no rule)
+TRITON_AB = ("```rust\nlet a: Tile<E, { [TILE] }> = t;\n"
+             "let b: Tile<E, { [TILE] }> = scan_sum(t, 0i32, reverse::Forward, E::ZERO);\n```")
+TRITON_AB_WRONG = TRITON_AB.replace("reverse::Forward", "reverse::Reverse")  # builds; a suffix sum, not a prefix sum
+
+
+def test_triton_statement_range_reaches_the_model_and_verifies(tmp_path):
+    """Triton statements reach the model as cuTile ones do: `a = t.T` stops at the statement (an attribute without a
+    rule, not a call), `b = tl.cumsum(t, 0)` at a call without a rule; both names are read later, so the two lines
+    go to the model as one statement range (ranges.py reads the Triton file; the Triton lowering's `replaced` lets
+    the answer bind both names). The first answer builds but scans in reverse: the IR diff against the cuTile
+    counterpart (specs.json "reference") rejects it and it is fed back; the second is accepted for both specs and
+    spliced as one RUST_FRAGMENT op with a result per name."""
+    with Server([TRITON_AB_WRONG, TRITON_AB]) as srv:
+        out = translate.translate(TRITON_RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[], attempts=2))
+        users = [r["body"]["messages"][-1]["content"] for r in srv.requests]
+    assert len(users) == 2
+    assert ("The statements to translate are `a = t.T; b = tl.cumsum(t, 0)` (lines 19-20, column 5); "
+            "define each of `a`, `b`") in users[0]
+    assert "its Tile IR differs from the reference" in users[1]
+    rs = out[0].read_text()
+    assert "*/ scan_sum(t, 0i32, reverse::Forward, E::ZERO);" in rs and "reverse::Reverse" not in rs
+    (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert (c["line"], c["end_line"], c["defines"], c["attempts"]) == (19, 20, ["a", "b"], 2)
+    assert c["verified_specs"] == ["f32_n4096", "f16_n1000"] and c["python"] == "a = t.T; b = tl.cumsum(t, 0)"
+
+
+def test_triton_file_without_a_reference_makes_no_request(tmp_path):
+    """A Triton file whose specs.json names no cuTile counterpart has no reference Tile IR on a CPU (CTRS-E112):
+    no answer could be proven, so nothing is asked; the rules' diagnostic stands and says why."""
+    import shutil
+
+    kernel = tmp_path / "k" / "kernel.py"
+    kernel.parent.mkdir()
+    shutil.copy(TRITON_RANGE, kernel)
+    doc = json.loads((TRITON_RANGE.parent / "specs.json").read_text())
+    (kernel.parent / "specs.json").write_text(json.dumps(doc["spec"]))  # the same specs, no "reference"
+    with Server([TRITON_AB]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[]))
+        assert srv.requests == []
+    e = ei.value
+    assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (19, 9)
+    assert f"no reference Tile IR to verify an answer against ({errors.TRITON_NO_REFERENCE}" in e.hint
+    assert not (tmp_path / "port").exists()
+
+
+def test_specs_of_other_kernels_only_make_no_request(tmp_path):
+    """Specs that name no kernel of the file (the corpus's spec list of a file whose refused kernel has none of its
+    own) cannot prove an answer: nothing is asked, the rules' diagnostic stands."""
+    doc = json.loads(Path(RANGE_SPEC).read_text())
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps([{**s, "kernel": "some_other_kernel"} for s in doc]))
+    with Server([RANGE_AB]) as srv:
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(other)]))
+        assert srv.requests == []
+    assert "no specialisations of this file's kernels to verify an answer against" in ei.value.hint

@@ -351,6 +351,8 @@ class Lowering(Control, Builder):
     def stmt(self, s) -> None:
         if s in self.skip:
             return
+        if self.replaced(s):
+            return
         if isinstance(s, cst.SimpleStatementLine):
             for small in s.body:
                 self.small(small)
@@ -358,6 +360,12 @@ class Lowering(Control, Builder):
             self.for_(s)
         elif not self.control_stmt(s):
             raise self.err(s, f"statement {type(s).__name__}")
+
+    def replaced(self, s) -> bool:
+        """Whether a verified answer for a statement (range) replaces ``s`` (``ctrs translate --llm`` only: the
+        hook's ``replaces`` binds the names the answer defines, and skips the range's later statements)."""
+        replaces = getattr(self.on_unsupported, "replaces", None)
+        return bool(replaces is not None and replaces(self, s))
 
     def small(self, s) -> None:
         if isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Tuple):
