@@ -70,6 +70,19 @@ class ConstExpr:
             return []
         return list(dict.fromkeys(n for a in self.args for n in a.syms()))
 
+    def integer(self) -> bool:
+        """An integer expression: no comparison or truth test anywhere in it."""
+        return self.op not in _CMP and self.op != "truth" and all(
+            a.integer() for a in self.args if isinstance(a, ConstExpr))
+
+    def substitute(self, values: dict) -> "ConstExpr":
+        """This expression with each symbol named in ``values`` (name -> ConstExpr) replaced by its value."""
+        if self.op == "sym":
+            return values.get(self.args[0], self)
+        if self.op == "int":
+            return self
+        return ConstExpr(self.op, tuple(a.substitute(values) if isinstance(a, ConstExpr) else a for a in self.args))
+
     def evaluate(self, values: dict):
         """Python's value of the expression for ``values`` (const-generic name -> int)."""
         if self.op == "sym":
