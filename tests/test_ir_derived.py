@@ -191,3 +191,20 @@ def test_derived_names():
     assert derived.derived_name(ConstExpr("-", (S("N"), L(-1)))) == "N_MINUS_NEG1"
     assert derived.is_dim_expr(ConstExpr("+", (S("N"), L(1))))
     assert not derived.is_dim_expr(ConstExpr("==", (S("N"), L(1)))) and not derived.is_dim_expr(L(3))
+
+
+# -- IR equivalence (builds the port) ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", load_specs(str(DATA / "derived_dims.json")), ids=lambda s: s.name)
+def test_derived_dims_are_ir_equivalent(tmp_path_factory, spec):
+    """Each port launch (the derived generic computed as ffi.rs computes it) compiles to the reference's Tile IR,
+    whose shapes cuTile Python folded to numbers: N * N, TILE // 2, BH * BS // 8, 2 * T."""
+    from .conftest import assert_port_equivalent, translate_data  # noqa: PLC0415
+
+    kernel_rs = _PORT.get("rs") or _PORT.setdefault(
+        "rs", translate_data(tmp_path_factory.mktemp("derived"), ["derived_dims"])["derived_dims"])
+    assert_port_equivalent(CUTILE, kernel_rs, spec)
+
+
+_PORT: dict = {}
