@@ -226,9 +226,12 @@ def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
                 variant = tuple(sorted([*k.variant, (flag, v)], key=lambda fv: order.index(fv[0])
                                        if fv[0] in order else len(order)))
                 py = k.python_name or k.name
+                # the entry's own name less its variant suffix: a per-dtype entry (``<kernel>_f32``,
+                # frontends/cutile/dtypes.py) keeps its dtype, else two entries of one flag value share a name
+                base = k.name.removesuffix(variant_entry("", list(k.variant))) if k.variant else k.name
                 params = [dataclasses.replace(p, value=vmap.get(p.value.id, p.value)) if p.value is not None else p
                           for p in k.params if p.name != flag]
-                nxt.append(dataclasses.replace(k, name=variant_entry(py, list(variant)), python_name=py,
+                nxt.append(dataclasses.replace(k, name=variant_entry(base, list(variant)), python_name=py,
                                                variant=variant, body=body, params=params,
                                                generics=[_fixed_generic(g, flag, v) for g in k.generics
                                                          if g.name != flag]))
