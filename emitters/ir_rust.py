@@ -978,7 +978,7 @@ class KernelEmitter:
                                           model.Span(p.loc.line, p.loc.col)))
         gens = [model.Generic(g.name, g.kind, g.origin, g.note,
                               const_spelling(g.name) if g.kind == "const" and const_spelling(g.name) != g.name else "",
-                              g.test)
+                              g.test, g.expr)
                 for g in self.k.generics]
         if any(g.rust_name in self.taken for g in gens if g.rust_name):
             raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")

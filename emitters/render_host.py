@@ -157,6 +157,11 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             flags.append({"name": g.name, "array": arr, "dtype": dt, "code": DTYPE_CODES[dt]})
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{expr}.to_string()"})
             continue
+        if g.origin == "derived" and g.expr is not None:  # a derived shape dimension: computed from the constants
+            expr = g.expr.rust(lambda n: _ident(n))  # (frontends/derived.py); no C argument of its own
+            generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"({expr}).to_string()",
+                             "derived": g.expr})
+            continue
         c = FfiArg(g.name, _ident(g.name), "const", "int32_t", "i32", pykind="int")
         consts.append(c)
         generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{c.ident}.to_string()"})
@@ -543,7 +548,8 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
             "unsafe": k.unsafe,
             "variant": dict(fk.variant),
             "const_branches": conds,
-            "generics": [{"name": g.name, "kind": g.kind, "origin": g.origin, "note": g.note} for g in k.generics],
+            "generics": [{"name": g.name, "kind": g.kind, "origin": g.origin, "note": g.note,
+                          **({"expr": g.expr.python()} if g.expr is not None else {})} for g in k.generics],
             "dtype_flags": fk.flags,
             "params": [{"name": p.name, "kind": p.kind, "dtype": p.dtype, "rank": p.ndim, "line": p.span.line}
                        for p in k.params],

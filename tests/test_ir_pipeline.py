@@ -49,6 +49,7 @@ TYPED_IR = {
     "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",
     "tests/data/cf_const_expr.py",
+    "tests/data/derived_dims.py",
     "tests/data/ir_half_consts.py",
     "tests/data/cf_tile0_bounds.py",
     "tests/data/ir_int_fill.py",

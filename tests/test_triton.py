@@ -25,7 +25,7 @@ FIXTURES = ROOT / "fixtures"
 EQUIVALENT = ["triton_vector_add", "triton_row_softmax", "triton_rms_norm", "triton_layer_norm", "triton_matmul",
               "triton_autotune_add", "triton_matmul_advance", "triton_matmul_ptr2d", "triton_desc_scale",
               "triton_strided_gather", "triton_attention", "triton_control", "triton_math_helpers",
-              "triton_flat_gather"]
+              "triton_flat_gather", "triton_derived_dims"]
 UNSUPPORTED = FIXTURES / "triton_unsupported" / "kernel.py"
 
 

@@ -22,6 +22,7 @@ TYPED_TRITON = {
     "fixtures/triton_attention/kernel.py",
     "fixtures/triton_autotune_add/kernel.py",
     "fixtures/triton_control/kernel.py",
+    "fixtures/triton_derived_dims/kernel.py",
     "fixtures/triton_desc_scale/kernel.py",
     "fixtures/triton_dropout/kernel.py",
     "fixtures/triton_erf/kernel.py",  # numerics: the H200 run (no cuTile counterpart; ports build)

@@ -197,3 +197,5 @@ IR_STORE_ORDER = "CTRS-E402"  # ct.store(order=..) for a cutile without a store 
 # has the tensor's own extents (make_partition_view of the &Tensor); cutile has no view bounded per iteration
 TRITON_DESC_VARYING = "CTRS-E420"
 TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range of offsets: no tile value in the port
+# --- derived-consts (session 5): shape dimensions computed from const generics (frontends/derived.py; E640-E659)
+IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expression of the const generics declared before it

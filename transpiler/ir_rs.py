@@ -20,6 +20,7 @@ import jinja2
 from filelock import FileLock
 
 from . import errors, spec as specmod, targets, tileir_tools, toolchain
+from .ir.constexpr import ConstExpr
 from .ir_ref import IRResult
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")
@@ -204,6 +205,22 @@ def _build_harness(crate: Path, kernel_rs: Path, source: str, cargo_toml: str, m
     tmp.replace(binary)
 
 
+def derived_generics(kernel_rs: Path, entry: str) -> dict:
+    """The derived const generics (frontends/derived.py) of entry ``entry`` as the port's analysis.json records
+    them: name -> ConstExpr; {} for a hand-written port or an entry without any."""
+    try:
+        data = json.loads((Path(kernel_rs).parent / "analysis.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for k in data.get("kernels", []) if isinstance(data, dict) else []:
+        if k.get("entry", k.get("name")) == entry:
+            for g in k.get("generics", []):
+                if g.get("origin") == "derived" and g.get("expr"):
+                    out[g["name"]] = ConstExpr.from_python(g["expr"])
+    return out
+
+
 def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target: str = toolchain.GPU_TARGET,
                   cutile: str | None = None, sandbox: dict | None = None) -> list[IRResult]:
     """Compile each (spec, rust entry name) pair against the ``cutile`` profile; one harness process for all
@@ -215,7 +232,7 @@ def compile_ports(kernel_rs: Path, jobs: list[tuple[specmod.Spec, str]], target:
         reqs = []
         for i, (spec, entry_name) in enumerate(jobs):
             entry = find_entry(kernel_rs, source, entry_name)
-            req = specmod.rust_request(spec, entry, target)
+            req = specmod.rust_request(spec, entry, target, derived_generics(kernel_rs, entry.name))
             req["out"] = str(Path(d) / f"{i}.tileirbc")
             reqs.append(req)
         try:

@@ -71,6 +71,7 @@ class Generic:
     note: str = ""
     rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype, computed by the host
+    expr: object = None  # a derived const's ConstExpr over the constant generics, computed by the host
 
     @property
     def spelled(self) -> str:

@@ -343,11 +343,16 @@ def _ptr_div(align: int) -> int:
     return 1 << min((align & -align).bit_length() - 1, 4) if align else 16
 
 
-def rust_request(spec: Spec, entry: "RustEntry", target: str) -> dict[str, Any]:
-    """The KernelCompiler inputs a cutile launch with these tensors would use."""
+def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | None = None) -> dict[str, Any]:
+    """The KernelCompiler inputs a cutile launch with these tensors would use. ``derived``: the entry's derived
+    const generics (a shape dimension computed from the constants) -> their ConstExpr (analysis.json)."""
     generics: list[str] = list(spec.rust.get("generics", []))
     if not generics:
         for g in entry.generics:
+            if derived and g[0] in derived:  # computed from the spec's constants, as ffi.rs computes it
+                e = derived[g[0]]
+                generics.append(str(e.evaluate({n: _infer_generic(spec, entry, (n, "i32")) for n in e.syms()})))
+                continue
             generics.append(_infer_generic(spec, entry, g))
     strides: dict[str, list[int]] = {}
     specs: dict[str, dict[str, Any]] = {}

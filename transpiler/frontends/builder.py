@@ -16,6 +16,7 @@ from ..ir import typing as irtyping
 from ..ir.ops import Block, Op, OpKind
 from ..ir.types import BOOL, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
 from ..ir.values import Loc, Value
+from . import derived
 
 _FLOAT_KIND = {"+": OpKind.ADDF, "-": OpKind.SUBF, "*": OpKind.MULF, "/": OpKind.DIVF, "**": OpKind.POWF}
 _INT_KIND = {"+": OpKind.ADDI, "-": OpKind.SUBI, "*": OpKind.MULI, "&": OpKind.ANDI, "|": OpKind.ORI,
@@ -83,9 +84,19 @@ class Builder:
         raise self.err(node, "an index / loop bound must be an i32 value")
 
     def dim(self, v, node):
+        """A shape dimension: a literal, a const generic, or an integer expression of const generics (``N * N``,
+        ``BLOCK // 2``: a derived const generic the host computes, frontends/derived.py)."""
         if isinstance(v, Sym) or (isinstance(v, int) and not isinstance(v, bool)):
             return v
+        e = self.const_expr_of(v) if isinstance(v, Value) else None
+        if derived.is_dim_expr(e):
+            return derived.derived_generic(self, e, node)
         raise self.err(node, "a shape dimension must be an integer or a ct.Constant")
+
+    def const_expr_of(self, v: Value):
+        """The :class:`~ctrs.ir.constexpr.ConstExpr` a scalar computed from const generics alone stands for (the
+        front end records them as it lowers arithmetic), or None."""
+        return None
 
     # -- arithmetic --------------------------------------------------------------------------------
     def tile_of(self, v, like: Value, node) -> Value:

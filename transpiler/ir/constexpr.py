@@ -58,6 +58,29 @@ class ConstExpr:
             return None  # an operator Rust spells differently, or arithmetic on a comparison (a bool)
         return ConstExpr(op, (a, b))
 
+    @staticmethod
+    def from_python(text: str) -> "ConstExpr":
+        """The expression :meth:`python` spelled (analysis.json's derived generics); ValueError on anything else."""
+        import ast  # noqa: PLC0415
+
+        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&",
+               ast.BitOr: "|", ast.BitXor: "^"}
+
+        def build(n) -> ConstExpr:
+            if isinstance(n, ast.Name):
+                return ConstExpr.sym(n.id)
+            if isinstance(n, ast.Constant) and type(n.value) is int:
+                return ConstExpr("int", (n.value,))
+            if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+                return ConstExpr("neg", (build(n.operand),))
+            if isinstance(n, ast.BinOp) and type(n.op) in ops:
+                return ConstExpr(ops[type(n.op)], (build(n.left), build(n.right)))
+            if isinstance(n, ast.Call) and ast.unparse(n.func) == "ct.cdiv" and len(n.args) == 2:
+                return ConstExpr("cdiv", (build(n.args[0]), build(n.args[1])))
+            raise ValueError(f"not a const expression: {text}")
+
+        return build(ast.parse(text, mode="eval").body)
+
     def condition(self) -> "ConstExpr":
         """This expression as a condition (Python truth: a number is true when non-zero)."""
         return self if self.op in _CMP else ConstExpr("truth", (self,))
@@ -69,6 +92,19 @@ class ConstExpr:
         if self.op == "int":
             return []
         return list(dict.fromkeys(n for a in self.args for n in a.syms()))
+
+    def integer(self) -> bool:
+        """An integer expression: no comparison or truth test anywhere in it."""
+        return self.op not in _CMP and self.op != "truth" and all(
+            a.integer() for a in self.args if isinstance(a, ConstExpr))
+
+    def substitute(self, values: dict) -> "ConstExpr":
+        """This expression with each symbol named in ``values`` (name -> ConstExpr) replaced by its value."""
+        if self.op == "sym":
+            return values.get(self.args[0], self)
+        if self.op == "int":
+            return self
+        return ConstExpr(self.op, tuple(a.substitute(values) if isinstance(a, ConstExpr) else a for a in self.args))
 
     def evaluate(self, values: dict):
         """Python's value of the expression for ``values`` (const-generic name -> int)."""

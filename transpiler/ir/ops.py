@@ -158,12 +158,15 @@ class Param:
 
 @dataclass
 class Generic:
-    """A generic of the kernel: a dtype parameter (``E``), a const int, or a host-computed dtype flag."""
+    """A generic of the kernel: a dtype parameter (``E``), a const int, a host-computed dtype flag, or a derived
+    const (``origin == "derived"``: a shape dimension computed from const generics, ``expr`` its
+    :class:`~.constexpr.ConstExpr` over the ``constant`` generics, which the host evaluates per launch)."""
     name: str
     kind: str  # type | const
-    origin: str  # array_dtype | constant | dtype_flag
+    origin: str  # array_dtype | constant | dtype_flag | derived
     note: str = ""
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype
+    expr: object = None  # a derived const's ConstExpr (frontends/derived.py)
 
 
 @dataclass(eq=False)

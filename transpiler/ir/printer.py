@@ -82,7 +82,8 @@ def _block(block: Block, names: _Names, ind: str, out: list[str]) -> None:
 
 def print_kernel(k: Kernel) -> str:
     names = _Names()
-    gens = ", ".join(f"{g.name}: {'dtype' if g.kind == 'type' else 'const'}" for g in k.generics)
+    gens = ", ".join(f"{g.name}: {'dtype' if g.kind == 'type' else 'const'}"
+                     f"{' = ' + g.expr.python() if getattr(g, 'expr', None) is not None else ''}" for g in k.generics)
     params = ", ".join(f"{names(p.value)}: {p.value.type}" for p in k.params if p.value is not None)
     hints = (" hints {" + ", ".join(f"{a} = {b}" for a, b in sorted(k.hints.items())) + "}") if k.hints else ""
     variant = (" variant {" + ", ".join(f"{a} = {b}" for a, b in k.variant) + "}") if k.variant else ""

@@ -196,8 +196,36 @@ def verify_block(block: Block, scope: set[int]) -> None:
             scope.add(v.id)
 
 
+def verify_generics(kernel: Kernel) -> None:
+    """A derived const generic (frontends/derived.py) is an integer expression of the ``constant`` generics
+    declared before it, which the host computes per launch: anything else (a symbol the entry does not have, a
+    derived or flag generic, a comparison) has no value on the host (CTRS-E640)."""
+    seen: dict[str, str] = {}
+    for g in kernel.generics:
+        if g.name in seen:
+            _fail_generic(kernel, f"generic {g.name} is declared twice")
+        if g.origin == "derived":
+            e = g.expr
+            if e is None or not e.syms():
+                _fail_generic(kernel, f"derived const generic {g.name} has no expression of const generics")
+            bad = [n for n in e.syms() if seen.get(n) != "constant"]
+            if bad:
+                _fail_generic(kernel, f"derived const generic {g.name} = {e.python()} names {bad[0]}, which is no "
+                              "constant generic declared before it")
+            if not e.integer():
+                _fail_generic(kernel, f"derived const generic {g.name} = {e.python()} is a comparison")
+        seen[g.name] = g.origin if g.kind == "const" else "type"
+
+
+def _fail_generic(kernel: Kernel, msg: str) -> None:
+    raise errors.CtrsError(errors.IR_DERIVED_GENERIC, f"IR verifier: kernel {kernel.name}: {msg}",
+                           "a translator bug: report it with `ctrs translate --emit model` output",
+                           errors.Loc(kernel.loc.file or "<ir>", kernel.loc.line, kernel.loc.col))
+
+
 def verify(kernel: Kernel) -> Kernel:
-    """Check ``kernel``; returns it unchanged or raises CtrsError (CTRS-E120..E123)."""
+    """Check ``kernel``; returns it unchanged or raises CtrsError (CTRS-E120..E123, E640)."""
+    verify_generics(kernel)
     scope = {p.value.id for p in kernel.params if p.value is not None}
     verify_block(kernel.body, scope)
     return kernel

@@ -17,6 +17,7 @@ import dataclasses
 
 from .. import errors
 from .constfold import run as fold_constants
+from ..ir.constexpr import ConstExpr
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
 from ..ir.values import Value
@@ -225,10 +226,23 @@ def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
                 variant = tuple(sorted([*k.variant, (flag, v)], key=lambda fv: order.index(fv[0])
                                        if fv[0] in order else len(order)))
                 py = k.python_name or k.name
+                # the entry's own name less its variant suffix: a per-dtype entry (``<kernel>_f32``,
+                # frontends/cutile/dtypes.py) keeps its dtype, else two entries of one flag value share a name
+                base = k.name.removesuffix(variant_entry("", list(k.variant))) if k.variant else k.name
                 params = [dataclasses.replace(p, value=vmap.get(p.value.id, p.value)) if p.value is not None else p
                           for p in k.params if p.name != flag]
-                nxt.append(dataclasses.replace(k, name=variant_entry(py, list(variant)), python_name=py,
+                nxt.append(dataclasses.replace(k, name=variant_entry(base, list(variant)), python_name=py,
                                                variant=variant, body=body, params=params,
-                                               generics=[g for g in k.generics if g.name != flag]))
+                                               generics=[_fixed_generic(g, flag, v) for g in k.generics
+                                                         if g.name != flag]))
         out = nxt
     return [e for k in out for e in split_flags(fold_constants(k), order)]  # the taken arm, before looking again
+
+
+def _fixed_generic(g, flag: str, v: int):
+    """A derived const generic (frontends/derived.py) of an entry that fixes ``flag`` to ``v``: its expression
+    takes the value (the flag is no generic of the entry); any other generic unchanged."""
+    if g.expr is None or flag not in g.expr.syms():
+        return g
+    e = g.expr.substitute({flag: ConstExpr.literal(v)})
+    return dataclasses.replace(g, expr=e, note=f"{e.python()} (host-computed)")

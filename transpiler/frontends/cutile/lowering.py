@@ -384,6 +384,10 @@ class Lowering(Builder):
         return super().i32(self.scalar_of(v, node) if isinstance(v, Value) and v.type == TileType(I32, ()) else v,
                            node)
 
+    def const_expr_of(self, v: Value):
+        """Builder.const_expr_of: the expression remember_const recorded (a derived shape dimension ``N * N``)."""
+        return self.const_exprs.get(v.id)
+
     def binary(self, op: str, a, b, node, hint: str = "", **modes):
         """Builder.binary, remembering the expression of a scalar computed from ct.Constant values only."""
         result = super().binary(op, a, b, node, hint, **modes)

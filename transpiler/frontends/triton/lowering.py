@@ -26,6 +26,7 @@ from ...cutile_base import assigned_names, slice_kinds
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
+from .. import derived
 from ..builder import Builder
 from .gathers import FlatNeeded, offsets as gathers_offsets
 from .inline import global_value, helper_def, imported_alias, inline as inline_helper, pointer_args
@@ -117,6 +118,7 @@ class Lowering(Control, Builder):
         self.origin: dict[int, str] = {}  # value id -> the array parameter a tile was loaded from
         self.skip: set = set()  # statements lowered elsewhere (tl.advance of a loop's block pointer)
         self.cdivs: list = []  # tl.cdiv(n, BLOCK) before the mask that names n's extent (cdiv)
+        self.const_exprs: dict = {}  # i32 value id -> the ConstExpr of tl.constexprs it is (frontends/derived.py)
         self.descs = descriptor_params(tf, fn)  # descriptor parameter -> block shape texts
         self.pointers = pointer_params(tf, fn) | set(self.descs) | _descriptor_bases(tf, fn) \
             | pointer_args(tf, fn)
@@ -146,11 +148,14 @@ class Lowering(Control, Builder):
             v = (v,)
         return tuple(self.dim(d, node) for d in v)
 
+    def const_expr_of(self, v: Value):
+        return self.const_exprs.get(v.id)
+
     def dim(self, v, node):
-        """A shape dimension: a literal or a tl.constexpr (Builder.dim). One computed from constexprs
-        (``HEAD_DIM // 2``, ``BLOCK_KP * PF``) is a value here: cutile's shapes take a literal or a const-generic name
-        (its kernel macro rejects ``{[HEAD_DIM / 2]}``) and the port has no host-computed derived const generic."""
-        if isinstance(v, Value) and v.type == ScalarType(I32):
+        """A shape dimension: a literal, a tl.constexpr, or an integer expression of tl.constexprs (``HEAD_DIM //
+        2``, ``BLOCK_KP * PF``: cutile's shapes take a literal or a const-generic name, so it becomes a derived const
+        generic the host computes, frontends/derived.py; Builder.dim)."""
+        if isinstance(v, Value) and v.type == ScalarType(I32) and not derived.is_dim_expr(self.const_expr_of(v)):
             raise self.err(node, "a shape dimension must be an integer or a ct.Constant: one computed from "
                            "tl.constexprs has no cutile spelling (shapes take a literal or a const-generic name; "
                            "a derived const generic the host computes is not implemented)")
@@ -575,6 +580,7 @@ class Lowering(Control, Builder):
         b2 = self.value(b, node, like=a2)
         r = self.binary(op, a2, b2, node, hint)
         if isinstance(r, Value):
+            derived.remember(self.const_exprs, op, a, b, r)  # a constexpr expression (a derived shape dimension)
             self.keep_rank(r, a2, b2)
             if op == "*" and r.type == ScalarType(I32):
                 for x, y in ((a, b), (b, a)):
