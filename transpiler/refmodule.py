@@ -20,6 +20,7 @@ import ast
 import builtins
 import hashlib
 import importlib
+import importlib.util
 import sys
 import types
 from dataclasses import dataclass, field
@@ -208,6 +209,10 @@ def load(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = ()
                 injected.update(names)
                 files |= read
                 continue
+            standin = _torch_standin(node)
+            if standin is not None:  # torch only for annotations / dtypes: its stand-in (no GPU package needed)
+                injected.update(standin)
+                continue
             raise errors.CtrsError(errors.REF_EXTRACT, f"the kernels need '{ast.unparse(node)}' and it cannot be "
                                    "imported", "install that package, or use 'from X import name' in the kernel file",
                                    errors.Loc(str(path), node.lineno, node.col_offset + 1))
@@ -267,6 +272,40 @@ def reads(path: Path, roots: set[str] | None = None, stack: tuple[Path, ...] = (
         for m in sorted(mods):
             out |= reads(src.parent / f"{m}.py", None, (*stack, path))
     return out
+
+
+# torch dtypes by name -> the cuda.tile dtype of the same name (cuTile Python maps a torch dtype used in a kernel
+# body to it); the stand-in's other names do not exist (docs/porting.md, "Reference modules").
+_TORCH_DTYPES = {"float32": "float32", "float": "float32", "float16": "float16", "half": "float16",
+                 "bfloat16": "bfloat16", "float64": "float64", "double": "float64", "int8": "int8", "int16": "int16",
+                 "int32": "int32", "int": "int32", "int64": "int64", "long": "int64", "uint8": "uint8",
+                 "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "bool": "bool_",
+                 "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2"}
+
+
+class _TorchStandIn(types.ModuleType):
+    """What a kernel file may use of torch when torch is not installed: ``torch.Tensor`` (parameter annotations)
+    and the dtypes, as cuda.tile's. Anything else is an error that says so, never a silent substitute."""
+
+    class Tensor:  # noqa: D106 - an annotation only
+        pass
+
+    def __getattr__(self, name: str):
+        if name in _TORCH_DTYPES:
+            import cuda.tile as ct  # noqa: PLC0415 - the reference compiler; only a reference build gets here
+
+            return getattr(ct, _TORCH_DTYPES[name])
+        raise AttributeError(f"torch.{name}: torch is not installed, and its stand-in for reference modules has "
+                             "only Tensor and the dtypes (install ctrs[specs] for the real torch)")
+
+
+def _torch_standin(node: ast.Import | ast.ImportFrom) -> dict[str, object] | None:
+    """``import torch`` (``as x``) when torch cannot be imported: the stand-in under that name; else None."""
+    if not isinstance(node, ast.Import) or any(a.name != "torch" for a in node.names):
+        return None
+    if importlib.util.find_spec("torch") is not None:
+        return None  # installed but failing to import: that error stands
+    return {a.asname or "torch": _TorchStandIn("torch") for a in node.names}
 
 
 def _imports_ok(node: ast.Import | ast.ImportFrom, path: Path) -> bool:
