@@ -72,6 +72,8 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                 kind = "bool" if g.note == "ct.Constant[bool]" else "int"
                 how = "0/1, tested `== 1i32`" if kind == "bool" else "value"
                 text = f"const {g.name}: i32 <- ct.Constant[{kind}] {g.name} ({how})"
+            elif g.origin == "float_bits":
+                text = f"const {g.name}: i32 <- ct.Constant[float] {g.name} (its f32 bits, host-computed)"
             else:
                 text = f"const {g.name}: i32 <- {g.note.removeprefix('1 when ').removesuffix(' (host-computed)')} " \
                        "(host-computed flag)"

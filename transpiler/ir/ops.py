@@ -150,7 +150,7 @@ class Op:
 class Param:
     """A kernel parameter: an array, a runtime scalar, or a const generic (``value`` is its SSA value)."""
     name: str
-    kind: str  # array | scalar | constant
+    kind: str  # array | scalar | constant | fconst (a ct.Constant[float]: an i32 const generic of its f32 bits)
     value: Value | None
     loc: Loc = field(default_factory=Loc)
 
@@ -160,7 +160,7 @@ class Generic:
     """A generic of the kernel: a dtype parameter (``E``), a const int, or a host-computed dtype flag."""
     name: str
     kind: str  # type | const
-    origin: str  # array_dtype | constant | dtype_flag
+    origin: str  # array_dtype | constant | dtype_flag | float_bits
     note: str = ""
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype
 
