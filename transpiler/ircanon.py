@@ -30,7 +30,8 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     ``ct.Constant[float]``: a const generic holding the f32 bits, cutile has no float const generics), an
     ``itof`` of an integer splat constant (cuTile Python folds ``x / N`` of a ``ct.Constant[int]`` N to the
     float constant N; the port converts its i32 const generic) and an ``ftof`` of a float splat constant are
-    the float constant they evaluate to (round to nearest even, as the hardware conversion);
+    the float constant they evaluate to (round to nearest even, as the hardware conversion; an ``ftof`` rounds
+    the printed digits of its operand, which name the same f32 but may in rare ties round differently);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
@@ -400,7 +401,8 @@ def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str]
 
 
 _FLOAT_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
-_CAST = re.compile(r"^(bitcast|itof|ftof) % ((?:\w+ )*?)(?:rounding < (\w+) > )?: tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
+_CAST = re.compile(r"^(bitcast|itof|ftof) % ((?:\w+ )*?)(?:rounding < (\w+) > )?"
+                   r": tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
 
 
 def _elem(tile_body: str) -> str:
