@@ -240,7 +240,7 @@ class KernelEmitter:
         self.typed: dict[int, object] = {}  # value id -> IR type, for values with a Rust name (if placeholders)
         self.scopes: list[list[int]] = [[]]  # ids of those values per enclosing Rust block
         for p in k.params:
-            if p.value is not None:
+            if p.value is not None and p.kind != "fconst":  # a Constant[float]'s f32: made at entry (emit)
                 self.text[(p.value.id, _SCALAR)] = p.name
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
@@ -964,6 +964,16 @@ class KernelEmitter:
         for p in self.k.params:  # a runtime scalar a tile op takes: its 0-d tile, once at entry
             if p.kind == "scalar" and p.value is not None:
                 self.convert_forms(body, self.k.body.ops[-1], p.value, p.name, _SCALAR)
+            elif p.kind == "fconst":  # a ct.Constant[float]: its i32 const generic of f32 bits, bitcast (the
+                # Tile IR is `bitcast` of an i32 constant; ircanon reads it as the f32 constant the reference has)
+                at = self.k.body.ops[-1]
+                raw = self.fresh(p.name.lower() + "_bits")
+                self.let(body, raw, "Tile<i32, { [] }>", f"scalar_to_tile({const_spelling(p.name)})", at,
+                         kind="scalar_to_tile")
+                name = self.fresh(p.name.lower() + "_f")
+                self.let(body, name, _tile0(p.value.type), self.rules["rust"]["bitcast"].format(x=raw), at)
+                self.text[(p.value.id, _TILE_ONLY_SCALAR)] = name
+                self.convert_forms(body, at, p.value, name, _TILE_ONLY_SCALAR)
         self.raw_views(body)
         self.block(self.k.body, body)
         params = []
@@ -973,6 +983,8 @@ class KernelEmitter:
                                           model.Span(p.loc.line, p.loc.col), raw=p.value.id in self.raw))
             elif p.kind == "constant":
                 params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
+            elif p.kind == "fconst":  # the host takes an f32 and passes its bits as the generic (render_host)
+                params.append(model.Param(p.name, "scalar", "f32", 0, model.Span(p.loc.line, p.loc.col), bits=True))
             else:
                 params.append(model.Param(p.name, "scalar", type_rust(p.value.type), 0,
                                           model.Span(p.loc.line, p.loc.col)))

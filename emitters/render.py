@@ -38,7 +38,7 @@ def _kernel_ctx(k: model.Kernel) -> dict:
         "name": k.name,
         "unsafe": k.unsafe or any(p.raw for p in k.params),  # raw-pointer entries are `unsafe fn`
         "generics": [{"text": g.rust()} for g in k.generics],
-        "params": [_param(p) for p in k.params if p.kind != "constant"],
+        "params": [_param(p) for p in k.params if p.kind != "constant" and not p.bits],
         "body": k.body,
         "note": note,
         "consts": consts,

@@ -131,7 +131,8 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
         elif p.kind == "scalar":
             ctype, pyk = SCALAR_C.get(p.dtype, ("int32_t", "int"))
             a = FfiArg(p.name, _ident(p.name), "scalar", ctype, p.dtype, 0, p.dtype, pyk)
-            scalars.append(a)
+            if not p.bits:  # a ct.Constant[float] is not a kernel argument: its bits are a generic (below)
+                scalars.append(a)
             args.append(a)
     by_name = {a.name: a for a in arrays}
     type_generics: list[tuple[str, str]] = []
@@ -149,6 +150,10 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             generics.append({"name": g.name, "kind": "type", "origin": g.origin,
                              "expr": f"dtype_name(d_{by_name[owner].ident}.dtype)" if owner else
                              f"dtype_name({_ident('dtype_' + g.name)})"})
+            continue
+        if g.origin == "float_bits":  # the C entry's f32, its bits as the i32 const generic (ir_rust.py)
+            generics.append({"name": g.name, "kind": "const", "origin": g.origin,
+                             "expr": f"({_ident(g.name)}.to_bits() as i32).to_string()"})
             continue
         flag = g.test if g.origin == "dtype_flag" else ()
         if flag and flag[0] in by_name and flag[1] in DTYPE_CODES:

@@ -121,11 +121,12 @@ def test_int_flag_variants_keep_other_values_generic(tmp_path):
 
 
 def test_helpers_inlined_across_kernels(tmp_path):
-    # scale_rows takes a ct.Constant[float]: demoted to a runtime f32, which the reference folds
-    # (a known divergence: one extra entry argument), so only sumsq_rows is compared here.
-    _equivalent(DATA / "cf_helpers_float.py", DATA / "cf_helpers_float.json", tmp_path / "o", skip=("scale_f32",))
+    # scale_rows takes a ct.Constant[float]: an i32 const generic of its f32 bits, bitcast at entry; the
+    # canonicaliser reads the bitcast of that constant as the f32 constant the reference folds in (ircanon)
+    _equivalent(DATA / "cf_helpers_float.py", DATA / "cf_helpers_float.json", tmp_path / "o")
     text = (tmp_path / "o" / "kernel.rs").read_text()
-    assert "pub fn scale_rows<E: ElementType, const TILE: i32>(" in text and "        alpha: f32,\n" in text
+    assert "pub fn scale_rows<E: ElementType, const TILE: i32, const alpha: i32>(" in text
+    assert "alpha: f32" not in text and "bitcast(alpha_bits)" in text
     assert "_square" not in text and "_sumsq" not in text
 
 
@@ -166,7 +167,8 @@ tests/data/cf_helpers_float.py:20: sumsq_rows: inline: helper _square() (line 8)
 tests/data/cf_helpers_float.py:20: sumsq_rows: inline: helper _sumsq() (line 12) inlined
 tests/data/cf_helpers_float.py:25: scale_rows: generic: E: ElementType <- dtype of every array parameter
 tests/data/cf_helpers_float.py:25: scale_rows: generic: const TILE: i32 <- ct.Constant[int] TILE (value)
-tests/data/cf_helpers_float.py:25: scale_rows: demotion: ct.Constant[float] alpha -> runtime f32 parameter (not a const generic on stable Rust; the reference folds the value)
+tests/data/cf_helpers_float.py:25: scale_rows: generic: const alpha: i32 <- ct.Constant[float] alpha (its f32 bits, host-computed)
+tests/data/cf_helpers_float.py:25: scale_rows: float-bits: ct.Constant[float] alpha -> i32 const generic of its f32 bits (no float const generics on stable Rust), bitcast to f32 at entry
 tests/data/cf_helpers_float.py:28: scale_rows: inline: helper _square() (line 8) inlined
 """  # noqa: E501
 

@@ -48,16 +48,20 @@ def test_parameters_by_annotation_and_use(tmp_path):
     kinds = {p.name: (p.kind, p.value.type if p.value is not None else None) for p in k.params}
     assert kinds == {"x": ("array", kinds["x"][1]), "y": ("array", kinds["y"][1]), "n": ("scalar", ScalarType(I32)),
                      "m": ("scalar", ScalarType(I32)), "s": ("scalar", ScalarType(F32)),
-                     "c": ("scalar", ScalarType(F32)), "T": ("constant", None), "F": ("constant", None)}
+                     "c": ("fconst", ScalarType(F32)), "T": ("constant", None), "F": ("constant", None)}
     assert [(g.name, g.note) for g in k.generics if g.origin == "constant"] == [
         ("T", "ct.Constant"), ("F", "ct.Constant[bool]")]
+    # a ct.Constant[float] is an i32 const generic of its f32 bits (no float const generics in Rust)
+    assert [(g.name, g.kind) for g in k.generics if g.origin == "float_bits"] == [("c", "const")]
+    assert any("ct.Constant[float] c -> i32 const generic of its f32 bits" in t
+               for _, kind, t in k.notes if kind == "float-bits")
     notes = [t for _, kind, t in k.notes if kind == "demotion"]
-    assert any("ct.Constant[float] c -> runtime f32" in t for t in notes)
     assert any("unannotated 'm' is used only as an integer" in t for t in notes)
     # a runtime f32 meeting a tile is a 0-d tile: reshape + broadcast, as cuTile Python does
     (e,) = run_pipeline(k, ["f32"])
     rs = ir_rust.emit_kernel(e, "k.py")
     assert "s: f32" in [f"{p.name}: {p.dtype}" for p in rs.params]
+    assert [(p.name, p.kind, p.bits) for p in rs.params if p.bits] == [("c", "scalar", True)]  # the host's f32
 
 
 def test_unused_unannotated_parameter_is_refused_with_its_location(tmp_path):

@@ -45,6 +45,8 @@ TYPED_IR = {
     "tests/data/cf_loop_counter.py",
     "tests/data/cf_loop_if.py",
     "tests/data/cf_loop_split.py",
+    "tests/data/loopsplit_flags.py",
+    "tests/data/float_const_bits.py",
     "tests/data/cf_split.py",
     "tests/data/cf_typed_loop_if.py",
     "tests/data/cf_typed_runtime.py",

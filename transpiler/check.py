@@ -149,7 +149,7 @@ def generics_for(spec: specmod.Spec, fk) -> list[str]:
             raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no value for generic {g['name']} of "
                                    f"entry {fk.name}", f"give the ct.Constant '{g['name']}' in the spec's args")
         v = consts[g["name"]]
-        out.append(str(int(v)))
+        out.append(str(specmod.float_bits(v)) if g.get("origin") == "float_bits" else str(int(v)))
     return out
 
 

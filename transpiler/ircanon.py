@@ -24,6 +24,14 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
     ``constant false``; cutile emits the ``cmpi`` on the two constants), ``addi subi muli divi remi maxi mini``
     (cuTile Python folds ``(N + T - 1) // T`` of constants to one constant; cutile keeps the ``divi``);
+  * float constants are compared by value: a float splat literal is read (decimal or ``0x`` bits), rounded to
+    its element type and printed ``%e`` (the printer's 6 digits: two sides that print one value alike still
+    compare equal); a ``bitcast`` of an integer splat constant to a float type (the port's spelling of a
+    ``ct.Constant[float]``: a const generic holding the f32 bits, cutile has no float const generics), an
+    ``itof`` of an integer splat constant (cuTile Python folds ``x / N`` of a ``ct.Constant[int]`` N to the
+    float constant N; the port converts its i32 const generic) and an ``ftof`` of a float splat constant are
+    the float constant they evaluate to (round to nearest even, as the hardware conversion; an ``ftof`` rounds
+    the printed digits of its operand, which name the same f32 but may in rare ties round differently);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
@@ -34,7 +42,9 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
 from __future__ import annotations
 
 import hashlib
+import math
 import re
+import struct
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -208,6 +218,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
 
     def splat_const(op: Op, elem: str, lit: str, typ: str) -> CanonOp:
         """A splat constant of type ``typ``: keyed like ``constant <elem: lit> : typ``, wherever it came from."""
+        lit = _float_literal(elem, lit)
         sig = f"constant < {elem} : {lit} > : {typ}"
         synth = op if op.name == "constant" else replace(op, name="constant", sig=sig, uses=[], regions=[])
         key = _h(_h(sig))  # = the key visit() gives a constant op of that text (no operands, no regions)
@@ -269,7 +280,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
-        folded = _fold_cmpi(op, splat) or _fold_int(op, splat)
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat)
         if folded is not None:
             return splat_const(op, *folded)
         if op.name == "assume":
@@ -429,6 +440,91 @@ def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str]
     bits = int(ea[1:])
     v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
     return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
+
+
+_FLOAT_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
+_CAST = re.compile(r"^(bitcast|itof|ftof) % ((?:\w+ )*?)(?:rounding < (\w+) > )?"
+                   r": tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
+
+
+def _elem(tile_body: str) -> str:
+    """The element type of a tile type's body (``256x128xf32`` -> ``f32``)."""
+    return tile_body.strip().rsplit("x", 1)[-1]
+
+
+def _round_to(elem: str, v: float) -> float | None:
+    """``v`` rounded to nearest even in float type ``elem`` (None: a type this does not model)."""
+    if elem in _FLOAT_PACK:
+        try:
+            return struct.unpack(_FLOAT_PACK[elem], struct.pack(_FLOAT_PACK[elem], v))[0]
+        except OverflowError:
+            return math.copysign(math.inf, v)
+    if elem == "bf16":
+        f = _round_to("f32", v)
+        if f is None or math.isnan(f):
+            return f
+        b = struct.unpack("<I", struct.pack("<f", f))[0]
+        b = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000  # round the low 16 bits off, to nearest even
+        return struct.unpack("<f", struct.pack("<I", b))[0]
+    return None
+
+
+def _from_bits(elem: str, bits: int) -> float | None:
+    width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(elem)
+    if width is None:
+        return None
+    bits &= (1 << width) - 1
+    if elem == "bf16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    return struct.unpack(_FLOAT_PACK[elem], bits.to_bytes(width // 8, "little"))[0]
+
+
+def _float_text(v: float) -> str:
+    return f"{v:e}" if math.isfinite(v) else {math.inf: "inf", -math.inf: "-inf"}.get(v, "nan")
+
+
+def _float_literal(elem: str, lit: str) -> str:
+    """A float splat literal by value (module doc); other literals unchanged."""
+    if elem not in _FLOAT_PACK and elem != "bf16":
+        return lit
+    try:
+        v = _from_bits(elem, int(lit, 16)) if lit.lower().startswith("0x") else float(lit)
+    except ValueError:
+        return lit
+    r = _round_to(elem, v) if v is not None else None
+    return lit if r is None else _float_text(r)
+
+
+def _fold_float(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of a ``bitcast`` integer -> float, ``itof`` or ``ftof`` of a splat
+    constant (module doc), else None."""
+    m = _CAST.match(op.sig) if op.name in ("bitcast", "itof", "ftof") and len(op.uses) == 1 else None
+    if m is None or op.uses[0] not in splat or len(op.results) != 1:
+        return None
+    kind, flags, rounding, src_t, dst = m.group(1), m.group(2).split(), m.group(3), m.group(4), m.group(5)
+    if rounding not in (None, "nearest_even") or any(f not in ("signed", "unsigned") for f in flags):
+        return None
+    src, out = _elem(src_t), _elem(m.group(6))
+    selem, slit = splat[op.uses[0]]
+    if selem != src:
+        return None
+    if kind == "bitcast":
+        n = _int_literal(src, slit, False)
+        if n is None or not src.startswith("i") or int(src[1:]) != {"f16": 16, "bf16": 16, "f32": 32,
+                                                                    "f64": 64}.get(out):
+            return None
+        v = _from_bits(out, n)
+    elif kind == "itof":
+        v = _int_literal(src, slit, "unsigned" not in flags)
+        v = None if v is None else _round_to(out, float(v)) if abs(v) < 2 ** 53 else None
+    else:
+        try:
+            v = _round_to(out, float(slit))
+        except ValueError:
+            return None
+    if v is None or math.isnan(v):
+        return None
+    return out, _float_text(v), dst
 
 
 def _has_effects(c: CanonOp) -> bool:

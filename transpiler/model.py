@@ -61,6 +61,7 @@ class Param:
     ndim: int = 0
     span: Span = field(default_factory=Span)
     raw: bool = False  # array read by an N-d ct.gather/ct.scatter: `*mut E` + `<name>_shape_<i>` / `_stride_<i>` i32s
+    bits: bool = False  # a ct.Constant[float] scalar: kernel.rs takes its f32 bits as the i32 const generic `name`
 
 
 @dataclass

@@ -75,6 +75,8 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
             elif g.origin == "derived":
                 text = f"const {g.name}: i32 <- {g.expr.python()} (a shape dimension computed from the constants: " \
                        "host-computed per launch)"
+            elif g.origin == "float_bits":
+                text = f"const {g.name}: i32 <- ct.Constant[float] {g.name} (its f32 bits, host-computed)"
             else:
                 text = f"const {g.name}: i32 <- {g.note.removeprefix('1 when ').removesuffix(' (host-computed)')} " \
                        "(host-computed flag)"

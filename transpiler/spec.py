@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -405,6 +406,11 @@ def derived_dim(spec: Spec, pname: str) -> int | None:
     return None
 
 
+def float_bits(v: float) -> int:
+    """A ct.Constant[float]'s generic in the port: its f32 bits as an i32 (ffi.rs: ``to_bits() as i32``)."""
+    return struct.unpack("<i", struct.pack("<f", float(v)))[0]
+
+
 def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
     gname, gkind = g
     if gkind == "type":
@@ -423,6 +429,8 @@ def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
         v = a.value
         if gkind == "bool":
             return "true" if v else "false"
+        if isinstance(v, float):  # a ct.Constant[float]: the port's i32 const generic of its f32 bits
+            return str(float_bits(v))
         return str(int(v))
     raise errors.CtrsError(errors.SPEC_INVALID,
                            f"cannot infer const generic '{gname}' of Rust entry '{entry.name}': no Constant of that name",

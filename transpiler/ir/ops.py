@@ -151,7 +151,7 @@ class Op:
 class Param:
     """A kernel parameter: an array, a runtime scalar, or a const generic (``value`` is its SSA value)."""
     name: str
-    kind: str  # array | scalar | constant
+    kind: str  # array | scalar | constant | fconst (a ct.Constant[float]: an i32 const generic of its f32 bits)
     value: Value | None
     loc: Loc = field(default_factory=Loc)
 
@@ -163,7 +163,7 @@ class Generic:
     :class:`~.constexpr.ConstExpr` over the ``constant`` generics, which the host evaluates per launch)."""
     name: str
     kind: str  # type | const
-    origin: str  # array_dtype | constant | dtype_flag | derived
+    origin: str  # array_dtype | constant | dtype_flag | derived | float_bits
     note: str = ""
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype
     expr: object = None  # a derived const's ConstExpr (frontends/derived.py)

@@ -29,7 +29,7 @@ def _step_is_one(step: Value, consts: dict[int, Op]) -> bool:
     return d is not None and d.attrs.get("value") == 1 and not isinstance(d.attrs.get("value"), bool)
 
 
-def _candidates(loop: Op, block: Block | None = None) -> list[tuple[Op, str, Value]]:
+def candidates(loop: Op, block: Block | None = None) -> list[tuple[Op, str, Value]]:
     """The top-level runtime ifs of the body (or of ``block``, an arm at its top level) on ``iv <op> bound``
     with ``bound`` defined outside the loop."""
     body = loop.regions[0]
@@ -95,7 +95,7 @@ def _refuse_hidden(loop: Op) -> None:
     """A candidate inside an arm of a constant-flag ``if`` at the body's top level: the reference folds the flag
     first, so whether it splits depends on the flag's value (the specialise pass split the flags it could)."""
     for op in loop.regions[0].ops:
-        if op.kind == OpKind.IF and "flag" in op.attrs and any(_candidates(loop, r) for r in op.regions):
+        if op.kind == OpKind.IF and "flag" in op.attrs and any(candidates(loop, r) for r in op.regions):
             raise errors.CtrsError(errors.IR_LOOP_SPLIT_FLAG, "a runtime if on the loop index against a loop bound "
                                    f"inside `if {op.attrs['flag']}` (a ct.Constant flag)", "cuTile Python folds the "
                                    "flag, then splits the loop in two where that if is left at the loop body's top "
@@ -112,7 +112,7 @@ def _walk(block: Block, consts: dict[int, Op]) -> None:
             _walk(region, consts)
         if op.kind == OpKind.FOR and _step_is_one(op.operands[2], consts):
             _refuse_hidden(op)
-            found = _candidates(op)
+            found = candidates(op)
             if len(found) == 1:
                 _split(op, *found[0], out)
                 continue

@@ -18,6 +18,7 @@ import dataclasses
 from .. import errors
 from .constfold import run as fold_constants
 from ..ir.constexpr import ConstExpr
+from .loopsplit import candidates as split_candidates
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
 from ..ir.values import Value
@@ -127,9 +128,26 @@ def _crossing_flags(kernel: Kernel) -> list[str]:
         flag = op.attrs.get("flag")
         if crossing and flag in bools and flag not in out and "expr" not in op.attrs:
             out.append(flag)
-    for flag in _hoisting_flags(kernel.body, [], bools):
+    for flag in _hoisting_flags(kernel.body, [], bools) + _loop_split_flags(kernel.body, bools):
         if flag not in out:
             out.append(flag)
+    return out
+
+
+def _loop_split_flags(block: Block, bools: set[str]) -> list[str]:
+    """Bool flags of constant ``if`` s at a loop body's top level whose arm holds a runtime ``if`` on the loop
+    index against a loop-invariant bound (``if CAUSAL: if j >= mask_start``): the reference folds the flag,
+    then its loop_split splits the loop there (passes/loopsplit.py); one entry per value lets the port split
+    the same loop (instead of CTRS-E325)."""
+    out: list[str] = []
+    for op in block.ops:
+        if op.kind == OpKind.FOR:
+            for inner in op.regions[0].ops:
+                if (inner.kind == OpKind.IF and not inner.operands and inner.attrs.get("flag") in bools
+                        and any(split_candidates(op, r) for r in inner.regions)):
+                    out.append(inner.attrs["flag"])
+        for r in op.regions:
+            out += _loop_split_flags(r, bools)
     return out
 
 

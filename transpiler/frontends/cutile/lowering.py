@@ -153,6 +153,8 @@ class Lowering(Builder):
                 arrays) else f"element type of {', '.join(of)}"))
         gens += [Generic(p.name, "const", "constant", "ct.Constant[bool]" if self.flags.get(p.name) else "ct.Constant")
                  for p in self.params if p.kind == "constant"]
+        gens += [Generic(p.name, "const", "float_bits", "ct.Constant[float]: its f32 bits")
+                 for p in self.params if p.kind == "fconst"]
         gens += self.generics
         hints = self._hints()
         k = Kernel(fn.name.value, self.params, gens, self.block, self.loc(fn), hints)
@@ -196,11 +198,13 @@ class Lowering(Builder):
             self.params.append(Param(name, "constant", None, self.loc(p)))
             return
         if kind in ("float", "rt_float", "rt_int"):
-            if kind == "float":
-                self.note(p, "demotion", f"ct.Constant[float] {name} -> runtime f32 parameter (not a const generic "
-                                         "on stable Rust; the reference folds the value)")
             v = Value(ScalarType(I32 if kind == "rt_int" else F32), name)
             self.env[name] = v
+            if kind == "float":  # an i32 const generic holding the f32 bits, bitcast at entry (docs/porting.md)
+                self.note(p, "float-bits", f"ct.Constant[float] {name} -> i32 const generic of its f32 bits (no "
+                                           "float const generics on stable Rust), bitcast to f32 at entry")
+                self.params.append(Param(name, "fconst", v, self.loc(p)))
+                return
             self.params.append(Param(name, "scalar", v, self.loc(p)))
             return
         if kind is not None:
