@@ -28,6 +28,7 @@ from ...ir import typing as irtyping
 from ...ir.types import DTYPES, DType, DTypeParam
 
 MAX_ROUNDS = 64
+MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lowerings by its candidates)
 
 
 class Classes:
@@ -141,8 +142,9 @@ def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
 
 
 def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
-    """Variable name -> the dtypes to specialise it to: the integer dtypes it met first (an index array meeting
-    ``i32``), then the element dtypes of the rules (f32, f16, bf16). ``"*"``: every variable (a fact without one)."""
+    """Variable name -> the dtypes to specialise it to: the integer dtypes it met (an index array meeting ``i32``,
+    an index / loop bound read from it), else the element dtypes of the rules (f32, f16, bf16). ``"*"``: every
+    variable (a fact without one)."""
     out: dict[str, list[str]] = {}
     for b in blockers:
         c = b.__cause__
@@ -152,7 +154,8 @@ def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
             if c.met is not None and not c.met.is_float and c.met.name not in lst:
                 lst.insert(0, c.met.name)
     for lst in out.values():
-        lst += [d for d in element_dtypes if d not in lst]
+        if not lst:  # a variable that met an integer is an index array: its float entries would be left out anyway
+            lst += list(element_dtypes)
     return out
 
 
@@ -176,7 +179,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
-    if not blockers or not all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+    depend = [b for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)]
+    if not depend or len(suffix) >= MAX_SPECIALISED or any(b.code == errors.IR_DTYPE_CONFLICT for b in blockers):
         for k in ks:
             if suffix:
                 k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
@@ -184,13 +188,17 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                 k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in "
                                 f"every launch ({why})"))
         return ks, blockers
-    want = candidates(blockers, element_dtypes)
+    # the lowering depends on the value of some variables (an i32 meeting one, a comparison / reduction / index of
+    # one, ...): lowered once per dtype of each, as the reference's JIT does per launch. Other blockers may be
+    # consequences of the generic typing (a name whose type changes in a loop once a tile of !E1 meets i32), so the
+    # entries are tried whatever else failed; an entry whose lowering fails is left out
+    want = candidates(depend, element_dtypes)
     reps = [r for r in classes.reps() if r not in classes.bound and (
         "*" in want or classes.names()[r] in want)]
     if not reps:
         return [], blockers
     lists = [want.get(classes.names()[r]) or want["*"] for r in reps]
-    out = []
+    out, tried = [], []
     base = {a: d for a, d in ((a, classes.bound.get(classes.find(a))) for a in arrays) if d is not None}
     for combo in itertools.product(*lists):
         fix = dict(base)
@@ -201,4 +209,33 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
         es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo))
         if not bs:
             out += es
-    return (out, []) if out else ([], blockers)
+        else:
+            tried.append((combo, bs))
+    if out:
+        return out, []
+    return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def _entry_blockers(name: str, tried: list, generic: list, suffix=()) -> list:
+    """The blockers of a kernel none of whose per-dtype entries lowers: those of the entry that got furthest (the
+    fewest blockers that do not depend on a dtype variable; the first candidate on a tie: i32 for an index, f32 for
+    data), each naming that entry; the generic lowering's when no entry was tried."""
+    if not tried:
+        return generic
+
+    def rank(t):
+        combo, bs = t
+        return (sum(not isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in bs), len(bs))
+
+    combo, bs = min(tried, key=rank)
+    entry = f"{name}_{'_'.join((*suffix, *combo))}"
+    out = []
+    for b in bs:
+        if f"(entry {entry}" in b.message or "(entry " in b.message:
+            out.append(b)
+            continue
+        e = errors.CtrsError(b.code, f"{b.message} (entry {entry}: the kernel lowered per dtype of the arrays' dtype "
+                             "variables its typing depends on)", b.hint, b.loc)
+        e.__cause__ = b.__cause__
+        out.append(e)
+    return out
