@@ -102,3 +102,30 @@ def test_triton_loop_bound_loaded_from_an_index_array(tmp_path):
     ks = pipeline.lower(p)
     assert [k.name for k in ks] == ["k_i32_i32"]
     assert {n: d for n, d in _arrays(ks[0]).items() if n in ("LO", "HI")} == {"LO": "i32", "HI": "i32"}
+
+
+def test_true_division_of_a_variable_lowers_per_element_type(tmp_path):
+    # `/` computes in the operands' float dtype, in f32 for integers: it depends on the variable -> one entry per
+    # element dtype, each dividing in its own dtype (divf of f16 tiles in the f16 entry)
+    ks = _lower(_cutile(tmp_path, "x, y, T: ct.Constant[int]",
+                        "t = ct.load(x, index=(0,), shape=(T,))\n"
+                        "ct.store(y, index=(0,), tile=t / t)"))
+    assert [k.name for k in ks] == ["k_f32", "k_f16", "k_bf16"]
+    (div,) = [o for o in walk(ks[1].body) if o.kind == OpKind.DIVF]
+    assert str(div.result.type) == "tile<Txf16>"
+
+
+def test_triton_if_arms_agree_for_one_dtype_of_a_variable(tmp_path):
+    # `if c: d = tl.load(D) else: d = 0.0`: Triton requires one type in both arms (fp32 for the literal), so the
+    # kernel compiles exactly when D is f32: the f32 entry of D's variable, the f16 / bf16 ones left out
+    p = _triton(tmp_path, "X, Y, D, n, T: tl.constexpr",
+                "offs = tl.program_id(0) * T + tl.arange(0, T)\n"
+                "if n > 0:\n"
+                "    d = tl.load(D)\n"
+                "else:\n"
+                "    d = 0.0\n"
+                "x = tl.load(X + offs).to(tl.float32)\n"
+                "tl.store(Y + offs, x * d)")
+    ks = pipeline.lower(p)
+    assert [k.name for k in ks] == ["k_f32"]
+    assert _arrays(ks[0])["D"] == "f32"

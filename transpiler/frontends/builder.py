@@ -150,8 +150,10 @@ class Builder:
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
         if op == "/":
-            if generic:
-                raise self.err(node, "true division of a dtype-generic tile")
+            if generic:  # divf in the variable's dtype when it is a float, f32 when an integer: per dtype
+                e = self.err(node, "true division of a dtype-generic tile")
+                e.__cause__ = irtyping.depends_on([a.type], "true division of a tile")
+                raise e
             dt = irtyping.true_div_dtype(dt)
             a, b = self.convert(a, dt, node), self.convert(b, dt, node)
         if isinstance(dt, DType) and dt.kind in ("int", "uint"):
