@@ -94,8 +94,10 @@ def depends_on(types, what: str, met: DType | None = None) -> GenericMeetsConcre
     params = params_of(*types)
     if not params:
         return None
-    return GenericMeetsConcrete(f"{what} ({', '.join(map(str, params))}: the result depends on the specialisation, "
-                                "lowered once per element type)", params, met)
+    e = GenericMeetsConcrete(f"{what} ({', '.join(map(str, params))}: the result depends on the specialisation, "
+                             "lowered once per element type)", params, met)
+    e.strict = True  # frontends/cutile/dtypes.candidates: an index array's float entries are not tried
+    return e
 
 
 def same_dtype(a: DTypeLike, b: DTypeLike, what: str) -> None:

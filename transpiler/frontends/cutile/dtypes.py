@@ -28,6 +28,7 @@ from ...ir import typing as irtyping
 from ...ir.types import DTYPES, DType, DTypeParam
 
 MAX_ROUNDS = 64
+MAX_ENTRY_LOWERINGS = 48  # per-dtype lowerings of one kernel (each costs a full lowering)
 MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lowerings by its candidates)
 
 
@@ -141,10 +142,11 @@ def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
                                  "settle", "a translator bug: report the kernel", loc)], classes
 
 
-def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
-    """Variable name -> the dtypes to specialise it to: the integer dtypes it met (an index array meeting ``i32``,
-    an index / loop bound read from it), else the element dtypes of the rules (f32, f16, bf16). ``"*"``: every
-    variable (a fact without one)."""
+def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, list[str]]:
+    """Variable name -> the dtypes to specialise it to: the integer dtypes it met first (an index array meeting
+    ``i32``, an index / loop bound read from it), then the element dtypes of the rules (f32, f16, bf16); with
+    ``ints_only`` a variable that met an integer gets only those (its float entries would be left out: fewer
+    lowerings). ``"*"``: every variable (a fact without one)."""
     out: dict[str, list[str]] = {}
     for b in blockers:
         c = b.__cause__
@@ -154,15 +156,16 @@ def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
             if c.met is not None and not c.met.is_float and c.met.name not in lst:
                 lst.insert(0, c.met.name)
     for lst in out.values():
-        if not lst:  # a variable that met an integer is an index array: its float entries would be left out anyway
-            lst += list(element_dtypes)
+        if not lst or not ints_only:  # ints_only: a variable that met an integer is an index array
+            lst += [d for d in element_dtypes if d not in lst]
     return out
 
 
-def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=()):
+def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
     (entries, blockers of the generic lowering when no entry is left)."""
+    budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
@@ -192,7 +195,11 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     # one, ...): lowered once per dtype of each, as the reference's JIT does per launch. Other blockers may be
     # consequences of the generic typing (a name whose type changes in a loop once a tile of !E1 meets i32), so the
     # entries are tried whatever else failed; an entry whose lowering fails is left out
-    want = candidates(depend, element_dtypes)
+    # ints only for an index array when the kernel needs the newer dtype-dependent facts (a loop bound, a loop type
+    # change ... : ir/typing.depends_on) or failed otherwise too; a kernel all of whose blockers are meetings keeps
+    # its float entries of such a variable beside the int ones (the entries ports had before)
+    strict = len(depend) < len(blockers) or any(getattr(b.__cause__, "strict", False) for b in depend)
+    want = candidates(depend, element_dtypes, strict)
     reps = [r for r in classes.reps() if r not in classes.bound and (
         "*" in want or classes.names()[r] in want)]
     if not reps:
@@ -201,12 +208,16 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     out, tried = [], []
     base = {a: d for a, d in ((a, classes.bound.get(classes.find(a))) for a in arrays) if d is not None}
     for combo in itertools.product(*lists):
+        if strict:  # bounded (the kernels all of whose blockers are meetings keep every combination, as before)
+            if budget[0] <= 0:  # too many combinations: the entries found so far, else the furthest one's blockers
+                break
+            budget[0] -= 1
         fix = dict(base)
         for r, d in zip(reps, combo):
             for a in arrays:
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
-        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo))
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget)
         if not bs:
             out += es
         else:
