@@ -28,7 +28,7 @@ from ...ir import typing as irtyping
 from ...ir.types import DTYPES, DType, DTypeParam
 
 MAX_ROUNDS = 64
-MAX_ENTRY_LOWERINGS = 48  # per-dtype lowerings of one kernel (each costs a full lowering)
+MAX_ENTRY_LOWERINGS = 16  # per-dtype lowerings of one kernel (each costs a full lowering)
 MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lowerings by its candidates)
 
 
