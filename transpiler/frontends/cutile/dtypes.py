@@ -161,7 +161,8 @@ def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, l
     return out
 
 
-def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None):
+def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
+            strict_in: bool = False):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
     (entries, blockers of the generic lowering when no entry is left)."""
@@ -198,7 +199,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     # ints only for an index array when the kernel needs the newer dtype-dependent facts (a loop bound, a loop type
     # change ... : ir/typing.depends_on) or failed otherwise too; a kernel all of whose blockers are meetings keeps
     # its float entries of such a variable beside the int ones (the entries ports had before)
-    strict = len(depend) < len(blockers) or any(getattr(b.__cause__, "strict", False) for b in depend)
+    strict = strict_in or len(depend) < len(blockers) or any(getattr(b.__cause__, "strict", False) for b in depend)
     want = candidates(depend, element_dtypes, strict)
     reps = [r for r in classes.reps() if r not in classes.bound and (
         "*" in want or classes.names()[r] in want)]
@@ -217,14 +218,24 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
             for a in arrays:
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
-        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget)
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict)
         if not bs:
             out += es
         else:
             tried.append((combo, bs))
+            if strict and _independent(blockers, bs):
+                break
     if out:
         return out, []
     return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def _independent(generic: list, entry: list) -> bool:
+    """Whether every blocker of the generic lowering that does not depend on a dtype variable fails the entry too (same
+    code and place): it does not depend on the variables, so no other combination lowers either."""
+    own = {(b.code, b.loc and (b.loc.line, b.loc.col)) for b in generic
+           if not isinstance(b.__cause__, irtyping.GenericMeetsConcrete)}
+    return bool(own) and own <= {(b.code, b.loc and (b.loc.line, b.loc.col)) for b in entry}
 
 
 def _entry_blockers(name: str, tried: list, generic: list, suffix=()) -> list:
