@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "corpus" / "unsloth-2026.10.9" / "triton"
-DT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32"}
+DT = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "i32": "int32"}
 
 
 def arr(dt: str, *shape: int) -> dict:
@@ -176,6 +176,41 @@ def lh_bwd_pre(configs=None) -> list[dict]:
     return out
 
 
+def lh_fwd(configs=None) -> list[dict]:
+    """Large-head attention forward (unsloth's _fwd_impl: head dim 512, GQA G = H // HKV, one program per BLOCK_M
+    query rows of one head). LO / HI are the int32 key interval of each query row ([B, S]: the port's int32 entry
+    of their dtype variables, a loop bound); K / V are read flat. All float arrays share the one element type."""
+    out = []
+    for dt, b, h, hkv, s, bm, bn in configs or (("bf16", 1, 8, 2, 2048, 32, 32), ("f16", 2, 4, 4, 1024, 16, 16)):
+        d = 512
+        args = {"Q": arr(dt, b, h, s, d), "K": arr(dt, b * hkv * s * d), "V": arr(dt, b * hkv * s * d),
+                "O": arr(dt, b, h, s, d), "LSE": arr(dt, b * h, s), "LO": arr("i32", b * s), "HI": arr("i32", b * s),
+                "qk_scale": f32(1.4426950408889634 / math.sqrt(d)), "skb": hkv * s * d, "skh": s * d, "skn": d,
+                "svb": hkv * s * d, "svh": s * d, "svn": d, "H": i32(h), "G": i32(h // hkv),
+                "HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn}
+        out.append({"name": f"{dt}_{b}x{h}x{s}x{d}_g{h // hkv}_m{bm}n{bn}", "kernel": "_lh_fwd", "args": args,
+                    "grid": [f"(Q.shape[2] + {bm - 1}) // {bm}", f"{b * h}"]})
+    return out
+
+
+def lh_bwd_dkdv(configs=None) -> list[dict]:
+    """Large-head attention dK / dV (unsloth's _bwd_impl: one program per BLOCK_N keys of one kv head, looping over
+    its G query heads between QLO / QHI, int32 [B, S] like LO / HI). Q / DO / LSE / DELTA are read flat."""
+    out = []
+    for dt, b, h, hkv, s, bm, bn in configs or (("bf16", 1, 8, 2, 2048, 16, 32), ("f16", 2, 4, 4, 1024, 32, 32)):
+        d = 512
+        args = {"Q": arr(dt, b * h * s * d), "K": arr(dt, b, hkv, s, d), "V": arr(dt, b, hkv, s, d),
+                "DO": arr(dt, b * h * s * d), "DK": arr(dt, b, hkv, s, d), "DV": arr(dt, b, hkv, s, d),
+                "LSE": arr(dt, b * h * s), "DELTA": arr(dt, b * h * s), "LO": arr("i32", b * s),
+                "HI": arr("i32", b * s), "QLO": arr("i32", b * s), "QHI": arr("i32", b * s),
+                "qk_scale": f32(1.4426950408889634 / math.sqrt(d)), "sm_scale": f32(1 / math.sqrt(d)),
+                "sqb": h * s * d, "sqh": s * d, "sqm": d, "sdob": h * s * d, "sdoh": s * d, "sdom": d,
+                "HKV": i32(hkv), "G": i32(h // hkv), "HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn}
+        out.append({"name": f"{dt}_{b}x{h}x{s}x{d}_g{h // hkv}_m{bm}n{bn}", "kernel": "_lh_bwd_dkdv", "args": args,
+                    "grid": [f"(K.shape[2] + {bn - 1}) // {bn}", f"{b * hkv}"]})
+    return out
+
+
 def split_sum(configs=None) -> list[dict]:
     out = []
     for dt, m, n, split in configs or (("f32", 64, 4096, 4), ("bf16", 16, 8192, 2), ("f16", 128, 2048, 8)):
@@ -236,7 +271,7 @@ FILES: dict[str, list[dict]] = {
     "fused_add_rms_layernorm.json": add_rms_inference(),
     "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant(),
     "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
-    "large_head_attention.json": lh_bwd_pre(),
+    "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv(),
     "nvfp4.json": split_sum(),
 }
 

@@ -73,15 +73,37 @@ class Builder:
             value = int(value)
         return self.emit(OpKind.CONSTANT, [], [t], node, hint, value=value).result
 
+    def scalar_0d(self, v, node):
+        """A 0-d tile (``ct.minimum(hi, N)``, ``ct.cdiv`` of one, a scalar ``ct.gather`` / ``tl.load``) as the scalar
+        it is (Tile IR has no other scalar: tile_to_scalar is a cast, no op); anything else unchanged."""
+        if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ():
+            return self.emit(OpKind.RESHAPE, [v], [ScalarType(v.type.dtype)], node, (v.hint or "t") + "_s",
+                             shape=()).result
+        return v
+
     def i32(self, v, node) -> Value:
-        """An index / loop bound: an i32 Value (Python ints and const symbols become constants)."""
+        """An index / loop bound: an i32 Value (Python ints and const symbols become constants; a 0-d i32 tile, a
+        loop bound ``ct.cdiv(ct.minimum(..), T)`` or a loaded ``n_end``, is the scalar it is)."""
+        if isinstance(v, Value) and v.type == TileType(I32, ()):
+            v = self.scalar_0d(v, node)
         if isinstance(v, Value) and v.type == ScalarType(I32):
             return v
         if isinstance(v, int) and not isinstance(v, bool):
             return self.const(v, I32, node)
         if isinstance(v, Sym):
             return self.emit(OpKind.CONST_SYM, [], [ScalarType(I32)], node, v.name.lower(), sym=v.name).result
-        raise self.err(node, "an index / loop bound must be an i32 value")
+        e = self.err(node, "an index / loop bound must be an i32 value")
+        if isinstance(v, Value):  # a scalar read from an array of a dtype variable (an index table): per dtype
+            e.__cause__ = irtyping.depends_on([v.type], "an index / loop bound of a dtype variable", I32)
+        raise e
+
+    def loop_type_change(self, node, name: str, before: Value, after) -> errors.CtrsError:
+        """``name`` changes type in a loop body: refused, or lowered per dtype when a dtype variable is involved
+        (``acc = ct.load(A, ..)`` then ``acc -= f32_tile``: f32 in the loop exactly when A is f32)."""
+        e = self.err(node, f"'{name}' changes type in the loop body")
+        if isinstance(after, Value):
+            e.__cause__ = irtyping.depends_on([before.type, after.type], f"'{name}' changes type in the loop body")
+        return e
 
     def dim(self, v, node):
         """A shape dimension: a literal, a const generic, or an integer expression of const generics (``N * N``,
@@ -139,8 +161,10 @@ class Builder:
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
         if op == "/":
-            if generic:
-                raise self.err(node, "true division of a dtype-generic tile")
+            if generic:  # divf in the variable's dtype when it is a float, f32 when an integer: per dtype
+                e = self.err(node, "true division of a dtype-generic tile")
+                e.__cause__ = irtyping.depends_on([a.type], "true division of a tile")
+                raise e
             dt = irtyping.true_div_dtype(dt)
             a, b = self.convert(a, dt, node), self.convert(b, dt, node)
         if isinstance(dt, DType) and dt.kind in ("int", "uint"):
@@ -283,7 +307,7 @@ class Builder:
             self.block = outer
         for y, a in zip(ys, args):
             if not isinstance(y, Value) or y.type != a.type:
-                raise self.err(node, f"'{a.hint}' changes type in the loop body")
+                raise self.loop_type_change(node, a.hint, a, y)
         body.ops.append(Op(OpKind.YIELD, list(ys), [], loc=self.loc(node)))
         results = [Value(a.type, a.hint) for a in args]
         self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *carried], results, {}, self.loc(node), [body]))

@@ -76,6 +76,30 @@ def depends(dt: DTypeLike, what: str) -> None:
                                    "(lowered once per element type)", (dt,))
 
 
+def params_of(*types) -> tuple:
+    """The dtype variables (in order, once each) the element types of ``types`` (IR types or dtypes) mention."""
+    out: list = []
+    for t in types:
+        dt = getattr(t, "dtype", t)
+        if isinstance(dt, DTypeParam) and dt not in out:
+            out.append(dt)
+    return tuple(out)
+
+
+def depends_on(types, what: str, met: DType | None = None) -> GenericMeetsConcrete | None:
+    """A :class:`GenericMeetsConcrete` when ``what`` (a failed typing decision on values of ``types``) involves a
+    dtype variable: the decision depends on its value (an index read from an index array, a loop-carried name whose
+    type changes when a tile of the variable meets f32), so the kernel is lowered once per dtype of it; None when
+    no variable is involved (the failure stands)."""
+    params = params_of(*types)
+    if not params:
+        return None
+    e = GenericMeetsConcrete(f"{what} ({', '.join(map(str, params))}: the result depends on the specialisation, "
+                             "lowered once per element type)", params, met)
+    e.strict = True  # frontends/cutile/dtypes.candidates: an index array's float entries are not tried
+    return e
+
+
 def same_dtype(a: DTypeLike, b: DTypeLike, what: str) -> None:
     """Operands that must have one dtype (``ct.mma``'s x and y: cuTile Python's _resolve_mma_supported_dtype): a
     variable meeting a concrete dtype is bound to it, two variables unify, two concrete dtypes must be equal."""

@@ -419,7 +419,10 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
             continue
         if flag is not None:
             raise Structural(flag, line, why)
-        raise lw.err(node, f"{'if on ' + expr.name if expr else 'runtime if'}: {why}")
+        e = lw.err(node, f"{'if on ' + expr.name if expr else 'runtime if'}: {why}")
+        if isinstance(tv, Value) and isinstance(ev, Value):  # types that agree for some dtypes of a variable
+            e.__cause__ = irtyping.depends_on([tv.type, ev.type], f"'{name}' in each arm of an if")
+        raise e
     tb.ops.append(Op(OpKind.YIELD, [te[n] for n in merged], [], loc=lw.loc(node)))
     eb.ops.append(Op(OpKind.YIELD, [ee[n] for n in merged], [], loc=lw.loc(node)))
     results = [Value(te[n].type, n if not n.startswith("\0") else "sel") for n in merged]

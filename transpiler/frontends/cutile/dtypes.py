@@ -28,6 +28,8 @@ from ...ir import typing as irtyping
 from ...ir.types import DTYPES, DType, DTypeParam
 
 MAX_ROUNDS = 64
+MAX_ENTRY_LOWERINGS = 16  # per-dtype lowerings of one kernel (each costs a full lowering)
+MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lowerings by its candidates)
 
 
 class Classes:
@@ -140,9 +142,11 @@ def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
                                  "settle", "a translator bug: report the kernel", loc)], classes
 
 
-def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
+def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, list[str]]:
     """Variable name -> the dtypes to specialise it to: the integer dtypes it met first (an index array meeting
-    ``i32``), then the element dtypes of the rules (f32, f16, bf16). ``"*"``: every variable (a fact without one)."""
+    ``i32``, an index / loop bound read from it), then the element dtypes of the rules (f32, f16, bf16); with
+    ``ints_only`` a variable that met an integer gets only those (its float entries would be left out: fewer
+    lowerings). ``"*"``: every variable (a fact without one)."""
     out: dict[str, list[str]] = {}
     for b in blockers:
         c = b.__cause__
@@ -152,14 +156,17 @@ def candidates(blockers, element_dtypes) -> dict[str, list[str]]:
             if c.met is not None and not c.met.is_float and c.met.name not in lst:
                 lst.insert(0, c.met.name)
     for lst in out.values():
-        lst += [d for d in element_dtypes if d not in lst]
+        if not lst or not ints_only:  # ints_only: a variable that met an integer is an index array
+            lst += [d for d in element_dtypes if d not in lst]
     return out
 
 
-def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=()):
+def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
+            strict_in: bool = False):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
     (entries, blockers of the generic lowering when no entry is left)."""
+    budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
@@ -176,7 +183,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
-    if not blockers or not all(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+    depend = [b for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)]
+    if not depend or len(suffix) >= MAX_SPECIALISED or any(b.code == errors.IR_DTYPE_CONFLICT for b in blockers):
         for k in ks:
             if suffix:
                 k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
@@ -184,21 +192,72 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                 k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in "
                                 f"every launch ({why})"))
         return ks, blockers
-    want = candidates(blockers, element_dtypes)
+    # the lowering depends on the value of some variables (an i32 meeting one, a comparison / reduction / index of
+    # one, ...): lowered once per dtype of each, as the reference's JIT does per launch. Other blockers may be
+    # consequences of the generic typing (a name whose type changes in a loop once a tile of !E1 meets i32), so the
+    # entries are tried whatever else failed; an entry whose lowering fails is left out
+    # ints only for an index array when the kernel needs the newer dtype-dependent facts (a loop bound, a loop type
+    # change ... : ir/typing.depends_on) or failed otherwise too; a kernel all of whose blockers are meetings keeps
+    # its float entries of such a variable beside the int ones (the entries ports had before)
+    strict = strict_in or len(depend) < len(blockers) or any(getattr(b.__cause__, "strict", False) for b in depend)
+    want = candidates(depend, element_dtypes, strict)
     reps = [r for r in classes.reps() if r not in classes.bound and (
         "*" in want or classes.names()[r] in want)]
     if not reps:
         return [], blockers
     lists = [want.get(classes.names()[r]) or want["*"] for r in reps]
-    out = []
+    out, tried = [], []
     base = {a: d for a, d in ((a, classes.bound.get(classes.find(a))) for a in arrays) if d is not None}
     for combo in itertools.product(*lists):
+        if strict:  # bounded (the kernels all of whose blockers are meetings keep every combination, as before)
+            if budget[0] <= 0:  # too many combinations: the entries found so far, else the furthest one's blockers
+                break
+            budget[0] -= 1
         fix = dict(base)
         for r, d in zip(reps, combo):
             for a in arrays:
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
-        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo))
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict)
         if not bs:
             out += es
-    return (out, []) if out else ([], blockers)
+        else:
+            tried.append((combo, bs))
+            if strict and _independent(blockers, bs):
+                break
+    if out:
+        return out, []
+    return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def _independent(generic: list, entry: list) -> bool:
+    """Whether every blocker of the generic lowering that does not depend on a dtype variable fails the entry too (same
+    code and place): it does not depend on the variables, so no other combination lowers either."""
+    own = {(b.code, b.loc and (b.loc.line, b.loc.col)) for b in generic
+           if not isinstance(b.__cause__, irtyping.GenericMeetsConcrete)}
+    return bool(own) and own <= {(b.code, b.loc and (b.loc.line, b.loc.col)) for b in entry}
+
+
+def _entry_blockers(name: str, tried: list, generic: list, suffix=()) -> list:
+    """The blockers of a kernel none of whose per-dtype entries lowers: those of the entry that got furthest (the
+    fewest blockers that do not depend on a dtype variable; the first candidate on a tie: i32 for an index, f32 for
+    data), each naming that entry; the generic lowering's when no entry was tried."""
+    if not tried:
+        return generic
+
+    def rank(t):
+        combo, bs = t
+        return (sum(not isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in bs), len(bs))
+
+    combo, bs = min(tried, key=rank)
+    entry = f"{name}_{'_'.join((*suffix, *combo))}"
+    out = []
+    for b in bs:
+        if f"(entry {entry}" in b.message or "(entry " in b.message:
+            out.append(b)
+            continue
+        e = errors.CtrsError(b.code, f"{b.message} (entry {entry}: the kernel lowered per dtype of the arrays' dtype "
+                             "variables its typing depends on)", b.hint, b.loc)
+        e.__cause__ = b.__cause__
+        out.append(e)
+    return out

@@ -375,18 +375,7 @@ class Lowering(Builder):
         if op in _PYOPS and all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             return _PYOPS[op](a, b)
         return self.binary(op, a, b, node, hint)
-    def scalar_of(self, v, node):
-        """A 0-d tile (``ct.minimum(hi, N)``, ``ct.cdiv`` of one, a scalar ``ct.gather``) as the scalar it is in
-        cuTile Python (Tile IR has no other scalar: tile_to_scalar is a cast, no op); anything else unchanged."""
-        if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ():
-            return self.emit(OpKind.RESHAPE, [v], [ScalarType(v.type.dtype)], node, (v.hint or "t") + "_s",
-                             shape=()).result
-        return v
-
-    def i32(self, v, node) -> Value:
-        """Builder.i32, taking a 0-d i32 tile as the scalar it is (a loop bound ``ct.cdiv(ct.minimum(..), T)``)."""
-        return super().i32(self.scalar_of(v, node) if isinstance(v, Value) and v.type == TileType(I32, ()) else v,
-                           node)
+    scalar_of = Builder.scalar_0d  # cuTile Python's scalars are 0-d tiles (control.compare takes them as scalars)
 
     def const_expr_of(self, v: Value):
         """Builder.const_expr_of: the expression remember_const recorded (a derived shape dimension ``N * N``)."""
@@ -467,7 +456,7 @@ class Lowering(Builder):
             if _compile_time_number(y):  # `x = 0` in the body of a loop that carries x
                 y = self._materialise(y, s)
             if not isinstance(y, Value) or y.type != a.type:
-                raise self.err(s, f"'{n}' changes type in the loop body")
+                raise self.loop_type_change(s, n, a, y)
             ys.append(y)
         body.ops.append(Op(OpKind.YIELD, ys, [], loc=self.loc(s)))
         end = self.env

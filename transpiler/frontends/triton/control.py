@@ -26,6 +26,7 @@ from types import SimpleNamespace
 import libcst as cst
 
 from ...cutile_base import _is_docstring
+from ...ir import typing as irtyping
 from ...ir.ops import Op, OpKind
 from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
@@ -354,8 +355,11 @@ def numbers_as_scalars(lw, pre: dict, ends: list, node) -> None:
                 dt = _to_tensor_dtype(x)
                 want = like.type.dtype if like is not None else dt
                 if dt is None or dt != want:
-                    raise lw.err(node, f"runtime if: '{name}' is {x!r} ({dt}) in one arm and a {like.type} in the "
-                                 "other (Triton: mismatched type between then and else block)")
+                    e = lw.err(node, f"runtime if: '{name}' is {x!r} ({dt}) in one arm and a {like.type} in the "
+                               "other (Triton: mismatched type between then and else block)")
+                    if dt is not None:  # a load of a dtype variable: the arms agree in its f32 entry only
+                        e.__cause__ = irtyping.depends_on([like.type], f"runtime if: '{name}' in each arm")
+                    raise e
                 shape = like.type.shape if like is not None and isinstance(like.type, TileType) else None
                 lw.block = blk
                 env[name] = lw.const(x, dt, node, shape, name if not name.startswith("\0") else "sel")
