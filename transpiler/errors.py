@@ -197,3 +197,7 @@ IR_STORE_ORDER = "CTRS-E402"  # ct.store(order=..) for a cutile without a store 
 # has the tensor's own extents (make_partition_view of the &Tensor); cutile has no view bounded per iteration
 TRITON_DESC_VARYING = "CTRS-E420"
 TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range of offsets: no tile value in the port
+# --- triton-wild (issue 18: real-world Triton in the typed Triton front end; codes E700-E739) ---
+# x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
+# (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
+TRITON_POINTER_CAST = "CTRS-E700"
