@@ -75,7 +75,7 @@ def to(lw, c: Call):
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
     dt = lw.expr(c.pos[1])
-    if isinstance(raw, (Range, Ptr)) and getattr(raw, "base", None) is None and isinstance(dt, DT) \
+    if (isinstance(raw, Range) or isinstance(raw, Ptr) and raw.base is None) and isinstance(dt, DT) \
             and dt.dtype in (I32, I64):
         # tl.arange(..).to(tl.int64), (n0 + tl.arange(..)).to(tl.int64): the lanes of an index (LONG_INDEXING,
         # INT64_OFFSETS) kept the offsets they are, as below
