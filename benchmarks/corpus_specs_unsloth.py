@@ -260,6 +260,60 @@ def act_quant() -> list[dict]:
     return out
 
 
+def rms_rows(kernel: str, configs=None) -> list[dict]:
+    """The multi-row RMS norm kernels (unsloth runs them for rows of 33..128 columns: per-head QK norm, tokens x
+    heads rows): BLOCK_SIZE the row's power of two, ROWS = 4096 // BLOCK_SIZE rows per program, WARPS = BLOCK_SIZE
+    // 32 (the CUDA row order, _multirow_settings); the backward with TRAIN_W accumulates dW partials over 132
+    programs (_dw_launch), without it dW is r (unused)."""
+    out = []
+    for dt, rows, cols, train in configs or (("bf16", 4096 * 32, 128, 1), ("f16", 2048 * 16, 64, 0),
+                                             ("f32", 1024 * 8, 128, 0)):
+        block = pow2(cols)
+        per, warps = 4096 // block, block // 32
+        blocks = -(-rows // per)
+        common = {"X": arr(dt, rows * cols), "W": arr(dt, cols), "r": arr(dt, rows), "n_rows": i32(rows),
+                  "X_row_stride": cols, "n_cols": cols, "eps": 0, "GEMMA": 0, "BLOCK_SIZE": block, "ROWS": per,
+                  "WARPS": warps, "LONG_INDEXING": 0}
+        if kernel == "_rms_layernorm_forward_rows":
+            args = {"Y": arr(dt, rows * cols), **common, "Y_row_stride": cols}
+            name, grid = f"{dt}_{rows}x{cols}", [str(blocks)]
+        else:
+            progs, bpp = (132, -(-blocks // 132)) if train else (blocks, 1)
+            args = {"dY": arr(dt, rows * cols), "dX": arr(dt, rows * cols), **common,
+                    "dW": arr(dt, progs * cols) if train else arr(dt, rows), "blocks_per_program": i32(bpp),
+                    "dY_row_stride": cols, "dX_row_stride": cols, "TRAIN_W": train, "FROM_Y": 0}
+            name, grid = f"{dt}_{rows}x{cols}_train{train}", [str(progs)]
+        out.append({"name": name, "kernel": kernel, "args": args, "grid": grid})
+    return out
+
+
+def weight_dequant(configs=None) -> list[dict]:
+    """Block-scaled weight dequant: one (128, 128) block per program, its scale s[pid_m * n + pid_n]
+    (weight_dequant's block_size = 128); EXACT_F16 rounds an f16 output exactly (_fp8_exact_f16_round)."""
+    out = []
+    for dt, m, n, exact in configs or (("bf16", 4096, 4096, 0), ("f16", 2048, 8192, 1), ("f32", 8192, 2048, 0)):
+        sm, sn = -(-m // 128), -(-n // 128)
+        args = {"x_ptr": arr(dt, m, n), "s_ptr": arr(dt, sm * sn), "y_ptr": arr(dt, m, n), "BLOCK_SIZE": 128,
+                "EXACT_F16": exact}
+        out.append({"name": f"{dt}_{m}x{n}_exact{exact}", "kernel": "weight_dequant_kernel", "args": args,
+                    "grid": [str(sm), str(sn)]})
+    return out
+
+
+def e4m3fn_bytes_dequant(configs=None) -> list[dict]:
+    """Raw-byte e4m3 dequant (_e4m3fn_bytes_dequant): (8, 512) tiles (_BYTES_DEQUANT_TILE), 128 x 128 quant
+    blocks, a row-major (cdiv(m, 128), cdiv(n, 128)) scale gathered per element."""
+    out = []
+    for dt, m, n, exact in configs or (("bf16", 4096, 4096, 0), ("f16", 2048, 8192, 1), ("f32", 8192, 2048, 0)):
+        sm, sn = -(-m // 128), -(-n // 128)
+        args = {"x_ptr": arr(dt, m, n), "s_ptr": arr(dt, sm * sn), "y_ptr": arr(dt, m, n), "stride_sm": i32(sn),
+                "stride_sn": i32(1), "BLOCK_M_Q": 128, "BLOCK_N_Q": 128, "BLOCK_R": 8, "BLOCK_C": 512,
+                "LONG_INDEXING": 0, "EXACT_F16": exact}
+        out.append({"name": f"{dt}_{m}x{n}_exact{exact}", "kernel": "_e4m3fn_bytes_dequant_kernel", "args": args,
+                    "grid": [str(-(-m // 8)), str(-(-n // 512))]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
@@ -267,9 +321,9 @@ FILES: dict[str, list[dict]] = {
     + elementwise("_exact_backward_kernel", ("DW", "e", "g")),
     "layernorm.json": layernorm_forward() + layernorm_backward() + layernorm_backward_dw() + layernorm_sum_partials(),
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
-    + rms_backward() + rms_sum_dw(),
+    + rms_backward() + rms_sum_dw() + rms_rows("_rms_layernorm_forward_rows") + rms_rows("_rms_layernorm_backward_rows"),
     "fused_add_rms_layernorm.json": add_rms_inference(),
-    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant(),
+    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant(),
     "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
     "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv(),
     "nvfp4.json": split_sum(),

@@ -740,7 +740,8 @@ class KernelEmitter:
                     raise _err(op, f"atomic {op.attrs['mode']} on {dt}")
                 text = rules["atomic_rmw"].format(arg=self.val(upd), mode=mode, **names)
         mop = model.Op(op.kind.mnemonic, "{t}", (("t", text),), self.span(op), True)
-        out.append(model.Let(f"({v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
+        mut = "mut " if r.id in self.slot else ""  # a loop's initial value living in its `let mut` slot
+        out.append(model.Let(f"({mut}{v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
         self.text[(r.id, _SCALAR)] = v
         if target is not None and target != v:
             self.assign(out, target, v, op)

@@ -9,12 +9,14 @@ Python's flooring ``//`` / ``%``. It never sees Rust or Python text.
 
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
 from .. import errors
 from ..ir import typing as irtyping
 from ..ir.ops import Block, Op, OpKind
-from ..ir.types import BOOL, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
+from ..ir.types import BOOL, F32, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
 from ..ir.values import Loc, Value
 from . import derived
 
@@ -67,6 +69,13 @@ class Builder:
 
     def const(self, value, dtype: DType, node, shape=None, hint: str = "c") -> Value:
         t = ScalarType(dtype) if shape is None else TileType(dtype, tuple(shape))
+        if isinstance(dtype, DType) and dtype.is_float and isinstance(value, float) and math.isnan(value):
+            # NaN has no Rust literal the crate's constant() takes: the bits of f32's quiet NaN (0x7FC00000, the
+            # one LLVM / Triton emit for float("nan")) as an i32 constant, bitcast, converted to a narrower float
+            bits = self.const(0x7FC00000, I32, node, shape, hint)
+            ft = ScalarType(F32) if shape is None else TileType(F32, tuple(shape))
+            nan = self.emit(OpKind.BITCAST, [bits], [ft], node, hint).result
+            return nan if dtype == F32 else self.emit(OpKind.CONVERT, [nan], [t], node, hint).result
         if isinstance(dtype, DType) and dtype.is_float:
             value = float(value)
         elif isinstance(dtype, DType) and dtype != BOOL:

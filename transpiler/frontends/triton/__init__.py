@@ -79,8 +79,43 @@ def _literals(tf, fn: cst.FunctionDef, flag: str) -> set[int]:
     """The literals an int constexpr that splits the kernel is compared with, and 0 where it is tested for truth
     (``if FLAG`` / ``not FLAG`` / ``FLAG and ..``, in the kernel or a helper, or passed on to a helper that may):
     ``FLAG != 0``, a 0 entry beside the any-other one."""
-    lits = compared_literals([fn.body], flag, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
+    lits: set[int] = set()
+    for f, name in _passed_on(tf, fn, flag):
+        lits |= compared_literals([f.body], name, lambda b: int(b.value, 0) if isinstance(b, cst.Integer) else None)
     return lits | ({0} if _truth_tested(tf, fn, flag) else set())
+
+
+def _passed_on(tf, fn: cst.FunctionDef, flag: str) -> list[tuple[cst.FunctionDef, str]]:
+    """``(fn, flag)`` and every ``(helper, parameter)`` the flag reaches by being passed on as a bare name
+    (``_row_dot(a, b, ROWS, WARPS)`` binds the helper's ``WARPS``), transitively: a helper compares it too
+    (``if WARPS == 4``), and inlining folds that test only in an entry that fixes the value."""
+    by_name = {k.name.value: k for k in tf.kernels}
+    helpers = inline.helper_names(tf)
+    seen: list[tuple[cst.FunctionDef, str]] = []
+    todo = [(fn, flag)]
+    while todo:
+        f, name = todo.pop()
+        if any(f is g and name == n for g, n in seen):
+            continue
+        seen.append((f, name))
+        calls: list[cst.Call] = []
+
+        class V(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                if isinstance(n.func, cst.Name) and n.func.value in helpers and n.func.value in by_name:
+                    calls.append(n)
+
+        f.body.visit(V())
+        for c in calls:
+            h = by_name[c.func.value]
+            params = [q.name.value for q in h.params.params]
+            for i, a in enumerate(c.args):
+                if not (isinstance(a.value, cst.Name) and a.value.value == name) or a.star:
+                    continue
+                target = a.keyword.value if a.keyword is not None else (params[i] if i < len(params) else None)
+                if target is not None:
+                    todo.append((h, target))
+    return seen
 
 
 def _truth_tested(tf, fn: cst.FunctionDef, flag: str) -> bool:

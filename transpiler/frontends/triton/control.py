@@ -202,7 +202,8 @@ def condition(lw, node):
                 return Flag(x.name, o, y)
         if _number(a) and _number(b):
             return bool(_PY[op](a, b))
-        return truth(lw, lw.comparison(node), node)
+        r = lw.comparison(node)
+        return r if isinstance(r, bool) else truth(lw, r, node)  # a dtype test (lowering.dtype_test)
     v = lw.expr(node)
     known = truth_of_constant(lw, v)
     if known is not None:

@@ -1,11 +1,13 @@
 """Shape calls of the typed Triton front end beyond shapes.py: ``tl.permute``, ``tl.broadcast_to``, ``tl.join`` and
 ``tl.interleave``, spelled with the cutile ops cuTile Python's counterparts emit (permute, reshape + broadcast,
-reshape + cat).
+reshape + cat, extract + reshape).
 
 * ``tl.permute(x, dims)`` / ``tl.permute(x, *dims)``: ``tl.trans`` with explicit dims (a permute);
 * ``tl.broadcast_to(x, shape)``: Triton's broadcast (leading unit axes added, unit axes stretched);
 * ``tl.join(a, b)``: a new minor axis of 2 (``a`` at 0, ``b`` at 1): each operand reshaped to ``(..., 1)``, then
   ``cat`` along that axis; the operands broadcast to one shape and must have one dtype (Triton's join);
+* ``tl.split(x)``: the inverse of ``join``: ``x``'s minor axis must be 2; each half is the ``extract`` of the
+  ``(..., 1)`` block at index ``(0, .., 0, k)`` (cutile ``extract``, _core.rs) reshaped to ``(...)``;
 * ``tl.interleave(a, b)``: ``join`` then the last two axes merged (``(.., N, 2) -> (.., 2N)``); 2N must be a
   number (cutile's shapes take a literal or a const generic, not ``2 * N``: CTRS-E124 names the dimension).
 
@@ -81,3 +83,22 @@ def interleave(lw, c: Call):
     shape = tuple(j.type.shape[:-2]) + (2 * n,)
     return lw.emit(OpKind.RESHAPE, [j], [TileType(j.type.dtype, shape)], c.node, c.hint or "interleaved",
                    shape=shape).result
+
+
+@lowers("tl.split")
+def split(lw, c: Call):
+    if c.kw or len(c.pos) != 1:
+        raise lw.err(c.node, "tl.split(x)")
+    x = _plain(lw, tile(lw, c.pos[0], "tl.split of a tile"), c, "tl.split")
+    shape = tuple(x.type.shape)
+    if not shape or shape[-1] != 2:
+        raise lw.err(c.node, f"tl.split of {x.type}: Triton splits a minor axis of 2")
+    block, rest = shape[:-1] + (1,), shape[:-1]
+    halves = []
+    for k, name in ((0, "lo"), (1, "hi")):
+        idx = [lw.i32(0, c.node) for _ in rest] + [lw.i32(k, c.node)]
+        e = lw.emit(OpKind.EXTRACT, [x, *idx], [TileType(x.type.dtype, block)], c.node, f"{x.hint or 't'}_{name}",
+                    shape=block).result
+        halves.append(lw.emit(OpKind.RESHAPE, [e], [TileType(x.type.dtype, rest)], c.node,
+                              f"{x.hint or 't'}_{name}", shape=rest).result)
+    return tuple(halves)

@@ -23,6 +23,7 @@ import libcst as cst
 
 from ... import errors
 from ...cutile_base import assigned_names, slice_kinds
+from ...ir import typing as irtyping
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
@@ -53,7 +54,7 @@ _CMP = {cst.LessThan: "lt", cst.LessThanEqual: "le", cst.GreaterThan: "gt", cst.
         cst.Equal: "eq", cst.NotEqual: "ne"}
 _AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
 _TL_DTYPES = {"tl.float16": "f16", "tl.bfloat16": "bf16", "tl.float32": "f32", "tl.float64": "f64",
-              "tl.int8": "i8", "tl.int16": "i16", "tl.int32": "i32", "tl.int64": "i64", "tl.uint8": "u8",
+              "tl.int8": "i8", "tl.int16": "i16", "tl.int32": "i32", "tl.int64": "i64", "tl.uint8": "u8", "tl.uint16": "u16",
               "tl.uint32": "u32", "tl.uint64": "u64", "tl.int1": "bool"}
 
 
@@ -644,9 +645,22 @@ class Lowering(Control, Builder):
         if pred is None:
             raise self.err(node, f"comparison {type(c.operator).__name__}")
         right = self.expr(c.comparator)
+        if isinstance(left, DT) and isinstance(right, DT) and pred in ("eq", "ne"):
+            return self.dtype_test(pred, left, right, node)
         a = self.value(left, node.left, like=right)
         b = self.value(right, c.comparator, like=a)
         return self.keep_rank(self.compare(pred, a, b, node), a, b)
+
+    def dtype_test(self, pred: str, a: DT, b: DT, node) -> bool:
+        """``C.dtype.element_ty == tl.bfloat16``: a translate-time bool; of an array's dtype variable, the kernel
+        is lowered once per element type (each entry folds the test)."""
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x.dtype, DTypeParam) and x.dtype != y.dtype:
+                e = self.err(node, f"a dtype test of the array element type {x.dtype} (lowered per element type)")
+                e.__cause__ = irtyping.GenericMeetsConcrete(f"{x.dtype} compared with {y.dtype}", (x.dtype,),
+                                                             y.dtype if isinstance(y.dtype, DType) else None)
+                raise e
+        return (a.dtype == b.dtype) == (pred == "eq")
 
     def predicate(self, node: cst.Comparison) -> Value:
         """A comparison of offsets that is not a view's bound (``offs >= lo``, ``offs < HI + tl.minimum(..)``,
@@ -681,6 +695,13 @@ class Lowering(Control, Builder):
             shape = tuple(next(dims) if k == ":" else 1 for k in kinds)
             return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_x",
                              shape=shape).result
+        if isinstance(v, Value) and isinstance(v.type, TileType) and kinds.count(":") == self.rank_of(v) \
+                and all(d == 1 for d in v.type.shape[:len(v.type.shape) - self.rank_of(v)]):
+            # a row kept as a (1, N) tile (Triton rank 1): its Triton dims are the trailing ones
+            dims = iter(v.type.shape[len(v.type.shape) - self.rank_of(v):])
+            shape = tuple(next(dims) if k == ":" else 1 for k in kinds)
+            return self.emit(OpKind.RESHAPE, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_x",
+                             shape=shape).result
         raise self.err(node, "subscript of a tile other than [:, None] / [None, :]")
 
     def attribute(self, node: cst.Attribute):
@@ -702,6 +723,8 @@ class Lowering(Control, Builder):
                 return DT(a.type.dtype)
             if isinstance(a, Desc):
                 return DT(self.arrays[a.base].type.dtype)
+        if node.attr.value == "T" and not (d or "").startswith("tl."):
+            return CALLS["tl.trans"](self, Call(node, "tl.trans", [node.value], {}, ""))  # x.T: Triton's trans
         raise self.err(node, f"attribute '{d or node.attr.value}'")
 
     # -- calls -------------------------------------------------------------------------------------

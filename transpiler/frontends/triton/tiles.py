@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ... import errors
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
@@ -74,17 +75,24 @@ def to(lw, c: Call):
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
     dt = lw.expr(c.pos[1])
-    if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
-        raise lw.err(c.node, "a pointer cast to another element type (x.to(tl.pointer_type(..))): the port's arrays "
-                     "have the element type of the tensor passed")
-    if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
-            and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
-        return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
-    if isinstance(raw, Range) and isinstance(dt, DT) and dt.dtype in (I32, I64):
-        # tl.arange(..).to(tl.int64): the lanes of an index (LONG_INDEXING); kept the offsets they are, as below
+    if (isinstance(raw, Range) or isinstance(raw, Ptr) and raw.base is None) and isinstance(dt, DT) \
+            and dt.dtype in (I32, I64):
+        # tl.arange(..).to(tl.int64), (n0 + tl.arange(..)).to(tl.int64): the lanes of an index (LONG_INDEXING,
+        # INT64_OFFSETS) kept the offsets they are, as below
         lw.note(c.node, "index", "64-bit index lanes kept i32 offsets (cuTile tile indices and gather offsets are "
                 "i32: exact below 2**31 elements)")
         return raw
+    if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
+        raise errors.CtrsError(errors.TRITON_POINTER_CAST, "a pointer cast to another element type "
+                               "(x.to(tl.pointer_type(..))): the port's arrays are &Tensor<E, ..> views with the "
+                               "element type of the tensor passed, and cutile 0.5.0 reinterprets only pointer tiles "
+                               "(ptr_to_ptr of get_tensor_base, cutile-0.5.0/src/_core.rs): it has no view or "
+                               "partition of a tensor as another element type",
+                               "pass the tensor already viewed as that dtype (torch .view(dtype)) and drop the cast",
+                               lw.tf.loc(c.node))
+    if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
+            and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
+        return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
     x = lw.value(raw, c.pos[0])
     if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
             and dt.dtype == I64:
