@@ -208,7 +208,7 @@ def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
     """Every ``ct.X(...)`` call of a cuTile kernel whose ``ct.X`` has no entry in rules/cutile.toml, in source
     order: the translator stops at the first blocker, this lists the missing functions behind it too."""
     from ctrs import errors  # noqa: PLC0415
-    from ctrs.cutile_base import load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
+    from ctrs.ir_rules import cutile_rules as load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
 
     table = load_rules()
     rules = set(table["functions"]) | set(table.get("dtypes", {}))

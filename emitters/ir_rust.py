@@ -21,15 +21,14 @@ import math
 import re
 
 from ctrs import errors, model, targets
-from ctrs.cutile_base import const_spelling, declaration, float_literal  # one spelling of literals / const names, both pipelines
 from ctrs.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
-from ctrs.ops_cutile import constant_spelling  # the one spelling of tile constants (half types, infinities)
 from ctrs.passes.util import defined_in
 
 from .render_host import RUST_KEYWORDS
+from .spelling import const_spelling, constant_spelling, declaration, float_literal
 
 _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
              OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, ops_cutile, pipeline, translate
-from ctrs.emitters import render
+from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, pipeline, translate
+from ctrs.emitters import render, spelling
 from ctrs.spec import load_specs
 
 from .conftest import DATA, FIXTURES, assert_port_equivalent, ref_ir
@@ -32,9 +32,9 @@ INF = float("inf")
     (1.0, "E", None), (0.5, "bf16", None),  # cutile 0.3.1 cannot spell these at all
 ])
 def test_constant_spelling(value, dtype, want):
-    """The decision is taken where the constant is spelled (ops_cutile.constant_spelling): nothing rewrites
+    """The decision is taken where the constant is spelled (emitters/spelling.py constant_spelling): nothing rewrites
     kernel.rs afterwards."""
-    assert ops_cutile.constant_spelling(value, dtype) == want
+    assert spelling.constant_spelling(value, dtype) == want
 
 
 @pytest.mark.parametrize(("value", "dtype", "generic", "want"), [
@@ -46,7 +46,7 @@ def test_f32_constant(value, dtype, generic, want):
 
 
 def test_generic_padding_spelled_per_entry(tmp_path):
-    """A gather padded with -inf in a generic-E kernel: each element-type entry (mono.expand) spells the
+    """A gather padded with -inf in a generic-E kernel: each element-type entry (passes/specialise.py element_entries) spells the
     padding for its own type; only the bf16 entry needs constant_f32."""
     text = translate.translate(DATA / "ops_gather_pad.py", tmp_path / "port")[0].read_text()
     lines = [ln.strip() for ln in text.splitlines() if "let x_pad_t" in ln or "pub fn g1_" in ln]
@@ -155,7 +155,7 @@ def test_kernel_hint_errors(tmp_path, deco, msg):
 @pytest.mark.parametrize("typed", [True, False])
 def test_reserved_const_spelled_at_emission(tmp_path, monkeypatch, typed):
     """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it, by
-    both pipelines (cutile_base.const_generic_names / const_spelling, no rewrite of the rendered text); the
+    both pipelines (emitters/spelling.py const_spelling, no rewrite of the rendered text); the
     host side keeps D, and the port is IR-equivalent to the reference."""
     if not typed:  # as for a file outside the typed front end's subset: the text-model pipeline takes it
         def refuse(*_):

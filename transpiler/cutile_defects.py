@@ -1,7 +1,7 @@
 """Work-arounds for cutile 0.3.1 defects (docs/cutile-defects.md), one function each.
 
-Each is a decision taken where the Rust text is spelled (the constant spellings of ops_cutile.constant_spelling,
-used by both pipelines), so the emitted kernel.rs is right the first time; nothing rewrites it afterwards.
+Each is a decision taken where the Rust text is spelled (emitters/spelling.py ``constant_spelling``), so the
+emitted kernel.rs is right the first time; nothing rewrites it afterwards.
 """
 
 from __future__ import annotations

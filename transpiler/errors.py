@@ -149,8 +149,8 @@ IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the refere
 IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
 IR_CONST_CONDITION = "CTRS-E324"  # a runtime if on arithmetic of ct.Constant values (the reference folds it)
 IR_LOOP_SPLIT_FLAG = "CTRS-E325"  # a loop_split candidate inside a constant-flag if (reference: per flag value)
-# the typed path refuses these precisely; the text-model pipeline is still tried on the file (pipeline.FALLBACK_CODES),
-# which may take its other kernels, as it did before they had codes of their own
+# the typed path refuses these precisely (pipeline.FALLBACK_CODES: constructs outside its subset; ctrs translate --llm
+# may ask for such a statement as a whole)
 IR_OPS2_FALLBACK = (IR_LOOP_SPLIT_STEP, IR_NESTED_RETURN, IR_NOT_IN_REFERENCE, IR_SCAN_AXIS, IR_CONST_CONDITION,
                     IR_LOOP_SPLIT_FLAG)
 # Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;

@@ -69,7 +69,7 @@ class Generic:
     kind: str  # "type" | "const"
     origin: str  # "array_dtype" | "constant" | "dtype_flag"
     note: str = ""
-    rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
+    rust_name: str = ""  # kernel.rs's name where it differs (emitters/spelling.py const_spelling)
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype, computed by the host
 
     @property

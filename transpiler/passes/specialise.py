@@ -17,6 +17,7 @@ import dataclasses
 
 from .. import errors
 from .constfold import run as fold_constants
+from ..ir.naming import variant_entry
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
 from ..ir.values import Value
@@ -206,7 +207,6 @@ def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
     """One entry per value of each bool flag an fma contraction crosses (``<kernel>__<FLAG>_<v>``, the
     text-model pipeline's naming): the flag leaves the parameters and generics, Kernel.variant records it
     and constfold keeps the taken arm of its ``if`` s."""
-    from ..specialise import variant_entry  # noqa: PLC0415 - one entry naming rule for both pipelines
 
     flags = _crossing_flags(kernel)
     if not flags:

@@ -1,5 +1,5 @@
 """``@ct.kernel(occupancy=.., num_ctas=.., num_worker_warps=.., opt_level=..)``: the kernel-level hints a port
-carries, read once for both cuTile front ends (frontend_cutile.KernelFront and frontends/cutile/).
+carries, read once by the lowering (lowering.py).
 
 Values are ints, module constants, or ``ct.ByTarget(sm_XX=.., default=..)`` (the port target's value, else the
 default). cuTile Python writes them as the entry's optimization_hints; cutile takes them as
@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from . import ops_cutile, toolchain
-from .spec import LAUNCH_HINTS
+from ... import toolchain
+from ...spec import LAUNCH_HINTS
+from ..pysource import const_eval
 
 # cuTile Python keyword -> cutile entry optimization_hints key (cuda/tile/_ir2bytecode.py: EntryHints); the same
 # keys of a launch (replace_hints, a spec's "hints") are cutile CompileOptions fields
@@ -55,7 +56,7 @@ def _hint_value(info, node, key: str, target: str, err: Callable) -> int | None:
         return None if pick is None else _hint_value(info, pick, key, target, err)
     if isinstance(node, cst.Name) and node.value == "None":
         return None
-    v = ops_cutile.const_eval(node, info.consts.get, info.dotted)
+    v = const_eval(node, info.consts.get, info.dotted)
     if not isinstance(v, int) or isinstance(v, bool):
         raise err(node, f"@ct.kernel({key}=..) must be an int known at translate time",
                   "an int literal, a module constant or ct.ByTarget(...) of those")

@@ -1,111 +1,61 @@
-"""What the cuTile Python text-model front end's modules share (frontend_cutile and its mixins controlflow,
-ops_cutile, mem_cutile, and specialise): the rules table, the lowering-time value, literal spelling, and the
-signals a constant branch raises. It imports none of them, so they import it at module level (no cycle).
+"""What both front ends (frontends/cutile/, frontends/triton/) read from Python source the same way: the parsed
+file with positions, dotted names, literal and constant-expression folding (``const_eval``), the
+``ct.PaddingMode`` marker, and a few syntax-tree scans (assigned names, compared literals, docstrings).
+Language-independent: it imports no front end.
 """
 
 from __future__ import annotations
 
-import decimal
-import struct
-from dataclasses import dataclass, field
-from functools import cache
+import math
+from pathlib import Path
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
-from . import model, paths, rules_loader
+from .. import errors, source
 
-MAX_INLINE_DEPTH = 16
-
-
-class Structural(Exception):
-    """A constant branch whose arms cannot share one Rust body (tile types/ranks differ)."""
-
-    def __init__(self, flag: str, line: int, why: str):
-        super().__init__(f"{flag}: {why}")
-        self.flag, self.line, self.why = flag, line, why
+PAD_PREFIX = "ct.PaddingMode."
 
 
-class Split(Exception):
-    """A constant branch the Rust ``if`` form cannot express (a name bound in one arm only is used
-    after it): specialise.py lowers the flag once per value and merges the bodies instead."""
-
-    def __init__(self, flag: str, line: int, why: str):
-        super().__init__(f"{flag}: {why}")
-        self.flag, self.line, self.why = flag, line, why
+class PadMode(str):
+    """A ``ct.PaddingMode.X`` value (its dotted spelling) known at translate time."""
 
 
-RULES_PATH = paths.data("rules", "cutile.toml")
+def pad_mode(dotted: str | None) -> PadMode | None:
+    return PadMode(dotted) if dotted and dotted.startswith(PAD_PREFIX) else None
 
 
-@cache
-def load_rules(path: str = str(RULES_PATH)) -> dict:
-    """rules/cutile.toml (or another file of its schema, rules_loader.CUTILE), checked and loaded once."""
-    return rules_loader.load("cutile", path)
+def read_kernel_source(path: Path) -> str:
+    """The text of a kernel file (either front end); an unreadable, undecodable, oversized or too deeply
+    nested file is one coded error (transpiler/source.py)."""
+    return source.read_python(Path(path))
 
 
-def declaration(template: str) -> str:
-    """The module-local op declaration (rules [declarations] names) a rule template calls, e.g. ``exp_approx`` for
-    ``exp_approx({x}, rounding::Approx)``: the called function at the template's head; "" for a crate op."""
-    head = template.partition("(")[0]
-    return head if head in load_rules()["declarations"]["names"] else ""
+class SourceFile:
+    """A Python file parsed by libcst with source positions (shared by the cuTile and Triton front ends)."""
+
+    def __init__(self, path: Path, source: str):
+        self.path = Path(path)
+        self.source = source
+        try:
+            self.wrapper = MetadataWrapper(cst.parse_module(source))
+        except cst.ParserSyntaxError as e:
+            raise errors.CtrsError(errors.TRANSLATE_INPUT, f"not valid Python: {e.message}", "fix the syntax",
+                                   errors.Loc(str(path), e.raw_line, e.raw_column + 1)) from e
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.module = self.wrapper.module
 
 
-def const_generic_names(params) -> dict[str, str]:
-    """Python name -> kernel.rs name of every const generic (a ``ct.Constant`` parameter, ``kind == "constant"``).
-    cutile 0.3.1's JIT substitutes the shape generic of its variadic types (``Tile<E, D>``, ``Partition<E, D>``)
-    by name, so a kernel constant named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of
-    rules/cutile.toml ``[reserved_consts]`` is spelled with a trailing ``_`` (more while that is taken) wherever
-    kernel.rs names it. The host side (FFI, wrapper, specs) keeps the Python name; generics pass by position."""
-    taken = {p.name for p in params}
-    return {p.name: const_spelling(p.name, taken) for p in params if p.kind == "constant"}
-
-
-def const_spelling(name: str, taken=frozenset()) -> str:
-    """kernel.rs name of the const generic ``name`` (see const_generic_names); ``taken``: names it must avoid."""
-    if name not in load_rules().get("reserved_consts", {}).get("names", []):
-        return name
-    name += "_"
-    while name in taken:
-        name += "_"
-    return name
-
-
-# ---------------------------------------------------------------------------------------------- values
-
-
-@dataclass
-class Val:
-    """A Python-side value during lowering."""
-    kind: str  # tile | scalar | array | dtype | shape | literal
-    name: str = ""  # Rust expression naming it (tile/scalar/array)
-    type: model.Type | None = None
-    dtype: str = ""  # element type (tile/scalar/array) or the dtype itself (kind dtype)
-    value: object = None  # literal value
-    ndim: int = 0
-    let: model.Let | None = None  # defining let (so loop-carried values can become `let mut`)
-    origin: str = ""  # the array an E tile was loaded/gathered from (KernelFront._retype_mixed)
-
-
-def float_literal(v: float, dtype: str = "f32") -> str:
-    """Decimal literal that round-trips in the target precision (docs/porting.md §8)."""
-    if dtype == "f32":
-        if v == float("-inf"):
-            return "-340282346638528859811704183484516925440.0f32"
-        if v == float("inf"):
-            return "340282346638528859811704183484516925440.0f32"
-        v = struct.unpack("f", struct.pack("f", float(v)))[0]
-    text = format(decimal.Decimal(repr(float(v))), "f")
-    if "." not in text:
-        text += ".0"
-    return f"{text}{dtype}"
-
-
-def literal_text(v: object, dtype: str) -> str:
-    if dtype.startswith("f") or dtype in ("bf16", "tf32"):
-        return float_literal(float(v), dtype if dtype in ("f32", "f64") else "f32")
-    if isinstance(v, float) and not v.is_integer():
-        raise ValueError(v)
-    return f"{int(v)}{dtype}"
+def attr_chain(node: cst.BaseExpression) -> tuple[str, list[str]] | None:
+    """``a.b.c`` -> ("a", ["b", "c"]); None unless the expression is a plain dotted name."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.reverse()
+    return node.value, parts
 
 
 def literal_value(v: cst.BaseExpression) -> object | None:
@@ -122,12 +72,52 @@ def literal_value(v: cst.BaseExpression) -> object | None:
     return None
 
 
-@dataclass
-class _Block:
-    stmts: list = field(default_factory=list)
+
+_MATH_CONSTS = {"math.inf": math.inf, "math.pi": math.pi, "math.e": math.e}
+_MATH_FNS = {"math.log": "log", "math.log2": "log2", "math.sqrt": "sqrt", "math.exp": "exp"}
+_BIN = {cst.Add: lambda a, b: a + b, cst.Subtract: lambda a, b: a - b, cst.Multiply: lambda a, b: a * b,
+        cst.Divide: lambda a, b: a / b, cst.FloorDivide: lambda a, b: a // b, cst.Modulo: lambda a, b: a % b,
+        cst.Power: lambda a, b: a ** b}
 
 
-def _is_docstring(stmt) -> bool:
+def const_eval(node, lookup, dotted):
+    """Fold a Python constant expression (``1.0 / math.log(2)``, ``-math.inf``, ``2 * BLOCK``) at
+    translate time; ``lookup(name)`` gives module constants (None if unknown), ``dotted`` spells
+    attributes. None when the expression is not constant."""
+    def ev(n):
+        lit = literal_value(n)
+        if lit is not None:
+            return lit
+        if isinstance(n, cst.Name):
+            return lookup(n.value)
+        if isinstance(n, cst.Attribute):  # math.pi; ct.PaddingMode.X -> a translate-time marker (PadMode)
+            return _MATH_CONSTS.get(dotted(n) or "", pad_mode(dotted(n)))
+        if isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Minus):
+            v = ev(n.expression)
+            return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+        if isinstance(n, cst.BinaryOperation) and type(n.operator) in _BIN:
+            a, b = ev(n.left), ev(n.right)
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+                return None
+            try:
+                return _BIN[type(n.operator)](a, b)
+            except (ZeroDivisionError, OverflowError, ValueError):
+                return None
+        if isinstance(n, cst.Call) and (dotted(n.func) or "") in _MATH_FNS and len(n.args) == 1 \
+                and n.args[0].keyword is None:
+            v = ev(n.args[0].value)
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                return None
+            try:
+                return float(getattr(math, _MATH_FNS[dotted(n.func)])(v))
+            except (ValueError, OverflowError):
+                return None
+        return None
+
+    return ev(node)
+
+
+def is_docstring(stmt) -> bool:
     return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
