@@ -188,7 +188,7 @@ def pick_entry(entries: list[dict], python_name: str, constants: dict, dtypes: d
 
     ``entries``: FfiKernel.selector() dicts. A variant entry matches when all its fixed constants are equal;
     failing that, an entry whose fixed value is the largest of its flag's values stands for any other value
-    (specialise.dispatch's rule). Per-dtype entries must match the arrays' dtypes. The same logic is in
+    (the rule of int-flag variants). Per-dtype entries must match the arrays' dtypes. The same logic is in
     wrapper.py (standalone) and ctrs check.
     """
     cands = [e for e in entries if e["python_name"] == python_name

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, pipeline, translate
+from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, translate
 from ctrs.emitters import render, spelling
 from ctrs.spec import load_specs
 
@@ -152,21 +152,16 @@ def test_kernel_hint_errors(tmp_path, deco, msg):
 # ---------------------------------------------------------------------------------------------- reserved const names
 
 
-@pytest.mark.parametrize("typed", [True, False])
-def test_reserved_const_spelled_at_emission(tmp_path, monkeypatch, typed):
-    """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it, by
-    both pipelines (emitters/spelling.py const_spelling, no rewrite of the rendered text); the
-    host side keeps D, and the port is IR-equivalent to the reference."""
-    if not typed:  # as for a file outside the typed front end's subset: the text-model pipeline takes it
-        def refuse(*_):
-            raise errors.CtrsError(errors.IR_UNSUPPORTED, "outside the typed subset")
-        monkeypatch.setattr(pipeline, "translate_module", refuse)
+def test_reserved_const_spelled_at_emission(tmp_path):
+    """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it
+    (emitters/spelling.py const_spelling, no rewrite of the rendered text); the host side keeps D, and the port
+    is IR-equivalent to the reference."""
     src = (FIXTURES / "vector_add" / "kernel.py").read_text().replace("TILE", "D")
     kernel = tmp_path / "kernel.py"
     kernel.write_text(src)
     kernel_rs = translate.translate(kernel, tmp_path / "port")[0]
     text = kernel_rs.read_text()
-    assert ("rules: rules/ir.toml" in text) == typed, text.splitlines()[1]
+    assert "rules: rules/ir.toml" in text, text.splitlines()[1]
     assert "pub fn vector_add<E: ElementType, const D_: i32>(" in text
     assert "const_shape![D_]" in text and "D_ (ct.Constant)" in text
     assert not re.search(r"(?<![\w.:'])D\b(?!::)", text)  # no bare D left for the JIT

@@ -1,4 +1,4 @@
-"""ctrs translate: the ``mask=`` keyword of ct.gather / ct.scatter (transpiler/ops_cutile.py ``_custom_mask``).
+"""ctrs translate: the ``mask=`` keyword of ct.gather / ct.scatter (frontends/cutile/memory.py ``_mask``).
 
 cuTile Python 1.7.0 (``_process_custom_mask``) broadcasts a bool mask (tile or scalar) to the index shape
 and ANDs it with the bounds mask -- ``andi(bounds, mask)`` -- or uses it alone with check_bounds=False.

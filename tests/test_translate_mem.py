@@ -1,4 +1,4 @@
-"""ctrs translate: memory constructs (transpiler/mem_cutile.py).
+"""ctrs translate: memory constructs (frontends/cutile/memory.py).
 
 * ``ct.load(.., order=..)`` -> partition views with ``dim_map`` (identity orders dropped, stores too);
 * padding / latency / allow_tma given by names, helpers, module constants and ct.Constant parameters;
