@@ -24,6 +24,7 @@ from ... import errors
 from ...ir.naming import dtype_flag_name
 from ...ir_rules import cutile_rules
 from ..pysource import const_eval, is_docstring, scalar_only_names
+from ..signatures import check_call, usage
 from .hints import read_hints
 from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
@@ -641,6 +642,10 @@ class Lowering(Builder):
             if (got := self.hooked(node, hint)) is not None:
                 return got
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        sig = cutile_rules()["functions"].get(fn, {}).get("signature")  # cuTile Python's binding, its message
+        if (bad := check_call(fn, sig, node)) is not None:
+            raise errors.CtrsError(errors.CALL_SIGNATURE, bad, f"cuTile Python signature: {usage(fn, sig)}",
+                                   self.info.loc(node))
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
