@@ -21,7 +21,7 @@ import math
 import re
 
 from ctrs import errors, model, targets
-from ctrs.cutile_defects import CONST_DECL
+from ctrs.emitters.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules

@@ -440,7 +440,7 @@ def source_map(mod: model.Module, kernel_rs: str) -> list[dict]:
     Computed from the rendered text: the template prints the model in order, one line per statement
     (plus loop / if headers and closers), so a forward scan finds each statement's line.
     """
-    from ctrs import generated  # noqa: PLC0415 - stdlib only
+    from ctrs.workflow import generated  # noqa: PLC0415 - stdlib only
 
     lines = kernel_rs.splitlines()
     out: list[dict] = []

@@ -1,7 +1,7 @@
 """How literals, constants and const-generic names are spelled in Rust (the emitter's one place for them).
 
 ``float_literal``: a decimal that round-trips in the target precision; ``constant_spelling``: the ``constant(..)``
-argument of a tile constant (half types, infinities, the cutile 0.3.1 defects of transpiler/cutile_defects.py);
+argument of a tile constant (half types, infinities, the cutile 0.3.1 defects of emitters/cutile_defects.py);
 ``const_spelling``: kernel.rs's name of a const generic (rules/cutile.toml ``[reserved_consts]``);
 ``declaration``: the module-local op declaration a rule template calls. See docs/ir.md.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import decimal
 import struct
 
-from ctrs import cutile_defects
+from ctrs.emitters import cutile_defects
 from ctrs.ir_rules import cutile_rules
 
 _FLOATS = ("f16", "bf16", "f32", "f64", "tf32")

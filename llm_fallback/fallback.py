@@ -260,7 +260,7 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
         return files
     from ctrs.emitters import render_host  # noqa: PLC0415
 
-    from ctrs import generated  # noqa: PLC0415 - stdlib only
+    from ctrs.workflow import generated  # noqa: PLC0415 - stdlib only
 
     skip = generated.header_lines("kernel.rs")  # lines of the written kernel.rs, after its @generated header
     rs_lines = [i + 1 + skip for i, t in enumerate(files["kernel.rs"].splitlines()) if f"/* {splice.MARK} " in t]

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, translate
+from ctrs.workflow import check
+from ctrs import errors, spec as specmod, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.emitters import render_host
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +174,7 @@ tests/data/cf_helpers_float.py:28: scale_rows: inline: helper _square() (line 8)
 
 
 def _explain_cli(kernel: str, out: Path) -> list[str]:
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", kernel, "-o", str(out), "--explain"],
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", kernel, "-o", str(out), "--explain"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return [ln for ln in res.stdout.splitlines() if not ln.startswith(str(out))]

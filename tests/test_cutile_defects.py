@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, translate
+from ctrs.emitters import cutile_defects
+from ctrs import errors, translate
+from ctrs.verify import ircanon, irdiff, irparse, ir_rs
 from ctrs.emitters import render, spelling
 from ctrs.spec import load_specs
 

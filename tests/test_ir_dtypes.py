@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.frontends.cutile.module import ModuleInfo
 from ctrs.emitters import render_host
 from ctrs.frontends import cutile as fe

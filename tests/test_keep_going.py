@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import check, cli, errors, pipeline, spec as specmod, translate
+from ctrs.workflow import check, cli
+from ctrs import errors, pipeline, spec as specmod, translate
 from ctrs.frontends import cutile as fe
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import cli, errors, translate
+from ctrs.workflow import cli
+from ctrs import errors, translate
 
 pytest.importorskip("openai")
 from ctrs.llm_fallback import answer  # noqa: E402

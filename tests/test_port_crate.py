@@ -18,13 +18,15 @@ import cffi
 import pytest
 
 from ctrs.emitters import render_host
-from ctrs import check, launch_sites, translate
+from ctrs.workflow import check
+from ctrs.frontends import launch_sites
+from ctrs import translate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 LAUNCH_KERNEL = DATA / "launch_code" / "kernel.py"
-CTRS = [sys.executable, "-m", "ctrs.cli"]
+CTRS = [sys.executable, "-m", "ctrs.workflow.cli"]
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

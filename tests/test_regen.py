@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ctrs import cli, regen
+from ctrs.workflow import cli, regen
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "fixtures" / "vector_add"

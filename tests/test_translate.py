@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import check, errors, ir_rs, irdiff, spec as specmod, translate
+from ctrs.workflow import check
+from ctrs import errors, spec as specmod, translate
+from ctrs.verify import ir_rs, irdiff
 from ctrs.emitters import render_host
 
 from .conftest import ref_ir
@@ -95,7 +97,7 @@ def test_translate_no_rule_keeps_existing_output(tmp_path):
 
 
 def test_translate_cli(tmp_path):
-    ctrs = [sys.executable, "-m", "ctrs.cli"]
+    ctrs = [sys.executable, "-m", "ctrs.workflow.cli"]
     ok = subprocess.run([*ctrs, "translate", str(FIXTURES / "vector_add" / "kernel.py"), "-o", str(tmp_path / "va")],
                         capture_output=True, text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr

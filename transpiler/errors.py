@@ -167,7 +167,7 @@ KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
-# h200-prep: fuzz plans and benchmark sizes of host calls (transpiler/shapes.py, benchmarks/h200_tilegym.py).
+# h200-prep: fuzz plans and benchmark sizes of host calls (transpiler/gpu/shapes.py, benchmarks/h200_tilegym.py).
 SHAPE_CALL = "CTRS-E360"  # a host-call expression of a fuzz / size plan is not an expression
 SHAPE_PLAN = "CTRS-E361"  # a size plan names a kernel file or host call that is not in the corpus data
 # --- cutile-050 (issue 17: emit for a chosen cutile version) ---

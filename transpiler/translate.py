@@ -3,7 +3,7 @@
 typed IR (pipeline.py: front end -> passes -> emitters/ir_rust) -> emit (emitters/render: kernel.rs; emitters/render_host:
 lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines the file's own
 ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
-carry a ``@generated`` checksum and are written all or nothing (transpiler/outputs.py); on any error
+carry a ``@generated`` checksum and are written all or nothing (transpiler/workflow/outputs.py); on any error
 nothing is written, and files ctrs did not generate are never replaced without ``--force``.
 
 Keep-going: a kernel with a blocker does not stop the others. The port holds the kernels that translated and
@@ -66,7 +66,8 @@ def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Ref
         raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
-    from . import launch_sites, targets  # noqa: PLC0415
+    from .frontends import launch_sites  # noqa: PLC0415
+    from . import targets  # noqa: PLC0415
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
@@ -122,11 +123,11 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False,
               cutile: str | None = None) -> list[Path]:
-    """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
+    """Translate and write the port (transpiler/workflow/outputs.py: every file carries a ``@generated`` checksum;
     only files ctrs generated are replaced unless ``force``; all or nothing), spelled for cutile ``cutile``.
     When some kernels were refused, the port of the others is written and then errors.Refused raised (its
     ``written``: the paths)."""
-    from . import generated, outputs  # noqa: PLC0415
+    from .workflow import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)

@@ -23,7 +23,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from . import errors, toolchain, translate
+from .. import errors, toolchain, translate
 
 KIT_FILES = ("bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4")
 HOST_WHEELS = ("cuda-tile==1.7.0", "cffi==2.0.0", "pycparser==2.23")
@@ -74,8 +74,8 @@ def kit_digest() -> str:
 
 # The GPU-host runner travels inside stage 2 as the package ``ctrs`` (these modules only: standard library,
 # torch and cuda.tile there), so the host needs no checkout of this repository.
-RUNNER_MODULES = ("__init__", "errors", "gpu", "gpu_host", "ir_ref", "refmodule", "source", "spec", "spec_schema", "tileir_tools",
-                  "toolchain")
+RUNNER_MODULES = ("__init__", "errors", "gpu/__init__", "gpu/host", "gpu/proof", "verify/__init__",
+                  "verify/ir_ref", "verify/refmodule", "verify/tileir_tools", "source", "spec", "spec_schema", "toolchain")
 
 
 def _add(tar: tarfile.TarFile, path: Path, arcname: str) -> None:
@@ -92,7 +92,7 @@ def pack_ports(ports: Path, out: Path, names: list[str] | None = None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     target = out / "ports.tar.xz"
     tmp = target.with_suffix(".tmp")
-    src = Path(__file__).resolve().parent  # this package's own modules
+    src = Path(__file__).resolve().parent.parent  # the ctrs package's own modules
     with lzma.open(tmp, "wb", preset=9 | lzma.PRESET_EXTREME) as xz, tarfile.open(fileobj=xz, mode="w") as tar:
         for port in sorted(p for p in ports.iterdir() if (p / "bundle.json").exists()
                            and (names is None or p.name in names)):
@@ -182,7 +182,7 @@ def carry_reference(kernel_py: Path, dest: Path) -> str | None:
     A Triton file inside a package (unsloth's kernels: ``from .utils import triton_tanh``, and a utils.py that
     imports the whole training stack) is carried like a cuTile one; on the host, where Triton is installed,
     refmodule builds the @triton.jit kernels and what they use."""
-    from . import refmodule  # noqa: PLC0415
+    from ..verify import refmodule  # noqa: PLC0415
 
     kernel_py = Path(kernel_py).resolve()
     try:
@@ -243,7 +243,7 @@ def host_command(stage2: str = ".gpu/stage2", fuzz: int = 50, reps: int = 30, bu
         f"set -e; [ -x /tmp/ctrs-kit/bin/tileiras ] || {{ echo 'stage 1 (kit) is missing: run it first'; exit 3; }}; "
         f"rm -rf /tmp/ctrs-bundle; mkdir -p /tmp/ctrs-bundle; tar -xJf {stage2}/ports.tar.xz -C /tmp/ctrs-bundle; "
         f"export PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner PYTHONUNBUFFERED=1 CTRS_SPECS_VALIDATED=1; "
-        f"python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
+        f"python3 -m ctrs.gpu.host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${{OUT:-ctrs-gpu-report}} "
         f"--fuzz {fuzz} --reps {reps}" + (f" --budget-s {budget_s}" if budget_s else "")
     )
 

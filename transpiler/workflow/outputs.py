@@ -1,7 +1,7 @@
 """Writing an output set safely (``ctrs translate``), the way black / pre-commit treat user files.
 
 * A file is replaced only if ctrs generated it: its ``@generated`` header (or analysis.json's
-  ``ctrs_generated`` key) carries a valid checksum of its content (transpiler/generated.py writes and checks
+  ``ctrs_generated`` key) carries a valid checksum of its content (transpiler/workflow/generated.py writes and checks
   them). Cargo.lock, which cargo owns and which carries no header, counts as generated when the
   Cargo.toml beside it does. Anything else is ``CTRS-E051`` unless ``force``.
 * A directory, a symlink or a special file where an output file goes is ``CTRS-E052``, even with
@@ -19,7 +19,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from . import errors, generated
+from .. import errors
+from . import generated
 
 
 def _umask() -> int:

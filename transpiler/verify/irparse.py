@@ -9,7 +9,7 @@ from pathlib import Path
 
 import lark
 
-from . import errors, paths
+from .. import errors, paths
 
 GRAMMAR = paths.data("grammars", "tileir.lark")
 

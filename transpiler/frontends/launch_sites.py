@@ -290,6 +290,6 @@ def _fmt(v: object) -> str:
 
 
 def mine_file(path: Path) -> dict:
-    from . import source  # noqa: PLC0415
+    from .. import source  # noqa: PLC0415
 
     return mine_source(source.read_python(Path(path)), str(path))

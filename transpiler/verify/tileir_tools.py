@@ -6,7 +6,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import errors, toolchain
+from .. import errors, toolchain
 
 BYTECODE_MAGIC = b"\x7fTileIR\x00"
 

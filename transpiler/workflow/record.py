@@ -1,6 +1,6 @@
 """pytest plugin: record every ``ct.launch`` an existing test suite makes, as specs ``ctrs check`` proves.
 
-    pytest -p ctrs.record --ctrs-specs DIR [tests...]
+    pytest -p ctrs.workflow.record --ctrs-specs DIR [tests...]
 
 On a GPU machine the launches are recorded and then made (``passthrough``), so the suite runs as usual;
 ``--ctrs-record-mode intercept`` records without launching (CPU torch tensors; torch.cuda answers for an
@@ -16,7 +16,8 @@ import json
 import os
 from pathlib import Path
 
-from . import capture, errors, spec as specmod
+from . import capture
+from .. import errors, spec as specmod
 
 _KEY = "_ctrs_record"
 
@@ -80,7 +81,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     cm.__exit__(None, None, None)
     delattr(session.config, _KEY)
     names = write(rec, out)
-    line = (f"ctrs.record: {rec.seen} launch(es), {len(rec.launches)} distinct specialisation(s) in "
+    line = (f"ctrs.workflow.record: {rec.seen} launch(es), {len(rec.launches)} distinct specialisation(s) in "
             f"{len(names)} specs file(s) under {out}")
     if rec.unsupported:
         line += f"; {len(rec.unsupported)} not describable: {rec.unsupported[0]}"

@@ -38,7 +38,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from . import toolchain
+from .. import toolchain
 from .irparse import Module, Op, split_top as _split_top
 
 COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "andi", "ori", "xori"}

@@ -1,4 +1,4 @@
-"""Run on the GPU host: verify, fuzz and benchmark every port of a bundle (see transpiler/bundle.py).
+"""Run on the GPU host: verify, fuzz and benchmark every port of a bundle (see transpiler/gpu/bundle.py).
 
     python3 -m transpiler.gpu_host BUNDLE_DIR --out REPORT_DIR [--fuzz 50] [--reps 50]
 
@@ -24,8 +24,9 @@ import traceback
 import zlib
 from pathlib import Path
 
-from . import gpu, ir_ref
-from . import spec as specmod
+from . import proof as gpu
+from ..verify import ir_ref
+from .. import spec as specmod
 
 
 def host_env(kit: Path) -> None:
@@ -379,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.kit:
         host_env(Path(a.kit))
     else:
-        from . import toolchain  # noqa: PLC0415
+        from .. import toolchain  # noqa: PLC0415
 
         if toolchain.cuda_kit() is not None:
             host_env(toolchain.cuda_kit())

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import irparse
+from ..verify import irparse
 
 CONTEXT = 2  # source lines either side of the divergence
 _LOC_SUFFIX = re.compile(r"\s+loc\(#?[\w.]+\)\s*$")

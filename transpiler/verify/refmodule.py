@@ -25,7 +25,7 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import errors
+from .. import errors
 
 _BUILTINS = set(dir(builtins))
 

@@ -28,7 +28,7 @@ import ast
 import math
 from dataclasses import dataclass
 
-from . import errors
+from .. import errors
 
 # torch factories whose positional ints / int tuples are tensor sizes (randint: only its size tuple)
 SIZE_FACTORIES = ("randn", "rand", "empty", "zeros", "ones")
@@ -169,7 +169,7 @@ def draw(expr: str, n: int, *, tiles: list[int] = (), max_elements: int = 1 << 2
     from hypothesis import seed as hseed  # noqa: PLC0415
     from hypothesis import strategies as st  # noqa: PLC0415
 
-    from .gpu import size_strategy  # noqa: PLC0415
+    from .proof import size_strategy  # noqa: PLC0415
 
     groups = extent_groups(expr)
     if not groups or data_calls(expr):

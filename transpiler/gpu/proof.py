@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import spec as specmod
+from .. import spec as specmod
 
 # dtype -> (rtol, atol): the tolerances the reference's own tests use for these dtypes
 DEFAULT_TOLERANCES = {"float32": (1e-5, 1e-5), "float16": (1e-3, 1e-3), "bfloat16": (1e-2, 1e-2),

@@ -38,7 +38,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import __version__, errors, paths, sources, toolchain
+from .. import __version__, errors, paths, sources, toolchain
 from .generated import GENERATOR, _NO_HEADER, _canon_json, _sha, add_header, header_lines, verify_header  # noqa: F401
 
 MANIFEST = "ctrs.toml"
@@ -302,7 +302,7 @@ def _llm_config(m: Manifest, job: Job):
     OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL; answers verified by Tile IR against the job's specs)."""
     if not job.options.get("llm"):
         return None
-    from . import toolchain  # noqa: PLC0415
+    from .. import toolchain  # noqa: PLC0415
 
     toolchain.require_extras(f"llm = true in {MANIFEST}", "llm", "verify")  # answers are proven by Tile IR
     from ctrs.llm_fallback.config import Config  # noqa: PLC0415
@@ -313,7 +313,7 @@ def _llm_config(m: Manifest, job: Job):
 
 def generate(m: Manifest, job: Job, fp: dict) -> dict[str, bytes]:
     """Every file of the port dir, state file included, as bytes (the heavy import happens here)."""
-    from . import translate  # noqa: PLC0415
+    from .. import translate  # noqa: PLC0415
 
     files = translate.translate_source(m.root / job.source, _llm_config(m, job), cutile=job.options.get("cutile"))
     out = {name: add_header(name, files[name]) for name in sorted(files)}

@@ -5,7 +5,7 @@ One recording path for two uses:
 * ``ctrs specs FILE --call EXPR`` (``mode="intercept"``, CPU): the host function of FILE runs on CPU torch
   tensors; ``ct.launch`` records and returns without launching; what the host code asks of CUDA (streams,
   device properties, capability) is answered for an H200 (132 SMs, sm_90; ``num_sms`` changes the count);
-* the pytest plugin ``ctrs.record`` (``mode="passthrough"``, GPU): every launch is recorded, then really made.
+* the pytest plugin ``ctrs.workflow.record`` (``mode="passthrough"``, GPU): every launch is recorded, then really made.
 
 A launch is described in the spec format (spec.py): each array's dtype, shape, strides (elements) and base
 alignment, each scalar's dtype and value, each ``ct.Constant`` value, the grid, and the kernel's compiler
@@ -30,7 +30,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import errors, spec as specmod
+from .. import errors, spec as specmod
 
 H200_SMS = 132
 H200_CAPABILITY = (9, 0)
@@ -439,7 +439,7 @@ def _package_import(path):
     import importlib  # noqa: PLC0415
     from pathlib import Path  # noqa: PLC0415
 
-    from . import ir_ref  # noqa: PLC0415
+    from ..verify import ir_ref  # noqa: PLC0415
 
     path = Path(path).resolve()
     if not path.exists():

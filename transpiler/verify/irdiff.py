@@ -18,7 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import errors, ircanon, irparse, tileir_tools
+from .. import errors
+from . import ircanon, irparse, tileir_tools
 
 CRITICAL, WARNING, INFO = "critical", "warning", "info"
 CRITICAL_FAMILY = {"load_ptr_tko", "store_ptr_tko", "load_view_tko", "store_view_tko", "reduce", "scan", "exp",
@@ -368,7 +369,7 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
 
 
 def load_ir_text(path: Path) -> str:
-    from . import source  # noqa: PLC0415
+    from .. import source  # noqa: PLC0415
 
     if not os.path.lexists(path):
         raise errors.CtrsError(errors.IR_INPUT, "no such file", "pass a .tileirbc or .mlir written by ir-ref / ir-rs",

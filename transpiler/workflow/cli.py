@@ -10,7 +10,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-from . import __version__, errors, toolchain
+from .. import __version__, errors, toolchain
 
 
 def _write(path: Path, data: bytes | str) -> None:
@@ -26,7 +26,7 @@ def _write(path: Path, data: bytes | str) -> None:
 
 
 def _emit_ir(args, results, labels, side: str) -> None:
-    from . import tileir_tools  # noqa: PLC0415
+    from ..verify import tileir_tools  # noqa: PLC0415
 
     for res, label in zip(results, labels):
         if args.output:
@@ -43,7 +43,7 @@ def _emit_ir(args, results, labels, side: str) -> None:
 
 
 def cmd_doctor(args) -> int:
-    from . import targets  # noqa: PLC0415
+    from .. import targets  # noqa: PLC0415
 
     comps = toolchain.components() + targets.components()
     for c in comps:
@@ -61,7 +61,8 @@ def _label(spec_arg: str) -> str:
 
 
 def cmd_ir_ref(args) -> int:
-    from . import ir_ref, spec  # noqa: PLC0415
+    from ..verify import ir_ref  # noqa: PLC0415
+    from .. import spec  # noqa: PLC0415
 
     specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     results = [ir_ref.compile_reference(Path(args.kernel), s) for s in specs]
@@ -70,7 +71,8 @@ def cmd_ir_ref(args) -> int:
 
 
 def cmd_ir_rs(args) -> int:
-    from . import ir_rs, spec  # noqa: PLC0415
+    from ..verify import ir_rs  # noqa: PLC0415
+    from .. import spec  # noqa: PLC0415
 
     specs = [s for s, _ in spec.unique_specs([(s, _label(args.spec)) for s in spec.load_specs(args.spec)])]
     jobs = [(s, args.entry or s.rust.get("entry") or s.kernel) for s in specs]
@@ -80,7 +82,7 @@ def cmd_ir_rs(args) -> int:
 
 
 def cmd_diff_ir(args) -> int:
-    from . import irdiff  # noqa: PLC0415
+    from ..verify import irdiff  # noqa: PLC0415
 
     report = irdiff.diff_files(Path(args.ref), Path(args.gen))
     if args.json:
@@ -101,7 +103,7 @@ def _print_stats(rows: list[dict]) -> None:
 
 def _translate_dir(args) -> int:
     """``ctrs translate DIR``: every kernel file under DIR, a progress counter on stderr, a summary table."""
-    from . import translate  # noqa: PLC0415
+    from .. import translate  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
     progress = Progress(0, "translate").callback()
@@ -143,7 +145,7 @@ def _llm_config(args):
 
 def _emit_model(args) -> int:
     """``ctrs translate --emit model[:STAGE] FILE``: the typed IR after a stage (writes nothing)."""
-    from . import errors, pipeline  # noqa: PLC0415
+    from .. import errors, pipeline  # noqa: PLC0415
 
     what, _, stage = args.emit.partition(":")
     if what != "model":
@@ -159,7 +161,7 @@ def cmd_translate(args) -> int:
 
 
 def _cmd_translate(args) -> int:
-    from . import translate  # noqa: PLC0415
+    from .. import translate  # noqa: PLC0415
 
     if Path(args.kernel).is_dir():
         return _translate_dir(args)
@@ -202,7 +204,7 @@ def _cmd_translate(args) -> int:
 def _dry_run(kernel: Path) -> int:
     """``ctrs translate --dry-run`` of a cuTile or Triton file: the blockers translate would report, one per line, and the
     summary; writes nothing; exit 1 if any kernel would be refused."""
-    from . import translate  # noqa: PLC0415
+    from .. import translate  # noqa: PLC0415
 
     refused = translate.translate_module(kernel).refused
     if refused is None:
@@ -256,7 +258,8 @@ def _cmd_check(args) -> int:
 
 
 def cmd_specs(args) -> int:
-    from . import capture, spec  # noqa: PLC0415
+    from . import capture  # noqa: PLC0415
+    from .. import spec  # noqa: PLC0415
 
     specs, notes = capture.capture_file(Path(args.kernel), args.call, args.num_sms)
     for n in notes:
@@ -294,7 +297,7 @@ def cmd_bundle(args) -> int:
 
 
 def _cmd_bundle(args) -> int:
-    from . import bundle  # noqa: PLC0415
+    from ..gpu import bundle  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
     out = Path(args.output)
@@ -343,7 +346,7 @@ def _cmd_bundle(args) -> int:
 
 def cmd_gpu(args) -> int:
     """verify / fuzz / bench on a GPU machine: transpiler.gpu_host with the matching budget."""
-    from . import gpu_host  # noqa: PLC0415
+    from ..gpu import host as gpu_host  # noqa: PLC0415
 
     fuzz = args.examples if args.cmd == "fuzz" else 0
     reps = args.reps if args.cmd == "bench" else 0
@@ -379,7 +382,7 @@ def _cutile_arg(p: argparse.ArgumentParser, what: str) -> None:
 
 def _using(args):
     """The target profile the command spells and builds for (``--cutile``; CTRS-E170 for an unknown one)."""
-    from . import targets  # noqa: PLC0415
+    from .. import targets  # noqa: PLC0415
 
     return targets.using(getattr(args, "cutile", None))
 

@@ -14,7 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import errors, spec as specmod, tileir_tools, toolchain
+from .. import errors, spec as specmod, toolchain
+from . import tileir_tools
 
 
 @dataclass

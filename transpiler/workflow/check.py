@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import errors, spec as specmod, toolchain
+from .. import errors, spec as specmod, toolchain
 
 CRITICAL_VERDICTS = {"CRITICAL", "REF-ERROR", "PORT-ERROR", "NO-ENTRY", "REFUSED"}
 UNPROVEN_VERDICTS = {"INCOMPLETE", "NO-SHAPES"}
@@ -106,7 +106,7 @@ def check_known(specs: list[tuple[specmod.Spec, str]], fks: list, kernel: Path) 
 
 def _hand_entries(origin: str) -> set[str]:
     """Entries of the hand-written ports (``*.rs``) beside a spec file: its rust.entry may name one of them."""
-    from .ir_rs import parse_entries  # noqa: PLC0415
+    from ..verify.ir_rs import parse_entries  # noqa: PLC0415
 
     d = Path(origin).parent if origin and not origin.startswith("<") else None
     out: set[str] = set()
@@ -198,7 +198,7 @@ def gather_specs(kernel: Path, extra: list[str], analysis: dict) -> tuple[list[t
 
 def _port_build_error(stdout: str, port: Path) -> errors.CtrsError | None:
     """The first rustc error of a port crate build, at its primary span in the port's own file."""
-    from .ir_rs import first_rustc_error, rustc_code_suffix  # noqa: PLC0415
+    from ..verify.ir_rs import first_rustc_error, rustc_code_suffix  # noqa: PLC0415
 
     m = first_rustc_error(stdout)
     if m is None:
@@ -215,8 +215,8 @@ def _port_build_error(stdout: str, port: Path) -> errors.CtrsError | None:
 def build_crate(port: Path, cutile: str | None = None) -> Path:
     """cargo build (dev profile, shared target dir) of a port crate for cutile ``cutile`` (its profile's
     bytecode version in the environment); returns the cdylib path."""
-    from . import targets  # noqa: PLC0415
-    from .ir_rs import _cargo_error  # noqa: PLC0415
+    from .. import targets  # noqa: PLC0415
+    from ..verify.ir_rs import _cargo_error  # noqa: PLC0415
 
     toolchain.require("cargo", "rustc", "cuda-headers", "libclang", "c-builtins")
     res = subprocess.run(["cargo", "build", "--lib", "--message-format=json"], cwd=port, capture_output=True,
@@ -240,7 +240,7 @@ def build_crate(port: Path, cutile: str | None = None) -> Path:
 def reference_source(kernel: Path) -> Path:
     """The cuTile Python file whose Tile IR is the reference: the kernel itself, or for a Triton kernel (no
     Tile IR without Triton-TileIR) the counterpart its specs.json names as "reference"."""
-    from .frontends.triton.source import is_triton_file  # noqa: PLC0415
+    from ..frontends.triton.source import is_triton_file  # noqa: PLC0415
 
     if not is_triton_file(kernel):
         return kernel
@@ -275,7 +275,7 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
     """Translate (unless ``port`` names an existing port dir) for cutile ``cutile`` (a target profile; None:
     the enclosing targets.using, else the default), build, and verify every specialisation. An existing port
     is built and compiled against the version its analysis.json records."""
-    from . import targets  # noqa: PLC0415
+    from .. import targets  # noqa: PLC0415
 
     with targets.using(cutile):
         return _check(Path(kernel), extra_specs, port, keep, progress)
@@ -284,7 +284,8 @@ def check(kernel: Path, extra_specs: list[str] | None = None, port: Path | None 
 def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep: Path | None, progress) -> list[Row]:
     from ctrs.emitters import render_host  # noqa: PLC0415
 
-    from . import ir_ref, ir_rs, irdiff, targets, translate  # noqa: PLC0415
+    from ..verify import ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from .. import targets, translate  # noqa: PLC0415
 
     tmp = None
     refused: errors.Refused | None = None

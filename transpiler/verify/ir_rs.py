@@ -19,7 +19,8 @@ from pathlib import Path
 import jinja2
 from filelock import FileLock
 
-from . import errors, spec as specmod, targets, tileir_tools, toolchain
+from .. import errors, spec as specmod, targets, toolchain
+from . import tileir_tools
 from .ir_ref import IRResult
 
 _MODULE_RE = re.compile(r"#\[cutile::module[^\]]*\]\s*(?:pub\s+)?mod\s+(\w+)")

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import PurePosixPath
 
-from . import __version__
+from .. import __version__
 
 GENERATOR = f"ctrs {__version__}"
 _COMMENT = {".rs": "//", ".toml": "#", ".py": "#"}
