@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CTRS = [sys.executable, "-m", "ctrs.cli"]
+CTRS = [sys.executable, "-m", "ctrs.workflow.cli"]
 
 
 def run(args: list[str], env: dict) -> float:

@@ -4,7 +4,7 @@ the wrapper's time goes. Prints one row per port; run from an unpacked bundle (s
     PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner python3 bench_launch.py /tmp/ctrs-bundle --kit /tmp/ctrs-kit
 
 Per port, on its smallest spec, the host time of one call (median of --calls calls per side, each call timed
-alone, blocks of 50 with an untimed synchronisation between them; ctrs.gpu_host.PortRunner.overhead):
+alone, blocks of 50 with an untimed synchronisation between them; ctrs.gpu.host.PortRunner.overhead):
 reference launcher, wrapper, and the wrapper with its C function replaced by a no-op (the Python side alone:
 signature key, plan lookup, data pointers, stream); wrapper minus that is the cdylib + driver launch.
 """
@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args(argv)
-    from ctrs import gpu, gpu_host, spec as specmod  # noqa: PLC0415 - the runner the bundle carries
+    from ctrs.gpu import proof as gpu, host as gpu_host  # noqa: PLC0415 - the runner the bundle carries
+    from ctrs import spec as specmod  # noqa: PLC0415 - the runner the bundle carries
 
     if a.kit:
         gpu_host.host_env(Path(a.kit))

@@ -55,7 +55,7 @@ CALLS = [
 
 
 def _ctrs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ctrs.cli", *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", *args], capture_output=True, text=True, timeout=600)
 
 
 def main() -> None:

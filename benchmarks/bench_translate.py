@@ -37,7 +37,7 @@ def main() -> None:
             times.append(time.perf_counter() - t)
         with tempfile.TemporaryDirectory() as d:
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", str(k), "-o", d], cwd=ROOT,
+            subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", str(k), "-o", d], cwd=ROOT,
                            check=True, capture_output=True)
             wall = time.perf_counter() - t
         rows.append((k.parent.name, statistics.median(times), wall))

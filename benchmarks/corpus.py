@@ -208,7 +208,7 @@ def scan_no_rule(path: Path, fn: ast.FunctionDef) -> list[dict]:
     """Every ``ct.X(...)`` call of a cuTile kernel whose ``ct.X`` has no entry in rules/cutile.toml, in source
     order: the translator stops at the first blocker, this lists the missing functions behind it too."""
     from ctrs import errors  # noqa: PLC0415
-    from ctrs.cutile_base import load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
+    from ctrs.ir_rules import cutile_rules as load_rules  # noqa: PLC0415 - rules/cutile.toml through the checked loader
 
     table = load_rules()
     rules = set(table["functions"]) | set(table.get("dtypes", {}))
@@ -380,7 +380,8 @@ def check_kernel(k: Kernel, src: Path, progress=None) -> None:
     specs count: their ``sites`` are renamed to the variant so that ``ctrs check`` does not re-mine the same
     launches from the host code; any other row it adds (a launch the specs do not cover) is kept in ``check``
     with ``"extra": true`` but not counted."""
-    from ctrs import check, errors  # noqa: PLC0415
+    from ctrs.workflow import check  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
 
     mine = committed_specs(k)
     k.specs = len(mine)
@@ -632,8 +633,8 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
     """Every kernel through the tier; ``llm``: a prepared llm_fallback Config (else, with ``llm_on``, one from the
     environment: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL)."""
     from ctrs import __version__, toolchain  # noqa: PLC0415
-    from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
-    from ctrs.progress import Progress  # noqa: PLC0415
+    from ctrs.workflow.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
+    from ctrs.workflow.progress import Progress  # noqa: PLC0415
 
     src = fetch(toolchain.cache_root() / "corpus" / CORPUS)
     ks: list[Kernel] = []

@@ -199,7 +199,7 @@ def capture(src: Path, rel: str, calls: list[str]) -> tuple[list[dict], str]:
         out = Path(d) / "s.json"
         for c in calls:
             out.unlink(missing_ok=True)
-            cmd = [sys.executable, "-m", "ctrs.cli", "specs", str(src / corpus.TREES["cutile"] / rel), "-o", str(out),
+            cmd = [sys.executable, "-m", "ctrs.workflow.cli", "specs", str(src / corpus.TREES["cutile"] / rel), "-o", str(out),
                    "--call", c]
             res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
             if res.returncode != 0:

@@ -51,7 +51,8 @@ def adapt(source: str, cutile: str, written_for: str = "0.3.1") -> tuple[str, in
 
 
 def measure(fixture: str, cutile: str, adapted: bool = False) -> dict:
-    from ctrs import errors, ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.verify import ir_ref, ir_rs, irdiff  # noqa: PLC0415
     from ctrs.spec import load_specs  # noqa: PLC0415
 
     fx = ROOT / "fixtures" / fixture
@@ -86,7 +87,7 @@ def measure(fixture: str, cutile: str, adapted: bool = False) -> dict:
 
 def measure_wrong(cutile: str) -> list[dict]:
     """Every deliberately wrong port (fixtures/*/wrong/MANIFEST.json), adapted: does the diff still flag its op?"""
-    from ctrs import ir_ref, ir_rs, irdiff  # noqa: PLC0415
+    from ctrs.verify import ir_ref, ir_rs, irdiff  # noqa: PLC0415
     from ctrs.spec import load_specs  # noqa: PLC0415
 
     rows = []
@@ -114,7 +115,9 @@ def measure_translated(cutile: str, names: list[str]) -> list[dict]:
     ``ctrs check`` proves it (specs.json + mined launch sites, entry and generics as the FFI picks them), except
     that the kernel.rs of all fixtures are compiled by ONE harness build (module ``fx_<fixture>_module`` each),
     not one cargo build per fixture. The port crates (ffi.rs) are built by ``ctrs check`` / ``ctrs bundle``."""
-    from ctrs import check, errors, ir_ref, ir_rs, irdiff, targets, translate  # noqa: PLC0415
+    from ctrs.workflow import check  # noqa: PLC0415
+    from ctrs import errors, targets, translate  # noqa: PLC0415
+    from ctrs.verify import ir_ref, ir_rs, irdiff  # noqa: PLC0415
     from ctrs.emitters import render_host  # noqa: PLC0415
 
     rows, parts, jobs = [], [], []

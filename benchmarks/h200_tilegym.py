@@ -100,7 +100,8 @@ def kernel_path(src: Path, rel: str) -> Path:
 
 def capture_call(path: Path, call: str) -> tuple[list[dict], str]:
     """The kept specs (corpus_specs.keep) of one host call, or ([], the error line). In this process."""
-    from ctrs import capture, errors  # noqa: PLC0415
+    from ctrs.workflow import capture  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
 
     try:
         specs, _ = capture.capture_file(path, [call])
@@ -115,7 +116,7 @@ def capture_call(path: Path, call: str) -> tuple[list[dict], str]:
 def reference_compiles(path: Path, spec: dict) -> str:
     """'' when cuTile Python compiles the kernel for ``spec`` on this CPU (a drawn size the kernel's own
     rules reject -- a non-power-of-two tile -- is no test of the port), else the first error line."""
-    from ctrs import ir_ref  # noqa: PLC0415
+    from ctrs.verify import ir_ref  # noqa: PLC0415
     from ctrs import spec as specmod  # noqa: PLC0415
 
     try:
@@ -131,7 +132,7 @@ def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
     Drawn shapes: for each committed host call (corpus_specs.CALLS), ``shapes.draw`` new extents (tile tails
     around the call's own tile constants), captured again so the host code recomputes grid and constants;
     a drawn spec is kept when cuTile Python compiles the kernel there, named ``<the call's spec>@<sizes>``."""
-    from ctrs import shapes  # noqa: PLC0415
+    from ctrs.gpu import shapes  # noqa: PLC0415
 
     path = kernel_path(src, rel)
     out: dict = {"file": rel, "tests": [], "bench": [], "fuzz": [], "rejected": []}
@@ -271,7 +272,7 @@ def cmd_bundle(a) -> int:
     if not args:
         print("no proven TileGym kernel (run benchmarks/corpus.py --tier check first)", file=sys.stderr)
         return 1
-    return subprocess.call([sys.executable, "-m", "ctrs.cli", "bundle", *args, "-o", a.output, "--keep-going"])
+    return subprocess.call([sys.executable, "-m", "ctrs.workflow.cli", "bundle", *args, "-o", a.output, "--keep-going"])
 
 
 TRANSFER = 64 * 2**20  # one device call carries at most this much
@@ -282,7 +283,7 @@ def cmd_plan(a) -> int:
     """Two device calls for a built bundle: call 1 carries the kit, the wheels and as many ports as fit beside them
     in one transfer (stage2a) and runs them right after unpacking the kit; call 2 carries the other ports
     (stage2b) and runs them on the same, still warm, machine. Each call starts nothing new after ``--budget-s``."""
-    from ctrs import bundle  # noqa: PLC0415
+    from ctrs.gpu import bundle  # noqa: PLC0415
 
     out = Path(a.bundle)
     kit = out / "kit"

@@ -4,7 +4,7 @@ Every op kind is spelled from rules/ir.toml ``[rust]`` (+ ``[math]`` for element
 from the IR's value hints made unique and keyword-safe; literal suffixes, element types, const-generic
 shapes and generics are spelled here. The result is the statement tree of transpiler/model.py whose ops
 carry finished Rust text, rendered by the existing jinja2 template (templates/port/kernel.rs.j2) and read
-by render_host (ffi.rs, wrapper.py, analysis.json) exactly like the text-model pipeline's output.
+by render_host (ffi.rs, wrapper.py, analysis.json).
 
 Rust-side shapes of IR values: an i32 ``ScalarType`` value is a Rust ``i32`` (block ids, extents, loop
 indices, ``a * b`` of two of them) or, when a Tile IR op that only takes tiles made it (``divi``, ``cmpi``,
@@ -21,15 +21,14 @@ import math
 import re
 
 from ctrs import errors, model, targets
-from ctrs.cutile_base import const_spelling, declaration, float_literal  # one spelling of literals / const names, both pipelines
-from ctrs.cutile_defects import CONST_DECL
+from ctrs.emitters.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
-from ctrs.ops_cutile import constant_spelling  # the one spelling of tile constants (half types, infinities)
 from ctrs.passes.util import defined_in
 
 from .render_host import RUST_KEYWORDS
+from .spelling import const_spelling, constant_spelling, declaration, float_literal
 
 _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
              OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}
@@ -441,7 +440,7 @@ class KernelEmitter:
                 if _TILE_ONLY_SCALAR in self.needs.get(r.id, set()):
                     if r.type.dtype == BOOL:
                         # `false` cannot be a constant() in cutile 0.3.1 (it encodes as 0xFF, like `true`): a bool
-                        # let lifted with scalar_to_tile, as the text-model pipeline spells it (true alike)
+                        # let lifted with scalar_to_tile (true alike)
                         b = self.fresh((r.hint or "c") + "_s")
                         self.let(out, b, "bool", lit, op)
                         self.text[(r.id, _SCALAR)] = b

@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 
 from ctrs import model
+from ctrs.ir_rules import cutile_rules
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -60,8 +61,6 @@ def entry_args(hints: tuple[tuple[str, int], ...], target: str | None = None) ->
 def _declarations(mod: model.Module) -> list[str]:
     """Module-local op declarations (templates/port/declarations/, named by rules [declarations]) that some op of
     the module calls (``Op.decl``, set where the op was spelled), in rules order."""
-    from ctrs.frontend_cutile import load_rules  # noqa: PLC0415
-
     called: set[str] = set()
 
     def walk(stmts) -> None:
@@ -78,11 +77,11 @@ def _declarations(mod: model.Module) -> list[str]:
         walk(k.body)
     env = _env()
     return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n")
-            for name in load_rules()["declarations"]["names"] if name in called]
+            for name in cutile_rules()["declarations"]["names"] if name in called]
 
 
 def render_kernel_rs(mod: model.Module) -> str:
     text = _env().get_template("kernel.rs.j2").render(
         stem=mod.stem, source=mod.source,
-        rules="rules/ir.toml" if mod.pipeline == "typed-ir" else "rules/cutile.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
+        rules="rules/ir.toml", kernels=[_kernel_ctx(k) for k in mod.kernels], decls=_declarations(mod))
     return text if text.endswith("\n") else text + "\n"

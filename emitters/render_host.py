@@ -198,7 +198,7 @@ def pick_entry(entries: list[dict], python_name: str, constants: dict, dtypes: d
 
     ``entries``: FfiKernel.selector() dicts. A variant entry matches when all its fixed constants are equal;
     failing that, an entry whose fixed value is the largest of its flag's values stands for any other value
-    (specialise.dispatch's rule). Per-dtype entries must match the arrays' dtypes. The same logic is in
+    (the rule of int-flag variants). Per-dtype entries must match the arrays' dtypes. The same logic is in
     wrapper.py (standalone) and ctrs check.
     """
     cands = [e for e in entries if e["python_name"] == python_name
@@ -450,7 +450,7 @@ def source_map(mod: model.Module, kernel_rs: str) -> list[dict]:
     Computed from the rendered text: the template prints the model in order, one line per statement
     (plus loop / if headers and closers), so a forward scan finds each statement's line.
     """
-    from ctrs import generated  # noqa: PLC0415 - stdlib only
+    from ctrs.workflow import generated  # noqa: PLC0415 - stdlib only
 
     lines = kernel_rs.splitlines()
     out: list[dict] = []

@@ -26,7 +26,8 @@ def allowlist_names(text: str) -> frozenset[str]:
 
 def crate_source(version: str | None = None) -> Path:
     """``src/`` of the cutile crate the harness builds against (cargo metadata of the harness manifest, offline)."""
-    from ctrs import errors, ir_rs, targets, toolchain  # noqa: PLC0415
+    from ctrs import errors, targets, toolchain  # noqa: PLC0415
+    from ctrs.verify import ir_rs  # noqa: PLC0415
 
     profile = targets.get(version)
     with tempfile.TemporaryDirectory(prefix="ctrs-llm-meta-") as d:

@@ -157,7 +157,7 @@ def examples() -> list[dict]:
 def reference_ops(ir_text: str, kernel: Path, first: int, last: int) -> list[str]:
     """The reference Tile IR ops (text, locations dropped) whose debug location is a line in [first, last] of
     ``kernel``."""
-    from ctrs import irparse  # noqa: PLC0415
+    from ctrs.verify import irparse  # noqa: PLC0415
 
     try:
         mod = irparse.parse(ir_text, "reference")

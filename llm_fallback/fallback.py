@@ -16,7 +16,6 @@ import re
 from pathlib import Path
 
 import jinja2
-import libcst as cst
 
 from . import answer, api, client, context, ranges, splice, verify
 # `cfg: Config` annotations name llm_fallback.config.Config (not imported: Config loads this module lazily)
@@ -36,25 +35,6 @@ def _model_tag(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._:/-]", "_", model)[:64] or "model"
 
 
-def text_model_construct(e, kernel: Path) -> context.Construct:
-    """The Construct of a NO_RULE diagnostic of the text-model front end (a ct.* call; ``e.front``, ``e.node``)."""
-    front, node = e.front, e.node
-    pos = front.info.positions[node]
-    params = front.params()
-    gens = sorted({p.dtype for p in params if p.kind == "array" and p.dtype and p.dtype[0].isupper()})
-    gens = [f"{g}: ElementType" for g in gens] + [f"const {p.name}: i32" for p in params if p.kind == "constant"]
-    python, message = front.info.module.code_for_node(node), e.message
-    scope = splice.scope(front)
-    operands = getattr(front, "llm_operands", None)  # a tile operator's operands, already lowered by the front end
-    if operands is not None and operands[0] is node:
-        for sub, v in zip((node.left, node.right), operands[1:]):
-            if not isinstance(sub, cst.Name) and v.kind in ("tile", "scalar") and v.type is not None:
-                scope.append({"python": front.info.module.code_for_node(sub), "rust": v.name,
-                              "kind": f"{v.kind} (this operand, already computed)", "type": v.type.rust()})
-    return context.Construct(kernel, front.info.loc(node), pos.end.line, e.code, message, python,
-                             _target(front, node), "expression", scope, ", ".join(gens) or "none")
-
-
 def messages_for(c: context.Construct, ref_ops: list[str]) -> list[dict]:
     """The system + user messages for one construct (prompts/system.j2, construct.j2)."""
     lines = Path(c.kernel).read_text(errors="replace").splitlines()
@@ -65,27 +45,6 @@ def messages_for(c: context.Construct, ref_ops: list[str]) -> list[dict]:
                kernel_src=context.kernel_source(c.kernel, c.loc.line))
     return [{"role": "system", "content": _ENV.get_template("system.j2").render(**ctx)},
             {"role": "user", "content": _ENV.get_template("construct.j2").render(**ctx)}]
-
-
-def _target(front, node) -> str:
-    hint = "llm_value"
-    # the name the front end would give the value: the assignment target when the call is a whole RHS
-    parent = _parent_assign(front.info.module, node)
-    if parent:
-        hint = parent
-    return re.sub(r"\W", "_", hint).lower() or "llm_value"
-
-
-def _parent_assign(module, node) -> str | None:
-    found: list[str] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Assign(self, a: cst.Assign) -> None:
-            if a.value is node and len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name):
-                found.append(a.targets[0].target.value)
-
-    module.visit(V())
-    return found[0] if found else None
 
 
 def _fail(e, why: str):
@@ -116,11 +75,6 @@ def _construct_of(e, kernel: Path, typed: bool, hook=None) -> context.Construct 
     if typed and e.code in _statement_codes() and e.loc is not None and e.loc.line and \
             Path(str(e.loc.file)).resolve() == Path(kernel).resolve():
         return ranges.ask_for(kernel, e.loc, e.code, e.message, _stopped(kernel, hook))
-    if not typed and e.code == errors.NO_RULE and getattr(e, "front", None) is not None and (
-            (isinstance(e.node, cst.Call) and re.fullmatch(r"no rule for '[\w.]+'", e.message))
-            or (isinstance(e.node, cst.BinaryOperation) and e.message.startswith("no rule for tile operator "))):
-        # a call with no rule at all (not one whose operands a rule lacks), or a tile operator without a rule
-        return text_model_construct(e, kernel)
     return None
 
 
@@ -252,8 +206,7 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
     assignment stopped inside a rule (CTRS-E124/E125), a tuple assignment and a range of stopped statements whose
     names are read later are asked for as a whole (ranges.py: an Ask, re-lowered for the scope). A Triton file
     alike (a tl.* call without a rule, or one whose rule refuses its operands: frontends/triton/llm_hook.py). A
-    cuTile file the typed front end cannot take for another reason goes through the text-model front end
-    (``text``): a ct.* call without a rule (CTRS-E100)."""
+    blocker that is no construct (nothing to ask for) stands: the rules' own diagnostic is raised."""
     from ctrs import errors, translate  # noqa: PLC0415
     from ctrs.frontends.triton.source import is_triton_file  # noqa: PLC0415
 
@@ -285,9 +238,9 @@ def translate_source(kernel: Path, cfg: Config) -> dict[str, str]:
                 asks[c.key], asked[c.key] = c, e
                 continue
             if c is None:
-                if mode == "plain" or (typed and not accepted and not triton):
+                if mode == "plain":
                     first = first or e
-                    mode = "text" if typed else "typed"
+                    mode = "typed"
                     continue
                 raise (first or e) from None
             if c.key in accepted or len(accepted) >= MAX_CONSTRUCTS:
@@ -319,7 +272,7 @@ def provenance(files: dict[str, str], records: list[dict]) -> dict[str, str]:
         return files
     from ctrs.emitters import render_host  # noqa: PLC0415
 
-    from ctrs import generated  # noqa: PLC0415 - stdlib only
+    from ctrs.workflow import generated  # noqa: PLC0415 - stdlib only
 
     skip = generated.header_lines("kernel.rs")  # lines of the written kernel.rs, after its @generated header
     rs_lines = [i + 1 + skip for i, t in enumerate(files["kernel.rs"].splitlines()) if f"/* {splice.MARK} " in t]

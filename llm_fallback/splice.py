@@ -1,7 +1,4 @@
-"""The splice points. Text model: the front end calls ``lower`` where a ct.* call has no rule
-(frontend_cutile._call, only through the ``llm_hook`` callback fallback.py passes to the front end); an answer
-for this construct's file:line:col becomes ordinary model ``let``s (op kind ``llm``), bound names renamed to
-fresh names. Typed IR: ``Hook.typed`` is the Lowering's ``on_unsupported`` (``lower_typed``: an expression or a
+"""The splice points: ``Hook.typed`` is the front ends' ``on_unsupported`` (``lower_typed``: an expression or a
 one-name statement without a rule) and its ``replaces`` runs before every statement (``replace_statements``: a
 statement or statement range answered as a whole, several names bound by one RUST_FRAGMENT op)."""
 
@@ -10,7 +7,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctrs import model
 
 from . import answer
 
@@ -21,37 +17,8 @@ def key_of(loc) -> tuple[str, int, int]:
     return (str(loc.file), int(loc.line), int(loc.col))
 
 
-def scope(front) -> list[dict]:
-    """Names in scope at the construct: Python name, Rust name, kind and Rust type (what the front end has)."""
-    out = []
-    for py, v in sorted(front.env.items()):
-        if v.kind in ("tile", "scalar", "array") and v.name:
-            typ = v.type.rust() if v.type is not None else ""
-            if v.kind == "array" and not typ:
-                p = next((p for p in front.params() if p.name == py), None)
-                typ = f"&Tensor<{p.dtype}, {{ [{', '.join(['-1'] * max(p.ndim, 1))}] }}>" if p else ""
-            out.append({"python": py, "rust": v.name, "kind": v.kind, "type": typ})
-        elif v.kind == "literal" and isinstance(v.value, (int, float, bool)):
-            out.append({"python": py, "rust": repr(v.value), "kind": "literal", "type": type(v.value).__name__})
-    for p in front.params():
-        if p.kind == "constant" and not any(s["python"] == p.name for s in out):
-            out.append({"python": p.name, "rust": p.name, "kind": "const generic", "type": "i32"})
-    return out
-
-
-def _to_type(text: str) -> model.Type:
-    kind, dt, dims = answer.parse_type(text)
-    if kind == "tile":
-        return model.TileT(dt, dims)
-    if kind == "scalar":
-        return model.ScalarT(dt)
-    return model.OpaqueT(text)
-
-
 class Hook:
-    """The front ends' LLM hook for these answers. Called as ``hook(front, node, hint)`` by the text-model front
-    end (frontend_cutile.parse_file(llm_hook=...): a ct.* call without a rule); with ``typed`` set,
-    translate.translate_module takes the typed IR pipeline alone and passes ``hook.typed`` to its Lowering
+    """The front ends' LLM hook for these answers: translate.translate_module passes ``hook.typed`` to the Lowering
     (on_unsupported): every statement / expression without a rule reaches it, and every statement passes its
     ``replaces`` first (a statement or statement range answered as a whole, or one the fallback asks for:
     ``asks``, statement key -> :class:`Ask`)."""
@@ -60,9 +27,6 @@ class Hook:
         self.splices, self.typed_mode = splices, typed
         self.asks = dict(asks or {})
         self.typed = TypedHook(self)
-
-    def __call__(self, front, node, hint: str):
-        return lower(front, node, hint, self.splices)
 
 
 class TypedHook:
@@ -307,29 +271,3 @@ def replace_statements(lw, s, splices: dict, asks: dict) -> bool:
         e.construct = c
         raise e
     return False
-
-
-def lower(front, node, hint: str, splices: dict):
-    from ctrs.frontend_cutile import Val  # noqa: PLC0415
-
-    got = splices.get(key_of(front.info.loc(node)))
-    if got is None:
-        return None
-    rename: dict[str, str] = {}
-    last = None
-    for st in got["stmts"]:
-        expr = st.expr
-        if rename:
-            expr = re.sub(r"\b(" + "|".join(map(re.escape, rename)) + r")\b", lambda m: rename[m.group(1)], expr)
-        typ = _to_type(st.type)
-        # the expression is the op's operand, so the passes see the names it reads (a let reading a loop value
-        # is not hoisted out of the loop)
-        tmpl = f"/* {MARK} {got['model']} {got['hash'][:16]} */ " + "{x}"
-        name = front.let(st.name if st is not got["stmts"][-1] else hint, typ, front.op("llm", tmpl, node, x=expr),
-                         node)
-        rename[st.name] = name
-        last = (name, typ)
-    name, typ = last
-    if isinstance(typ, model.TileT):
-        return Val("tile", name, typ, typ.dtype, let=front._last_let)
-    return Val("scalar", name, typ, typ.dtype, let=front._last_let)

@@ -14,7 +14,9 @@ import json
 import tempfile
 from pathlib import Path
 
-from ctrs import check, errors, ir_ref, ir_rs, irdiff, spec as specmod, targets, toolchain
+from ctrs.workflow import check
+from ctrs import errors, spec as specmod, targets, toolchain
+from ctrs.verify import ir_ref, ir_rs, irdiff
 
 
 def _build_failures() -> Path:

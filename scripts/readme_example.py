@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     new = replaced(old)
     if a.write:
         if new != old:
-            from ctrs.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
+            from ctrs.workflow.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
 
             _write(README, new)
         print(f"{README.name}: example {'regenerated' if new != old else 'up to date'}")

@@ -6,7 +6,7 @@ import functools
 import json
 from pathlib import Path
 
-from ctrs import ir_ref, ir_rs
+from ctrs.verify import ir_ref, ir_rs
 from ctrs.spec import load_specs
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -82,9 +82,10 @@ def translate_data(base: Path, kernels: list[str]) -> dict[str, Path]:
 
 def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec) -> None:
     """ir-ref of the Python kernel vs ir-rs of the generated port: diff-ir must say EQUIVALENT."""
-    from ctrs import irdiff  # noqa: PLC0415
+    from ctrs.verify import irdiff  # noqa: PLC0415
 
-    from ctrs import check, translate  # noqa: PLC0415
+    from ctrs.workflow import check  # noqa: PLC0415
+    from ctrs import translate  # noqa: PLC0415
     from ctrs.emitters import render_host  # noqa: PLC0415
 
     ref = ir_ref.compile_reference(kernel_py, spec)
@@ -101,7 +102,7 @@ def assert_equivalent_report(report, kernel_rs: Path) -> None:
     raw `*mut E` pointer (gather/scatter on the flat tensor) has neither the reference's alignment facts
     nor the `>= 0` it knows of the extents and strides passed beside the pointer. Those performance
     warnings are expected there, nothing else."""
-    from ctrs import irdiff  # noqa: PLC0415
+    from ctrs.verify import irdiff  # noqa: PLC0415
 
     expected = {"IRD-ASSUME-DIV", "IRD-ASSUME-WEAKER"} if "*mut " in Path(kernel_rs).read_text() else set()
     left = [f for f in report.findings if f.severity == irdiff.CRITICAL

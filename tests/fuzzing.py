@@ -260,7 +260,7 @@ def _alarm(seconds: int):
 
 
 def _cli(argv: list[str]) -> tuple[int, str]:
-    from ctrs import cli  # noqa: PLC0415
+    from ctrs.workflow import cli  # noqa: PLC0415
 
     err, out = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import irdiff, tileir_tools
+from ctrs.verify import irdiff, tileir_tools
 from ctrs.spec import load_specs
 
 from .conftest import CORRECT_FIXTURES, FIXTURES, WRONG_PORTS, ir_pair, port_ir, ref_ir
 
-CTRS = [sys.executable, "-m", "ctrs.cli"]
+CTRS = [sys.executable, "-m", "ctrs.workflow.cli"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -64,7 +64,7 @@ def test_both_sides_assemble_to_sm90_cubins(fixture):
 
 def test_reference_bytecode_is_deterministic_and_pinned():
     a = ref_ir("vector_add", "f32_n4096").bytecode
-    from ctrs import ir_ref  # noqa: PLC0415
+    from ctrs.verify import ir_ref  # noqa: PLC0415
 
     spec = load_specs(str(FIXTURES / "vector_add" / "specs.json"))[0]
     b = ir_ref.compile_reference(FIXTURES / "vector_add" / "kernel.py", spec).bytecode

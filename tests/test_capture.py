@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import capture, check, errors, ir_ref, irparse, spec as specmod
+from ctrs.workflow import capture, check
+from ctrs import errors, spec as specmod
+from ctrs.verify import ir_ref, irparse
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP = ROOT / "tests" / "data" / "capture"
-CTRS = [sys.executable, "-m", "ctrs.cli"]
+CTRS = [sys.executable, "-m", "ctrs.workflow.cli"]
 try:
     import torch
 except ImportError:  # the reference / diff / exit-code tests below need no torch
@@ -165,11 +167,11 @@ def test_recorder_dedupes_by_jit_key():
 @needs_torch
 def test_pytest_plugin_records_a_suite_like_ctrs_specs(tmp_path):
     out = tmp_path / "rec"
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "ctrs.record", "--ctrs-specs", str(out),
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "ctrs.workflow.record", "--ctrs-specs", str(out),
                           "--ctrs-record-mode", "intercept", "-o", "python_files=suite_*.py", "-p", "no:cacheprovider",
                           str(CAP / "suite")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "ctrs.record: 7 launch(es), 5 distinct specialisation(s) in 1 specs file(s)" in res.stdout
+    assert "ctrs.workflow.record: 7 launch(es), 5 distinct specialisation(s) in 1 specs file(s)" in res.stdout
     assert json.loads((out / "index.json").read_text()) == {
         "host_patterns.specs.json": os.path.relpath(CAP / "host_patterns.py", out)}
     recorded = json.loads((out / "host_patterns.specs.json").read_text())
@@ -291,7 +293,7 @@ def test_describe_names_an_undescribable_parameter():
 
 def test_hint_difference_is_critical():
     """A launch's occupancy hint the port does not carry is critical for performance (IRD-HINT-ENTRY)."""
-    from ctrs import irdiff  # noqa: PLC0415
+    from ctrs.verify import irdiff  # noqa: PLC0415
 
     raw = {"kernel": "scale2d", "args": {"x": {"dtype": "float32", "shape": [128, 128]},
                                          "y": {"dtype": "float32", "shape": [128, 128]}, "BM": 32, "BN": 64}}

@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ctrs import check, check_report, ir_rs, irdiff, translate
+from ctrs.workflow import check, check_report
+from ctrs.verify import ir_rs, irdiff
+from ctrs import translate
 from ctrs.spec import load_specs
 
 from .conftest import ref_ir
@@ -63,7 +65,7 @@ def test_equivalent_rows_have_no_divergence_section(tmp_path):
 
 
 def test_report_path_that_is_a_directory_is_refused_before_checking(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(KERNEL), "--html", str(tmp_path)],
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "check", str(KERNEL), "--html", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert res.returncode == 3 and res.stdout == ""
     assert res.stderr.strip() == (f"{tmp_path}: error[CTRS-E152]: {tmp_path} is a directory "
@@ -77,7 +79,7 @@ def test_ctrs_check_html_and_markdown_from_the_command_line(tmp_path):
     kernel_rs.write_text(kernel_rs.read_text().replace("rounding::NearestEven, ftz::Enabled)",
                                                        "rounding::NearestEven, ftz::Disabled)", 1))
     page, md = tmp_path / "r" / "check.html", tmp_path / "r" / "check.md"
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(KERNEL), "--port", str(port), "--html", str(page),
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "check", str(KERNEL), "--port", str(port), "--html", str(page),
                           "--markdown", str(md)], capture_output=True, text=True, cwd=ROOT, timeout=1800)
     assert res.returncode == 1, res.stderr
     assert "ctrs check: 3 rows, 0 equivalent, 3 critical, 0 warnings, 0 unproven" in res.stdout

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ctrs import cli
+from ctrs.workflow import cli
 
 SUBCOMMANDS = sorted(cli.build_parser()._subparsers._group_actions[0].choices)  # noqa: SLF001
 
@@ -31,5 +31,5 @@ def test_help_ends_with_a_valid_example(name, capsys):
 
 
 def test_top_level_help_from_the_entry_point():
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "--help"], capture_output=True, text=True, timeout=60)
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "--help"], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0 and res.stdout.rstrip().endswith(cli.EXAMPLES["ctrs"])

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, ir_ref, ir_rs, irdiff, specialise, spec as specmod, translate
+from ctrs.workflow import check
+from ctrs import errors, spec as specmod, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
+from ctrs.emitters import render_host
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -25,8 +28,7 @@ def _equivalent(kernel: Path, specs: Path, out: Path, skip: tuple[str, ...] = ()
             continue
         entry = s.rust.get("entry") or s.kernel
         if entry not in names:
-            consts = {n: a.value for n, a in s.args.items() if isinstance(a, specmod.ConstArg)}
-            entry = specialise.dispatch(mod.kernels, s.kernel, consts)
+            entry = check.entry_for(s, render_host.ffi_kernels(mod)).name  # the wrapper's pick
         ref = ir_ref.compile_reference(kernel, s)
         (gen,) = ir_rs.compile_ports(rs, [(s, entry)])
         report = irdiff.diff(ref.text, gen.text, "ref", "gen")
@@ -107,7 +109,9 @@ def test_structural_variant_entries(tmp_path):
         ("cf_variant__ROWS_1", "cf_variant", (("ROWS", 1),)),
     ]
     assert all("ROWS" not in [g.name for g in k.generics] for k in mod.kernels)
-    assert specialise.dispatch(mod.kernels, "cf_variant", {"ROWS": True, "SQUARE": False}) == "cf_variant__ROWS_1"
+    picked = render_host.pick_entry([fk.selector() for fk in render_host.ffi_kernels(mod)], "cf_variant",
+                                    {"ROWS": 1, "SQUARE": 0}, {})
+    assert picked["name"] == "cf_variant__ROWS_1"
     text = (tmp_path / "o" / "kernel.rs").read_text()
     assert "pub fn cf_variant__ROWS_1<E: ElementType, const TM: i32, const TN: i32, const SQUARE: i32>(" in text
 
@@ -130,13 +134,11 @@ def test_helpers_inlined_across_kernels(tmp_path):
     assert "_square" not in text and "_sumsq" not in text
 
 
-def test_int_flag_values_and_dispatch():
-    from ctrs import frontend_cutile
-
-    _, fronts = frontend_cutile.parse_file(ROOT / "fixtures" / "activations" / "kernel.py")
-    assert fronts[0].flag_values("ACT") == [0, 1, 2]
-    k = [type("K", (), {"name": f"k__M_{v}", "python_name": "k", "variant": (("M", v),)})() for v in (0, 1, 2)]
-    assert [specialise.dispatch(k, "k", {"M": m}) for m in (0, 1, 2, 7)] == ["k__M_0", "k__M_1", "k__M_2", "k__M_2"]
+def test_int_flag_dispatch():
+    # entries of an int flag compared with 0, 1, 2: the largest value's entry stands for any other value
+    k = [{"name": f"k__M_{v}", "python_name": "k", "variant": {"M": v}, "array_dtypes": {}} for v in (0, 1, 2)]
+    assert [render_host.pick_entry(k, "k", {"M": m}, {})["name"] for m in (0, 1, 2, 7)] == [
+        "k__M_0", "k__M_1", "k__M_2", "k__M_2"]
 
 
 EXPLAIN_VARIANT = """\
@@ -174,7 +176,7 @@ tests/data/cf_helpers_float.py:28: scale_rows: inline: helper _square() (line 8)
 
 
 def _explain_cli(kernel: str, out: Path) -> list[str]:
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", kernel, "-o", str(out), "--explain"],
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", kernel, "-o", str(out), "--explain"],
                          capture_output=True, text=True, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return [ln for ln in res.stdout.splitlines() if not ln.startswith(str(out))]

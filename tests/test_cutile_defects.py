@@ -9,8 +9,10 @@ import re
 
 import pytest
 
-from ctrs import cutile_defects, errors, ircanon, irdiff, irparse, ir_rs, ops_cutile, pipeline, translate
-from ctrs.emitters import render
+from ctrs.emitters import cutile_defects
+from ctrs import errors, translate
+from ctrs.verify import ircanon, irdiff, irparse, ir_rs
+from ctrs.emitters import render, spelling
 from ctrs.spec import load_specs
 
 from .conftest import DATA, FIXTURES, assert_port_equivalent, ref_ir
@@ -32,9 +34,9 @@ INF = float("inf")
     (1.0, "E", None), (0.5, "bf16", None),  # cutile 0.3.1 cannot spell these at all
 ])
 def test_constant_spelling(value, dtype, want):
-    """The decision is taken where the constant is spelled (ops_cutile.constant_spelling): nothing rewrites
+    """The decision is taken where the constant is spelled (emitters/spelling.py constant_spelling): nothing rewrites
     kernel.rs afterwards."""
-    assert ops_cutile.constant_spelling(value, dtype) == want
+    assert spelling.constant_spelling(value, dtype) == want
 
 
 @pytest.mark.parametrize(("value", "dtype", "generic", "want"), [
@@ -46,7 +48,7 @@ def test_f32_constant(value, dtype, generic, want):
 
 
 def test_generic_padding_spelled_per_entry(tmp_path):
-    """A gather padded with -inf in a generic-E kernel: each element-type entry (mono.expand) spells the
+    """A gather padded with -inf in a generic-E kernel: each element-type entry (passes/specialise.py element_entries) spells the
     padding for its own type; only the bf16 entry needs constant_f32."""
     text = translate.translate(DATA / "ops_gather_pad.py", tmp_path / "port")[0].read_text()
     lines = [ln.strip() for ln in text.splitlines() if "let x_pad_t" in ln or "pub fn g1_" in ln]
@@ -152,21 +154,16 @@ def test_kernel_hint_errors(tmp_path, deco, msg):
 # ---------------------------------------------------------------------------------------------- reserved const names
 
 
-@pytest.mark.parametrize("typed", [True, False])
-def test_reserved_const_spelled_at_emission(tmp_path, monkeypatch, typed):
-    """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it, by
-    both pipelines (cutile_base.const_generic_names / const_spelling, no rewrite of the rendered text); the
-    host side keeps D, and the port is IR-equivalent to the reference."""
-    if not typed:  # as for a file outside the typed front end's subset: the text-model pipeline takes it
-        def refuse(*_):
-            raise errors.CtrsError(errors.IR_UNSUPPORTED, "outside the typed subset")
-        monkeypatch.setattr(pipeline, "translate_module", refuse)
+def test_reserved_const_spelled_at_emission(tmp_path):
+    """A ct.Constant named D (cutile 0.3.1's JIT panics on it) is spelled D_ wherever kernel.rs names it
+    (emitters/spelling.py const_spelling, no rewrite of the rendered text); the host side keeps D, and the port
+    is IR-equivalent to the reference."""
     src = (FIXTURES / "vector_add" / "kernel.py").read_text().replace("TILE", "D")
     kernel = tmp_path / "kernel.py"
     kernel.write_text(src)
     kernel_rs = translate.translate(kernel, tmp_path / "port")[0]
     text = kernel_rs.read_text()
-    assert ("rules: rules/ir.toml" in text) == typed, text.splitlines()[1]
+    assert "rules: rules/ir.toml" in text, text.splitlines()[1]
     assert "pub fn vector_add<E: ElementType, const D_: i32>(" in text
     assert "const_shape![D_]" in text and "D_ (ct.Constant)" in text
     assert not re.search(r"(?<![\w.:'])D\b(?!::)", text)  # no bare D left for the JIT

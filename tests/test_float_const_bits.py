@@ -10,7 +10,11 @@ import struct
 
 import pytest
 
-from ctrs import ircanon, ir_ref, ir_rs, irdiff, spec as specmod
+from ctrs import spec as specmod
+from ctrs.verify import ircanon
+from ctrs.verify import ir_ref
+from ctrs.verify import ir_rs
+from ctrs.verify import irdiff
 
 from .conftest import DATA, assert_equivalent_report, assert_port_equivalent, data_cases, translate_data
 

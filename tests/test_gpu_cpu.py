@@ -1,6 +1,6 @@
 """The GPU proof's CPU half: specs → grids and fuzz strategies, tolerances, reports, bundle, host env.
 
-The numerics and timings themselves need the H200 (transpiler/gpu_host.py); those tests skip here.
+The numerics and timings themselves need the H200 (transpiler/gpu/host.py); those tests skip here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from ctrs import bundle, gpu, gpu_host
+from ctrs.gpu import bundle, proof as gpu, host as gpu_host
 from ctrs import spec as specmod
 from ctrs.spec import ArrayArg, load_specs
 
@@ -130,7 +130,7 @@ def test_host_commands_are_two_stage_and_offline():
     assert "tar -xJf .gpu/stage2/ports.tar.xz" in run and "stage 1 (kit) is missing" in run
     # the runner travels in stage 2 (runner/ctrs): nothing depends on the host's working directory
     assert "PYTHONPATH=/tmp/ctrs-site:/tmp/ctrs-bundle/runner" in run and "$PWD" not in run
-    assert "python3 -m ctrs.gpu_host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${OUT:-ctrs-gpu-report}" in run
+    assert "python3 -m ctrs.gpu.host /tmp/ctrs-bundle --kit /tmp/ctrs-kit --out ${OUT:-ctrs-gpu-report}" in run
     assert set(bundle.KIT_FILES) == {"bin/tileiras", "bin/ptxas", "lib/libnvvm.so.4"}
 
 
@@ -162,7 +162,7 @@ def test_ports_stage_holds_only_the_named_ports(tmp_path):
 
 def test_runner_in_stage2_imports_standalone(tmp_path):
     """The runner modules stage 2 carries import on their own (no checkout, no ctrs install): python -m
-    ctrs.gpu_host runs from the unpacked bundle in any working directory."""
+    ctrs.gpu.host runs from the unpacked bundle in any working directory."""
     import lzma  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
@@ -173,11 +173,11 @@ def test_runner_in_stage2_imports_standalone(tmp_path):
     with lzma.open(packed) as xz, tarfile.open(fileobj=xz) as tar:
         tar.extractall(tmp_path / "host", filter="data")
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(tmp_path / "host" / "runner")}
-    code = "import sys, ctrs.gpu_host as g; print(g.__file__); sys.argv = ['gpu_host', '--help']; g.main()"
+    code = "import sys, ctrs.gpu.host as g; print(g.__file__); sys.argv = ['gpu_host', '--help']; g.main()"
     res = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=120)  # -S: no site-packages, so not the ctrs installed here
     assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith(str(tmp_path / "host" / "runner" / "ctrs" / "gpu_host.py"))
+    assert res.stdout.startswith(str(tmp_path / "host" / "runner" / "ctrs" / "gpu" / "host.py"))
     assert "--overhead-calls" in res.stdout
 
 
@@ -257,7 +257,7 @@ def test_gpu_commands_say_why_they_cannot_run_here(tmp_path):
     port = tmp_path / "port"
     port.mkdir()
     (port / "wrapper.py").write_text("")
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "verify", str(port), "--gpu"], cwd=ROOT,
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "verify", str(port), "--gpu"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
     assert res.stderr.strip().startswith("error[CTRS-E071]: no CUDA device visible (hint: ")
@@ -285,7 +285,7 @@ def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
     """A real kernel file imports its own package: the port carries exactly the files its reference module
     reads (plus the package markers on the way), laid out as in the source tree, and the host's reference
     loader builds the kernel from that copy alone."""
-    from ctrs import ir_ref  # noqa: PLC0415
+    from ctrs.verify import ir_ref  # noqa: PLC0415
 
     k = _package_kernel(tmp_path / "src")
     rel = bundle.carry_reference(k, tmp_path / "port" / "ref")

@@ -2,7 +2,7 @@
 argument list, the port wrapper's inputs, the tf32 tolerance rule, autotune launch options and bundling.
 
 On the H200 host the reference is the fixture's own @triton.jit kernel run by standard Triton
-(transpiler/gpu_host.PortRunner._triton_launchers); none of that needs a GPU to be checked here.
+(transpiler/gpu/host.py PortRunner._triton_launchers); none of that needs a GPU to be checked here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import bundle, gpu, gpu_host, targets, translate
+from ctrs.gpu import bundle, proof as gpu, host as gpu_host
+from ctrs import targets, translate
 from ctrs.spec import load_specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,7 +284,7 @@ def test_build_port_for_a_triton_fixture(tmp_path):
 
 def test_ctrs_bundle_takes_triton_fixtures_and_skips_dirs_without_specs(monkeypatch, tmp_path, capsys):
     """`ctrs bundle fixtures/triton_*`: Triton fixture dirs are bundled; triton_unsupported (no specs) skipped."""
-    from ctrs import cli  # noqa: PLC0415
+    from ctrs.workflow import cli  # noqa: PLC0415
 
     built = []
     kit = tmp_path / "kit.tar.xz"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile, ir, pipeline
+from ctrs import errors, ir, pipeline
+from ctrs.frontends.cutile.module import ModuleInfo
 from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import Block, Kernel, Op, OpKind, Param, walk
@@ -18,7 +19,7 @@ FIXTURES = ROOT / "fixtures"
 
 
 def _lower(path: Path) -> list[Kernel]:
-    info = frontend_cutile.ModuleInfo(path, path.read_text())
+    info = ModuleInfo(path, path.read_text())
     return fe.lower_file(info).kernels
 
 
@@ -290,15 +291,3 @@ for i in range(ct.bid(0), ct.num_tiles(x, axis=0, shape=(T,)), ct.num_blocks(0))
     copy = tokens.run(copy)
     assert not any(isinstance(v.type, TokenType) for o in walk(copy.body) for v in o.results)  # y[i]: unordered
 
-
-def test_text_model_merge_keeps_the_loop_step():
-    """The text-model pipeline's per-flag merge rebuilt loops without their step (grid-stride loops ran
-    start..stop); kernels still on that path keep it now."""
-    from ctrs import model, specialise as old
-
-    def body(x: str):
-        let = model.Let("t", model.ScalarT("i32"), model.Op("literal", "{x}", (("x", x),), model.Span()), model.Span())
-        return [model.For("i", "idx", "n", [let], model.Span(), step="step")]
-
-    (merged,) = old.merge("F == 1i32", body("1i32"), body("2i32"), model.Span())
-    assert isinstance(merged, model.For) and merged.step == "step"

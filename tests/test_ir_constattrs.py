@@ -11,7 +11,9 @@ import dataclasses
 
 import pytest
 
-from ctrs import check, errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs.workflow import check
+from ctrs import errors, pipeline, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.emitters import render_host
 from ctrs.ir.ops import Block, Kernel, Op, OpKind
 from ctrs.ir.types import I32, ScalarType, Sym

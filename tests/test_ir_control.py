@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.frontends.cutile.module import ModuleInfo
 from ctrs.emitters import ir_rust
 from ctrs.frontends import cutile as fe
 from ctrs.ir.ops import Kernel, OpKind, walk
@@ -20,7 +21,7 @@ DATA = ROOT / "tests" / "data"
 
 
 def _lower(path: Path) -> list[Kernel]:
-    info = frontend_cutile.ModuleInfo(path, path.read_text())
+    info = ModuleInfo(path, path.read_text())
     return fe.lower_file(info).kernels
 
 

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import check, errors, frontend_cutile, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.workflow import check
+from ctrs.frontends.cutile import module as frontend_cutile
 from ctrs.emitters import render_host
 from ctrs.frontends import cutile as fe
 from ctrs.frontends import derived

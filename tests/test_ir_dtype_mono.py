@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile, pipeline
+from ctrs import errors, pipeline
+from ctrs.frontends.cutile import module as frontend_cutile
 from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import OpKind, walk

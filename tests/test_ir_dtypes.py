@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
+from ctrs.frontends.cutile.module import ModuleInfo
 from ctrs.emitters import render_host
 from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
@@ -25,7 +27,7 @@ KERNEL = DATA / "ir_dtypes.py"
 
 
 def _lower(path: Path):
-    return fe.lower_file(frontend_cutile.ModuleInfo(path, path.read_text())).kernels
+    return fe.lower_file(ModuleInfo(path, path.read_text())).kernels
 
 
 def _src(tmp_path: Path, body: str, params: str) -> Path:

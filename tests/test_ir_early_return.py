@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile, ir_ref, irdiff, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.frontends.cutile import module as frontend_cutile
+from ctrs.verify import ir_ref
+from ctrs.verify import irdiff
 from ctrs.frontends import cutile as fe
 from ctrs.ir.ops import OpKind, walk
 from ctrs.spec import load_specs

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.ir.ops import Block, Op, OpKind
 from ctrs.ir.verify import verify_block
 from ctrs.ir.types import ArrayType, I32, ScalarType, TileType

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, frontend_cutile
+from ctrs import errors
+from ctrs.frontends.cutile.module import ModuleInfo
 from ctrs.frontends import cutile as fe
 from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import Kernel, OpKind, walk
@@ -24,7 +25,7 @@ def _lower(tmp_path: Path, body: str, params: str = "x, y, T: ct.Constant[int]")
     p = tmp_path / "k.py"
     p.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(" + params + "):\n"
                  + "".join(f"    {line}\n" for line in body.strip().splitlines()))
-    (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
+    (k,) = fe.lower_file(ModuleInfo(p, p.read_text())).kernels
     return k
 
 
@@ -254,7 +255,7 @@ def test_torch_dtype_inside_a_kernel(tmp_path):
     p.write_text("import cuda.tile as ct\nimport torch\n\n\n@ct.kernel\ndef k(x, y, T: ct.Constant[int]):\n"
                  "    o = ct.arange(T, dtype=torch.int32)\n"
                  "    ct.store(y, index=(0,), tile=ct.astype(o, y.dtype) + ct.load(x, index=(0,), shape=(T,)))\n")
-    (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
+    (k,) = fe.lower_file(ModuleInfo(p, p.read_text())).kernels
     assert next(o for o in _ops(k) if o.kind == OpKind.IOTA).result.type == TileType(I32, (Sym("T"),))
 
 
@@ -265,7 +266,7 @@ def test_module_level_enum_and_math_constants(tmp_path):
                  "    t = ct.astype(ct.load(x, index=(0,), shape=(T,), padding_mode=PAD), ct.float32)\n"
                  "    r = ct.maximum(t, -math.inf)\n"
                  "    ct.store(y, index=(0,), tile=ct.astype(r, y.dtype))\n")
-    (k,) = fe.lower_file(frontend_cutile.ModuleInfo(p, p.read_text())).kernels
+    (k,) = fe.lower_file(ModuleInfo(p, p.read_text())).kernels
     assert next(o for o in _ops(k) if o.kind == OpKind.MAKE_VIEW).attrs["padding"] == "zero"
     assert any(o.kind == OpKind.CONSTANT and o.attrs["value"] == float("-inf") for o in _ops(k))
 

@@ -5,7 +5,8 @@ with the crate defect (CTRS-E323, cutile 0.3.1 and 0.5.0)."""
 
 from __future__ import annotations
 
-from ctrs import errors, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs import errors, pipeline, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.spec import load_specs
 
 from .conftest import DATA, assert_equivalent_report

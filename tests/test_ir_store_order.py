@@ -5,7 +5,9 @@ of tests/data/ir_store_order.json; cutile 0.3.1 has no such store (CTRS-E402, fr
 
 from __future__ import annotations
 
-from ctrs import cli, ir_ref, ir_rs, irdiff, pipeline, translate
+from ctrs.workflow import cli
+from ctrs.verify import ir_ref, ir_rs, irdiff
+from ctrs import pipeline, translate
 from ctrs.spec import load_specs
 
 from .conftest import DATA, assert_equivalent_report

@@ -19,7 +19,8 @@ import re
 
 import pytest
 
-from ctrs import ir_ref, ir_rs, irdiff, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
+from ctrs import translate
 
 from .conftest import DATA, assert_equivalent_report, data_cases
 
@@ -81,7 +82,7 @@ def test_a_changed_persistent_loop_step_is_still_critical(port):
 
 
 def test_folding_reads_the_literals_as_the_predicate_says():
-    from ctrs import ircanon  # noqa: PLC0415
+    from ctrs.verify import ircanon  # noqa: PLC0415
 
     assert ircanon._int_literal("i32", "-1", True) == -1
     assert ircanon._int_literal("i32", "-1", False) == 2**32 - 1  # unsigned: -1 is the largest value
@@ -116,7 +117,8 @@ def test_a_name_reused_in_a_sibling_region_is_a_new_value():
     """The Tile IR printer numbers values per region: TileGym's causal attention has two sibling loops that both
     define %38 (a 256x1 exp2, then a 256x128 select). The well-formedness check used to type the second by the
     first and refuse the reference IR (CTRS-E030); a real mismatch is still one."""
-    from ctrs import errors, irparse  # noqa: PLC0415
+    from ctrs import errors  # noqa: PLC0415
+    from ctrs.verify import irparse  # noqa: PLC0415
 
     irparse.parse(SIBLINGS, "siblings.mlir")
     assert irdiff.diff(SIBLINGS, SIBLINGS).verdict() == "EQUIVALENT"

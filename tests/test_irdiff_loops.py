@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctrs import irdiff
+from ctrs.verify import irdiff
 
 from .conftest import ref_ir
 

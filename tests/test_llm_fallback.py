@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import cli, errors, translate
+from ctrs.workflow import cli
+from ctrs import errors, translate
 
 pytest.importorskip("openai")
 from ctrs.llm_fallback import answer  # noqa: E402
@@ -67,7 +68,7 @@ def test_off_is_byte_identical_without_module(tmp_path, monkeypatch, capsys):
         import ctrs.llm_fallback  # noqa: F401
     assert cli.main(["translate", str(fixture), "-o", str(tmp_path / "without")]) == 0
     assert cli.main(["translate", str(KERNEL), "-o", str(tmp_path / "atan2_without")]) == 3
-    assert capsys.readouterr().err == err_with and "CTRS-E100" in err_with
+    assert capsys.readouterr().err == err_with and "CTRS-E124" in err_with
     a = {p.name: p.read_bytes() for p in (tmp_path / "with").iterdir()}
     b = {p.name: p.read_bytes() for p in (tmp_path / "without").iterdir()}
     assert a == b and "kernel.rs" in a
@@ -182,7 +183,7 @@ def test_429_exhausted_reported(tmp_path):
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", http_retries=2))
         assert len(srv.requests) == 2
     e = ei.value
-    assert e.code == errors.NO_RULE and (e.loc.line, e.loc.col) == (12, 9)
+    assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (12, 9)
     assert "HTTP 429" in e.hint and KEY not in e.one_line()
     assert not (tmp_path / "port").exists()
 
@@ -194,7 +195,7 @@ def test_timeout_reported(tmp_path):
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", timeout=0.5, http_retries=2))
         assert time.monotonic() - t0 < 10
         assert len(srv.requests) == 2
-    assert ei.value.code == errors.NO_RULE and "timeout" in ei.value.hint
+    assert ei.value.code == errors.IR_UNSUPPORTED and "timeout" in ei.value.hint
     assert not (tmp_path / "port").exists()
 
 
@@ -221,8 +222,8 @@ def test_noncompiling_garbage_and_outside_code_exhaust_attempts(tmp_path, capsys
     assert "does not compile" in fb1 and "error" in fb1
     assert "rejected before building" in fb2 and "exactly one" in fb2
     e = ei.value
-    assert e.code == errors.NO_RULE and "no verified answer after 3 attempts" in e.hint
-    assert e.one_line().startswith(f"{KERNEL}:12:9: error[CTRS-E100]: no rule for 'ct.atan2'")
+    assert e.code == errors.IR_UNSUPPORTED and "no verified answer after 3 attempts" in e.hint
+    assert e.one_line().startswith(f"{KERNEL}:12:9: error[CTRS-E124]: typed-IR front end: call 'ct.atan2'")
     assert not (tmp_path / "port").exists()
     _assert_no_key(tmp_path)
 
@@ -242,7 +243,7 @@ def test_splice_renames_bound_names_no_build():
     assert fallback.count_llm_lines(rs) == 2
     with pytest.raises(errors.CtrsError) as ei:  # the hook is passed in, not left behind in a global
         translate.translate_source(KERNEL)
-    assert ei.value.code == errors.NO_RULE
+    assert ei.value.code == errors.IR_UNSUPPORTED
 
 
 def test_malformed_response_body_reported(tmp_path):
@@ -250,7 +251,7 @@ def test_malformed_response_body_reported(tmp_path):
         with pytest.raises(errors.CtrsError) as ei:
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", attempts=1))
         assert len(srv.requests) == 1
-    assert ei.value.code == errors.NO_RULE and "LLM fallback" in ei.value.hint
+    assert ei.value.code == errors.IR_UNSUPPORTED and "LLM fallback" in ei.value.hint
     assert not (tmp_path / "port").exists()
 
 
@@ -263,7 +264,7 @@ def test_rejected_answer_is_not_replayed(tmp_path):
     with Server([WRONG, GOOD]) as srv:
         with pytest.raises(errors.CtrsError) as ei:
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, cache, attempts=1))
-        assert ei.value.code == errors.NO_RULE and "IR diff" in ei.value.hint
+        assert ei.value.code == errors.IR_UNSUPPORTED and "IR diff" in ei.value.hint
         assert not [f for f in cache.rglob("*.json")]  # nothing cached
         out = translate.translate(KERNEL, tmp_path / "port", _cfg(srv, cache, attempts=1))
         assert len(srv.requests) == 2  # the rerun asked again (the same first prompt), got GOOD
@@ -305,7 +306,7 @@ def test_answer_right_for_one_spec_wrong_for_another_is_rejected(tmp_path):
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[mixed], attempts=1))
         assert len(srv.requests) == 1
     e = ei.value
-    assert e.code == errors.NO_RULE and "no verified answer after 1 attempts" in e.hint
+    assert e.code == errors.IR_UNSUPPORTED and "no verified answer after 1 attempts" in e.hint
     assert not (tmp_path / "port").exists() and not list((tmp_path / "c").rglob("*.json"))
 
 
@@ -389,7 +390,7 @@ def test_operator_without_a_rule_reaches_the_model(tmp_path):
         (req,) = srv.requests
     user = req["body"]["messages"][1]["content"]
     assert "The expression to translate is `a @ b` (line 10, column 9); bind its value to `c`" in user
-    assert ei.value.code == errors.NO_RULE and (ei.value.loc.line, ei.value.loc.col) == (10, 9)
+    assert ei.value.code == errors.IR_UNSUPPORTED and (ei.value.loc.line, ei.value.loc.col) == (10, 9)
     assert not (tmp_path / "port").exists()
 
 
@@ -407,7 +408,7 @@ def test_triton_construct_reaches_the_model(tmp_path):
     assert c["line"] == 18 and c["verified_specs"] == ["f32_n4096", "f16_n1000"]
 
 
-# ------------------------------------------------------------------------------------------ text-model reach, trust
+# ------------------------------------------------------------------------------------------ reach, trust
 
 
 CEIL = DATA / "llm_ceil_div.py"
@@ -445,7 +446,7 @@ def test_construct_that_no_spec_exercises_is_not_asked(tmp_path):
             translate.translate(kernel, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[off, on], attempts=1))
         assert len(srv.requests) == 1  # asked (and the answer, GOOD's `a` for target `t`, rejected unbuilt)
     e = ei.value
-    assert e.code == errors.NO_RULE and (e.loc.line, e.loc.col) == (14, 13)
+    assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (14, 13)
     assert "no spec exercises this construct" in e.hint and "(f32_n4096_off, f16_n1000_off)" in e.hint
     assert "no spec exercises" not in e2.value.hint
     assert not (tmp_path / "port").exists() and not list((tmp_path / "c").rglob("*.json"))
@@ -474,19 +475,6 @@ def test_left_off_reads_ifs_on_translate_time_values(tmp_path):
     assert off(12, F=1, G=False) and not off(12, F=2, G=False)  # elif: the else arm of `if F & 1 and not G`
     assert not off(15, F=3, G=True) and off(15, F=1, G=True)  # `if n > 0` (runtime) counts as taken
     assert not off(8, F=0, G=False) and not off(10, G=True)  # no enclosing if / F unknown: taken
-
-
-def test_text_model_splices_a_tile_operator_answer_no_build():
-    """The text model's hook for a tile operator: the answer's let replaces `(c + (b - 1)) // b`, reading the
-    lowered left operand by its Rust name; ct.maximum of int32 tiles is maxi (the reference's op), not maxf."""
-    from ctrs.llm_fallback import splice
-
-    rec = {"stmts": answer.parse(CEIL_GOOD, "q"), "model": "m", "hash": "0" * 64}
-    files = translate.translate_source(CEIL, llm_hook=splice.Hook({(str(CEIL), 13, 9): rec}))
-    rs = files["kernel.rs"]
-    assert "let q_lhs: Tile<i32, { [N] }> = c + q_lhs_rhs;" in rs
-    assert "let q: Tile<i32, { [N] }> = /* ctrs-llm m 0000000000000000 */ divi(q_lhs, b, rounding::NegativeInf);" in rs
-    assert "let c: Tile<i32, { [N] }> = maxi(c_lhs, c_rhs);" in rs and "maxf" not in rs
 
 
 # ------------------------------------------------------------------- statements binding several names

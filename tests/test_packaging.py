@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import generated, regen, toolchain, translate
+from ctrs.workflow import generated, regen
+from ctrs import toolchain, translate
 from tests.test_regen import _env as _git_env  # git identity, no global config, PRE_COMMIT_HOME under tmp
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,13 +18,15 @@ import cffi
 import pytest
 
 from ctrs.emitters import render_host
-from ctrs import check, launch_sites, translate
+from ctrs.workflow import check
+from ctrs.frontends import launch_sites
+from ctrs import translate
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DATA = Path(__file__).resolve().parent / "data"
 LAUNCH_KERNEL = DATA / "launch_code" / "kernel.py"
-CTRS = [sys.executable, "-m", "ctrs.cli"]
+CTRS = [sys.executable, "-m", "ctrs.workflow.cli"]
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -535,7 +537,7 @@ def test_translate_directory(tmp_path):
     rows = {ln.split()[0]: ln.split()[1:] for ln in lines[1:-1]}
     assert "not_a_kernel.py" not in rows
     assert rows["launch_code/kernel.py"] == ["1", "ok", "-"]
-    assert rows["unsupported_atomic.py"][1:] == ["error", "CTRS-E100"]
+    assert rows["unsupported_atomic.py"][1:] == ["error", "CTRS-E124"]
     assert res.returncode == 1  # one file failed
     assert (tmp_path / "out" / "launch_code" / "kernel_rs" / "ffi.rs").exists()
     assert re.search(r"\[\d+/\d+\] ", res.stderr)  # progress on stderr

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ctrs.progress import Progress
+from ctrs.workflow.progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def test_directory_translate_prints_plain_progress_in_a_pipe(tmp_path):
     for fx in ("vector_add", "rms_norm"):
         (tmp_path / "k").mkdir(exist_ok=True)
         shutil.copy(ROOT / "fixtures" / fx / "kernel.py", tmp_path / "k" / f"{fx}.py")
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", str(tmp_path / "k"), "-o", str(tmp_path / "o")],
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", str(tmp_path / "k"), "-o", str(tmp_path / "o")],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert res.stderr.splitlines() == ["translate: [1/2] " + str(tmp_path / "k" / "rms_norm.py"),

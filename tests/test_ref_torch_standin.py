@@ -7,7 +7,9 @@ import importlib.util
 
 import pytest
 
-from ctrs import check, errors, refmodule
+from ctrs import errors
+from ctrs.workflow import check
+from ctrs.verify import refmodule
 
 from .conftest import DATA
 

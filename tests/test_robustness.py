@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import check, cli, errors, irdiff, irparse, regen, spec as specmod, translate
+from ctrs.workflow import check, cli, regen
+from ctrs import errors, spec as specmod, translate
+from ctrs.verify import irdiff, irparse
 from ctrs.emitters import render_host
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +123,7 @@ def test_deep_expressions_are_refused_before_parsing(tmp_path, capsys, expr, whe
 
 def test_5000_nested_parentheses_no_segfault(tmp_path):
     k = kernel(tmp_path, _with_body("s = " + "(" * 5000 + "lhs" + ")" * 5000))
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", str(k), "-o", str(tmp_path / "o")],
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", str(k), "-o", str(tmp_path / "o")],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 3, res.stderr
     assert f"{k}:13:" in res.stderr and "error[CTRS-E106]: too many nested parentheses" in res.stderr
@@ -183,7 +185,7 @@ def test_triton_call_signatures(tmp_path, capsys, old, new, msg):
 def test_non_utf8_file_name(tmp_path):
     k = tmp_path / "k\udcff.py"
     k.write_text(VA_TEXT)
-    res = subprocess.run([sys.executable, "-m", "ctrs.cli", "translate", os.fsencode(k)], capture_output=True,
+    res = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "translate", os.fsencode(k)], capture_output=True,
                          timeout=120)
     assert res.returncode == 3, res.stderr
     assert res.stderr.endswith(b"k\xff.py: error[CTRS-E108]: kernel file name is not valid UTF-8; it cannot be named "

@@ -7,7 +7,7 @@ import pytest
 
 from ctrs import errors, ir_rules, paths, rules_loader, targets
 from ctrs.frontends.triton import source as triton_source
-from ctrs.cutile_base import load_rules
+from ctrs.ir_rules import cutile_rules as load_rules
 
 RULES = paths.data("rules")
 
@@ -160,14 +160,6 @@ def test_cutile_declaration_without_template(tmp_path):
     where = _line_col("cutile.toml", 'names = ["exp_approx"')
     assert got == (f"FILE:{where}: error[CTRS-E194]: declarations.names[3] names 'exp2_approx', which has no "
                    "template (hint: add emitters/templates/port/declarations/exp2_approx.rs.j2 (docs/rules.md))")
-
-
-def test_every_lowering_named_by_the_rules_exists():
-    """`lower` names the front end's _lower_<name> method: a typo would fail only when a kernel calls it."""
-    from ctrs.frontend_cutile import KernelFront
-
-    lowers = {f["lower"] for f in load_rules()["functions"].values()}
-    assert {lw for lw in lowers if not callable(getattr(KernelFront, f"_lower_{lw}", None))} == set()
 
 
 def test_every_typed_only_rule_has_a_typed_handler():

@@ -1,4 +1,4 @@
-"""Fuzz plans from host calls (transpiler/shapes.py): extents of a call expression, tied groups, seeded
+"""Fuzz plans from host calls (transpiler/gpu/shapes.py): extents of a call expression, tied groups, seeded
 hypothesis draws, and -- through ``ctrs specs``' capture -- grids and constants recomputed by the host code."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import capture, errors, shapes
+from ctrs.workflow import capture
+from ctrs import errors
+from ctrs.gpu import shapes
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP = ROOT / "tests" / "data" / "capture"

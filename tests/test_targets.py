@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from ctrs import check, errors, ir_ref, ir_rs, irdiff, regen, targets, translate
+from ctrs.workflow import check, regen
+from ctrs import errors, targets, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.spec import load_specs
 
 from .conftest import DATA, FIXTURES

@@ -1,4 +1,4 @@
-"""ctrs translate: memory constructs (transpiler/mem_cutile.py).
+"""ctrs translate: memory constructs (frontends/cutile/memory.py).
 
 * ``ct.load(.., order=..)`` -> partition views with ``dim_map`` (identity orders dropped, stores too);
 * padding / latency / allow_tma given by names, helpers, module constants and ct.Constant parameters;
@@ -74,9 +74,9 @@ def test_mem_diagnostics(tmp_path, kernel, line, words):
     with pytest.raises(errors.CtrsError) as ei:
         translate.translate(DATA / f"{kernel}.py", tmp_path / "out")
     # a rank-2 gather index: the typed path names the cutile defect (CTRS-E230); an unpadded view of a raw array
-    # the cutile limit (CTRS-E370); the others: the rules' E100
+    # the cutile limit (CTRS-E370)
     assert ei.value.code == {"mem_bad_rank2": errors.IR_GATHER_RANK, "mem_bad_unpadded": errors.IR_RAW_VIEW_PADDING
-                             }.get(kernel, errors.NO_RULE)
+                             }[kernel]
     assert ei.value.loc.line == line and words in ei.value.message
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, ir_ref, ir_rs, irdiff, pipeline, spec as specmod, translate
+from ctrs import errors, pipeline, spec as specmod, translate
+from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.frontends.triton.source import is_triton_file
 
 from .conftest import assert_equivalent_report
@@ -160,7 +161,7 @@ def test_dry_run_lists_everything():
 
 
 def test_dry_run_cli():
-    cmd = [sys.executable, "-m", "ctrs.cli", "translate", "--dry-run"]
+    cmd = [sys.executable, "-m", "ctrs.workflow.cli", "translate", "--dry-run"]
     r = subprocess.run([*cmd, str(UNSUPPORTED)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1
     assert [ln.split(": error[")[1][:9] for ln in r.stdout.splitlines()] == ["CTRS-E124", "CTRS-E124"]
@@ -345,7 +346,7 @@ def test_wrapper_checks_constexpr_mask_bounds(tmp_path):
 
 
 def test_check_uses_the_counterpart_named_in_specs():
-    from ctrs import check  # noqa: PLC0415
+    from ctrs.workflow import check  # noqa: PLC0415
 
     rows = check.check(FIXTURES / "triton_matmul_advance" / "kernel.py")
     assert [(r.spec, r.verdict) for r in rows] == [("f16_256x128x192", "EQUIVALENT"), ("f32_128x96x128", "EQUIVALENT")]
@@ -354,7 +355,7 @@ def test_check_uses_the_counterpart_named_in_specs():
 def test_check_without_a_counterpart_is_one_coded_error(tmp_path):
     k = tmp_path / "kernel.py"
     shutil.copy(FIXTURES / "triton_vector_add" / "kernel.py", k)
-    r = subprocess.run([sys.executable, "-m", "ctrs.cli", "check", str(k)], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "ctrs.workflow.cli", "check", str(k)], capture_output=True, text=True,
                        cwd=ROOT)
     assert r.returncode != 0
     assert r.stderr.strip().splitlines() == [

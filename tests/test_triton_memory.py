@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, ir_rs, pipeline, spec as specmod, translate
+from ctrs import errors, pipeline, spec as specmod, translate
+from ctrs.verify import ir_rs
 from ctrs.frontends import triton as fe_triton
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -314,7 +315,7 @@ def test_every_spec_feeds_the_triton_kernel_and_the_port():
     from each spec of fixtures/triton_gather2d with the launch map of its kernel; the grid is the spec's."""
     import json  # noqa: PLC0415
 
-    from ctrs import gpu  # noqa: PLC0415
+    from ctrs.gpu import proof as gpu  # noqa: PLC0415
 
     from .test_gpu_triton_cpu import fake_desc, fake_tensors  # noqa: PLC0415
 

@@ -149,8 +149,8 @@ IR_NOT_IN_REFERENCE = "CTRS-E322"  # a ct.* name cuTile Python 1.7.0 (the refere
 IR_SCAN_AXIS = "CTRS-E323"  # ct.cumsum along an axis other than 0 (cutile 0.3.1's scan ignores its dim)
 IR_CONST_CONDITION = "CTRS-E324"  # a runtime if on arithmetic of ct.Constant values (the reference folds it)
 IR_LOOP_SPLIT_FLAG = "CTRS-E325"  # a loop_split candidate inside a constant-flag if (reference: per flag value)
-# the typed path refuses these precisely; the text-model pipeline is still tried on the file (pipeline.FALLBACK_CODES),
-# which may take its other kernels, as it did before they had codes of their own
+# the typed path refuses these precisely (pipeline.FALLBACK_CODES: constructs outside its subset; ctrs translate --llm
+# may ask for such a statement as a whole)
 IR_OPS2_FALLBACK = (IR_LOOP_SPLIT_STEP, IR_NESTED_RETURN, IR_NOT_IN_REFERENCE, IR_SCAN_AXIS, IR_CONST_CONDITION,
                     IR_LOOP_SPLIT_FLAG)
 # Corpus benchmark (benchmarks/corpus.py) and reports: the corpus cannot be downloaded / is not the pinned wheel;
@@ -167,7 +167,7 @@ KERNELS_REFUSED = "CTRS-E240"
 # LLM fallback (ctrs translate --llm, llm_fallback/): no endpoint / key configured, so no request is made.
 LLM_NOT_CONFIGURED = "CTRS-E250"
 LLM_CONSTRUCT = "CTRS-E251"  # --llm: a construct without a rule reached the fallback's hook and has no answer yet
-# h200-prep: fuzz plans and benchmark sizes of host calls (transpiler/shapes.py, benchmarks/h200_tilegym.py).
+# h200-prep: fuzz plans and benchmark sizes of host calls (transpiler/gpu/shapes.py, benchmarks/h200_tilegym.py).
 SHAPE_CALL = "CTRS-E360"  # a host-call expression of a fuzz / size plan is not an expression
 SHAPE_PLAN = "CTRS-E361"  # a size plan names a kernel file or host call that is not in the corpus data
 # --- cutile-050 (issue 17: emit for a chosen cutile version) ---

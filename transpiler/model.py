@@ -70,7 +70,7 @@ class Generic:
     kind: str  # "type" | "const"
     origin: str  # "array_dtype" | "constant" | "dtype_flag"
     note: str = ""
-    rust_name: str = ""  # kernel.rs's name where it differs (cutile_base.const_generic_names)
+    rust_name: str = ""  # kernel.rs's name where it differs (emitters/spelling.py const_spelling)
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype, computed by the host
     expr: object = None  # a derived const's ConstExpr over the constant generics, computed by the host
 
@@ -86,7 +86,7 @@ class Generic:
 class Op:
     """One typed operation; ``template`` is a rule string formatted with ``operands``. ``decl`` names the
     module-local op declaration its text calls (emitters/templates/port/declarations/), "" for a crate op;
-    ``literal`` is the Python value of a constant of the generic element type that mono.expand spells again
+    ``literal`` is the Python value of a constant of the generic element type, spelled again
     for each concrete element type."""
     kind: str
     template: str
@@ -176,7 +176,7 @@ class Module:
     source: str  # path of the Python file, for the header comment
     kernels: list[Kernel]
     decisions: list[Decision] = field(default_factory=list)
-    pipeline: str = "text-model"  # or "typed-ir" (transpiler/pipeline.py): which pipeline produced it
+    pipeline: str = "typed-ir"  # the pipeline that produced it (transpiler/pipeline.py PIPELINE_NAME)
     refused: object = None  # errors.Refused: the file's kernels that did not translate (translate.py keeps going)
 
 

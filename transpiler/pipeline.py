@@ -1,36 +1,41 @@
 """The typed-IR pipeline: cuTile Python (frontends/cutile/) or Triton (frontends/triton/) -> IR -> passes (passes/)
 -> Rust (emitters/ir_rust.py).
 
-It is the default for every cuTile Python or Triton file whose kernels it fully handles; a file with any construct
-outside its subset (CTRS-E124 from the front end, CTRS-E125 from the emitter) goes through the text-model
-pipeline instead when it is a cuTile file (frontend_cutile -> specialise -> mono; tests/test_ir_pipeline.py lists
-which fixtures take which path, a ratchet); a Triton file has the typed path only (tests/test_triton_ir.py).
+The one pipeline of ctrs: a construct outside its subset is a blocker (CTRS-E124 from the front end, CTRS-E125
+from the emitter, ...), reported at its file:line:col; there is no other pipeline to fall back to.
 
 Keep-going (``refused`` below): every kernel is lowered, specialised and emitted on its own; a kernel
-whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module.
-translate.translate_module decides between that partial module and the text-model pipeline (README); a Triton file's
-partial module is its port.
+whose front end, passes or emitter raise is refused with all its blockers, and the others still make a module
+(the port of the others: translate.translate_module).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from . import errors, frontend_cutile, model
+from . import errors, model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
+from .frontends.cutile.module import ModuleInfo
+from .frontends.pysource import read_kernel_source
 from .ir import Kernel, OpKind, print_kernel, walk
+from .ir_rules import cutile_rules
 from .passes import STAGES, run_pipeline
 
+# "outside the typed subset" blockers: a statement stopped by one can be asked for as a whole (ctrs translate --llm)
 FALLBACK_CODES = (errors.IR_UNSUPPORTED, errors.IR_EMIT, *errors.IR_OPS2_FALLBACK, errors.IR_DTYPE_CONFLICT,
                   errors.IR_DTYPE_UNSOLVED)
 PIPELINE_NAME = "typed-ir"
 
 
-def _info(path: Path) -> frontend_cutile.ModuleInfo:
-    info = frontend_cutile.ModuleInfo(path, frontend_cutile.read_kernel_source(path))
-    if not info.ct_names or not info.kernels:  # the text-model front end reports these
-        raise errors.CtrsError(errors.IR_UNSUPPORTED, "no cuTile kernel", "", errors.Loc(str(path)))
+def _info(path: Path) -> ModuleInfo:
+    info = ModuleInfo(path, read_kernel_source(path))
+    if not info.ct_names:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import cuda.tile as ct' in the file",
+                               "cuTile Python kernels import cuda.tile", errors.Loc(str(path)))
+    if not info.kernels:
+        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @ct.kernel function in the file",
+                               "decorate the kernel with @ct.kernel", errors.Loc(str(path)))
     return info
 
 
@@ -49,7 +54,7 @@ def lower(path: Path, stages=None, refused: dict | None = None, notes: list | No
     out: list[Kernel] = []
     for k in mod.kernels:
         try:
-            out += run_pipeline(k, frontend_cutile.load_rules()["element_entries"]["dtypes"], stages)
+            out += run_pipeline(k, cutile_rules()["element_entries"]["dtypes"], stages)
         except errors.CtrsError as e:
             if refused is None:
                 raise
@@ -106,8 +111,7 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
 
 
 def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsupported=None) -> model.Module:
-    """The Rust-spelled model of a file through the typed IR; raises CtrsError (a FALLBACK_CODES code when
-    the file should take the text-model pipeline). With ``refused``: the kernels that lower, specialise and
+    """The Rust-spelled model of a file through the typed IR; raises CtrsError. With ``refused``: the kernels that lower, specialise and
     emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 

@@ -5,7 +5,7 @@ Standard library only (``ast``, ``re``): the pre-commit hook classifies every ma
 before it knows whether anything must be translated.
 
 * cuTile Python: module-level functions decorated with the cuda.tile ``kernel`` however the file names it,
-  the way frontend_cutile resolves names: ``@ct.kernel`` after ``import cuda.tile as ct`` (any alias),
+  the way the cuTile front end resolves names (frontends/cutile/module.py): ``@ct.kernel`` after ``import cuda.tile as ct`` (any alias),
   ``@cuda.tile.kernel``, ``@tile.kernel`` after ``from cuda import tile``, ``@kernel`` / ``@k`` after
   ``from cuda.tile import kernel [as k]``; a call (``@ct.kernel(...)``) counts too.
 * Triton: ``@triton.jit`` / ``@jit`` functions in a file that mentions triton (frontends/triton/source.is_triton_file).

@@ -385,7 +385,7 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | No
 
 # a launch's compiler hints (cuTile Python replace_hints / autotune config keys) -> cutile's runtime CompileOptions
 # fields (cutile-compiler hints.rs: they override the entry's optimization_hints, as replace_hints overrides the
-# decorator's); kernel_hints.ENTRY_HINTS maps the same keys for the decorator
+# decorator's); frontends/cutile/hints.py ENTRY_HINTS maps the same keys for the decorator
 LAUNCH_HINTS = {"num_ctas": "num_cta_in_cga", "occupancy": "occupancy", "num_worker_warps": "num_worker_warps_per_cta"}
 
 

@@ -1,24 +1,22 @@
 """``ctrs translate``: cuTile Python kernel file -> a buildable cuTile Rust port crate, with rules only.
 
-front end (frontend_cutile) -> specialise -> emit (emitters/render: kernel.rs; emitters/render_host:
+typed IR (pipeline.py: front end -> passes -> emitters/ir_rust) -> emit (emitters/render: kernel.rs; emitters/render_host:
 lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json; launch_sites mines the file's own
 ct.launch calls and config lists). Deterministic: the same input gives byte-identical output. Outputs
-carry a ``@generated`` checksum and are written all or nothing (transpiler/outputs.py); on any error
+carry a ``@generated`` checksum and are written all or nothing (transpiler/workflow/outputs.py); on any error
 nothing is written, and files ctrs did not generate are never replaced without ``--force``.
 
 Keep-going: a kernel with a blocker does not stop the others. The port holds the kernels that translated and
 errors.Refused (CTRS-E240) lists every blocker of the others, raised after the port is written (nothing is
-written when no kernel translated). Which pipeline: see :func:`translate_module`.
+written when no kernel translated). See :func:`translate_module`.
 """
 
 from __future__ import annotations
 
-import os
-
 import re
 from pathlib import Path
 
-from . import errors, frontend_cutile, model, mono, pipeline, source, sources, specialise
+from . import errors, model, pipeline, source, sources
 
 
 def default_output(kernel: Path) -> Path:
@@ -68,14 +66,15 @@ def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Ref
         raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
 
-    from . import launch_sites, targets  # noqa: PLC0415
+    from .frontends import launch_sites  # noqa: PLC0415
+    from . import targets  # noqa: PLC0415
 
     kernel_rs = render.render_kernel_rs(mod)
     files = {"kernel.rs": kernel_rs}
     from .frontends.triton import host, source as triton_source  # noqa: PLC0415
     if triton_source.is_triton_file(Path(kernel)):  # the typed lowering's host map (host.py)
         sites = host.typed_sites(Path(kernel), set(mod.refused.kernels) if mod.refused is not None else set(),
-                                 llm_hook.typed if getattr(llm_hook, "typed_mode", False) else None)
+                                 llm_hook.typed if llm_hook is not None else None)
     else:
         sites = launch_sites.mine_file(Path(kernel))
     if mod.refused is not None:
@@ -92,96 +91,28 @@ def _without(sites: dict, refused: set[str]) -> dict:
 
 
 def translate_module(kernel: Path, llm_hook=None) -> model.Module:
-    """The specialised model of one kernel file: every entry (structural variants included) and the
-    specialisation decisions (``--explain``). ``llm_hook``: the LLM fallback's hook (``--llm``).
-
-    A cuTile file goes through the typed IR, kernel by kernel. When it refuses a kernel and every blocker is
-    one the text-model pipeline may not have (CTRS-E124/E125), that pipeline is tried too, kernel by kernel:
-    if it takes every kernel, its module; else the pipeline that translates more kernels (the typed IR on a
-    tie) gives the port, and ``refused`` (errors.Refused) the blockers of the kernels it refused: for one both
-    refused, the text model's (where it stopped) and every typed one past it (:func:`_merged`); for one only
-    a pipeline refused, that pipeline's. ``CTRS_PIPELINE=typed``: no text model, the typed IR's every blocker
-    (docs/ir.md). A Triton file goes through the typed IR only (frontends/triton/), keeping going alike."""
-    from .frontends.triton.source import is_triton_file  # noqa: PLC0415 - @triton.jit files: the Triton front end
-    triton = is_triton_file(kernel)
-    if getattr(llm_hook, "typed_mode", False):  # --llm: the typed IR alone, its hook on every gap
-        return pipeline.translate_module(kernel, _stem(kernel), on_unsupported=llm_hook.typed)
-    if llm_hook is not None and not triton:
-        return _text_model(kernel, llm_hook)
-    typed_only = triton or os.environ.get("CTRS_PIPELINE") == "typed"  # measures the typed path alone (docs/ir.md)
-    refused: dict[str, list[errors.CtrsError]] = {}
+    """The specialised model of one kernel file through the typed IR (pipeline.py): every entry (structural
+    variants included) and the specialisation decisions (``--explain``). Keep-going: each kernel is lowered on
+    its own; ``refused`` (errors.Refused) holds every blocker of the kernels that did not translate and the
+    module the others. ``llm_hook``: the LLM fallback's hook (``--llm``, llm_fallback.splice.Hook): its
+    ``typed`` callback is the front ends' ``on_unsupported`` and the first blocker is raised (the fallback asks
+    for it). ``CTRS_PIPELINE=typed`` (older scripts) changes nothing: there is one pipeline."""
+    kernel = Path(kernel)
+    refused: dict[str, list[errors.CtrsError]] | None = None if llm_hook is not None else {}
     try:
-        mod = pipeline.translate_module(kernel, _stem(kernel), refused)
-    except errors.CtrsError as e:  # the whole file is outside the typed path: the text model takes it
-        if e.code not in pipeline.FALLBACK_CODES or typed_only:
-            raise
-        return _text_model(kernel, None)
-    if not refused:
-        return mod
-    total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
-    if not typed_only and all(b.code in pipeline.FALLBACK_CODES for bs in refused.values() for b in bs):
-        text_refused: dict[str, list[errors.CtrsError]] = {}
-        try:
-            text = _text_model(kernel, None, text_refused)
-        except errors.CtrsError as e:  # the text model cannot read the file at all
-            text, text_refused = None, {"": [e]}
-        if text is not None and not text_refused:
-            return text  # the text model takes the whole file: as before keep-going
-        refused = {k: _merged(bs, text_refused[k][0]) if k in text_refused else bs for k, bs in refused.items()}
-        if text is not None and len(text_refused) < len(refused):  # it translates more kernels: its port
-            text.refused = errors.Refused(kernel, {k: refused.get(k, es) for k, es in text_refused.items()}, total)
-            return text
-    mod.refused = errors.Refused(kernel, refused, total)
-    return mod
-
-
-def _merged(typed: list[errors.CtrsError], e: errors.CtrsError) -> list[errors.CtrsError]:
-    """The blockers of a kernel both pipelines refused: where the text model stopped (its diagnostic: a
-    rules-table code and hint), then every typed blocker past that point (constructs neither pipeline got
-    through); the typed ones before it, or on its line, are constructs the text model translated or the same."""
-    at = (e.loc.line, e.loc.col) if e.loc else (0, 0)
-    return [e] + [b for b in typed if b.loc and (b.loc.line, b.loc.col) > at and b.loc.line != at[0]]
-
-
-def _text_model(kernel: Path, llm_hook, refused: dict | None = None) -> model.Module:
-    """The text-model pipeline of a cuTile file (frontend_cutile -> specialise -> mono), whole file; with
-    ``refused``: kernel by kernel, a kernel that fails recorded there with its (first) blocker."""
-    kernels: list[model.Kernel] = []
-    decisions: list[model.Decision] = []
-    try:
-        if refused is None:
-            info, fronts = frontend_cutile.parse_file(kernel, llm_hook)
-        else:
-            info = frontend_cutile.parse_module(kernel, llm_hook)
-            fronts = [f for fn in info.kernels
-                      if (f := _kept(refused, fn.name.value, kernel, lambda fn=fn: frontend_cutile.KernelFront(info, fn)))]
-        for f in fronts:
-            def one(f=f):
-                ks, ds = specialise.specialise_variants(f)
-                return mono.expand(mono.split_dtypes(ks, f), f.rules), ds  # own dtype generics; per-dtype entries
-            got = one() if refused is None else _kept(refused, f.fn.name.value, kernel, one)
-            if got:
-                kernels += got[0]
-                decisions += got[1]
+        mod = pipeline.translate_module(kernel, _stem(kernel), refused,
+                                        on_unsupported=llm_hook.typed if llm_hook is not None else None)
     except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
         raise _too_deep(kernel) from None
-    return model.Module(_stem(kernel), kernel.name, kernels, decisions)
+    if refused:
+        total = len({k.python_name or k.name for k in mod.kernels}) + len(refused)
+        mod.refused = errors.Refused(kernel, refused, total)
+    return mod
 
 
 def _too_deep(kernel: Path) -> errors.CtrsError:
     return errors.CtrsError(errors.INPUT_TOO_DEEP, "source too deeply nested for the lowering",
                             f"flatten the nesting (limit: {source.MAX_DEPTH} levels)", errors.Loc(str(kernel)))
-
-
-def _kept(refused: dict, name: str, kernel: Path, step):
-    """``step()``, or None with the kernel's blocker recorded in ``refused`` (the text model keeps going)."""
-    try:
-        return step()
-    except errors.CtrsError as e:
-        refused[name] = [e]
-    except RecursionError:
-        refused[name] = [_too_deep(kernel)]
-    return None
 
 
 def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
@@ -192,11 +123,11 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False,
               cutile: str | None = None) -> list[Path]:
-    """Translate and write the port (transpiler/outputs.py: every file carries a ``@generated`` checksum;
+    """Translate and write the port (transpiler/workflow/outputs.py: every file carries a ``@generated`` checksum;
     only files ctrs generated are replaced unless ``force``; all or nothing), spelled for cutile ``cutile``.
     When some kernels were refused, the port of the others is written and then errors.Refused raised (its
     ``written``: the paths)."""
-    from . import generated, outputs  # noqa: PLC0415
+    from .workflow import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)

@@ -1,4 +1,4 @@
-"""Tiny kernel using constructs with no rule (text model: ct.atomic_add; typed IR: ct.cumprod) (ctrs test data)."""
+"""Tiny kernel using constructs with no rule (ct.cumprod; ct.atomic_add has a rule) (ctrs test data)."""
 
 import cuda.tile as ct
 

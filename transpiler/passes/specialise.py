@@ -8,7 +8,7 @@
 * **element entries**: a kernel whose float contraction depends on its dtype parameter ``E`` (a
   ``mulf`` of ``E`` tiles feeding an ``addf``/``subf``: the reference contracts it only when ``E`` is a
   float) becomes one entry per dtype of rules/cutile.toml ``[element_entries]`` (``<kernel>_<dtype>``),
-  as the text-model pipeline's mono.expand does.
+  one entry per concrete dtype.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import dataclasses
 from .. import errors
 from .constfold import run as fold_constants
 from ..ir.constexpr import ConstExpr
+from ..ir.naming import variant_entry
 from .loopsplit import candidates as split_candidates
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
 from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
@@ -222,10 +223,9 @@ def _hoisting_flags(block: Block, loops: list[set[int]], bools: set[str]) -> lis
 
 
 def split_flags(kernel: Kernel, order: list[str] | None = None) -> list[Kernel]:
-    """One entry per value of each bool flag an fma contraction crosses (``<kernel>__<FLAG>_<v>``, the
-    text-model pipeline's naming): the flag leaves the parameters and generics, Kernel.variant records it
+    """One entry per value of each bool flag an fma contraction crosses (``<kernel>__<FLAG>_<v>``,
+    ir/naming.py): the flag leaves the parameters and generics, Kernel.variant records it
     and constfold keeps the taken arm of its ``if`` s."""
-    from ..specialise import variant_entry  # noqa: PLC0415 - one entry naming rule for both pipelines
 
     flags = _crossing_flags(kernel)
     if not flags:

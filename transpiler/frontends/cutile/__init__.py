@@ -10,11 +10,12 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors, ir
-from ...cutile_base import Structural, compared_literals
-from ...specialise import variant_entry  # one entry naming rule for both pipelines (<kernel>__<FLAG>_<v>)
+from ...ir.naming import variant_entry
+from ..pysource import compared_literals
 from . import arith, dtypes, grid, memory, pybuiltins, scan, shapes, tiles  # noqa: F401 - importing a family module registers its handlers
 from .control import FlagDType
 from .lowering import Lowering, unsupported
+from .module import Structural
 from .recovery import finish, record
 from .values import ELEMENT, ArrayRef, DT, PoisonUse
 
@@ -23,7 +24,7 @@ __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel"
 
 def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
                element_dtypes: tuple = ("f32", "f16", "bf16"), on_unsupported=None) -> ir.Module:
-    """Every @ct.kernel of a parsed file (frontend_cutile.ModuleInfo) as typed IR, verified.
+    """Every @ct.kernel of a parsed file (module.ModuleInfo) as typed IR, verified.
 
     Each kernel is lowered to the end whatever fails (recovery.py). Without ``refused`` the first blocker of
     the first refused kernel is raised; with it, ``refused[kernel]`` gets every blocker of each refused

@@ -7,7 +7,7 @@ import inspect
 
 import libcst as cst
 
-from ...signatures import _function
+from ..signatures import _function
 from .registry import Call
 from .values import EnumRef
 

@@ -7,8 +7,8 @@ A condition is classified as cuTile Python's compiler sees it:
 * **constant flag** (a ``ct.Constant[bool]`` parameter, or a ``ct.Constant[int]`` compared with an integer): a
   constant-flag ``if`` (attrs ``flag``, ``test``) the cuTile JIT folds per launch; ``not`` swaps the arms,
   ``and``/``or`` nest them. Arms that give a name different types (or bind a name in one arm only that is used
-  later) cannot share one body: :class:`~ctrs.cutile_base.Structural` is raised and ``lower_file`` lowers the
-  kernel once per flag value (entries ``<kernel>__<FLAG>_<v>``, transpiler/specialise.py ``variant_entry``);
+  later) cannot share one body: :class:`~ctrs.frontends.cutile.module.Structural` is raised and ``lower_file`` lowers the
+  kernel once per flag value (entries ``<kernel>__<FLAG>_<v>``, ir/naming.py ``variant_entry``);
 * **runtime** (an ``i1`` value: comparisons of i32 / f32 scalars, ``and``/``or``/``not`` of those): a runtime
   ``if`` on that value. ``a and b`` / ``a or b`` are an ``if`` yielding the ``i1`` (cuTile Python's ast2hir
   short-circuit), ``not c`` is ``c xor true``.
@@ -24,7 +24,7 @@ import operator
 import libcst as cst
 
 from ... import errors
-from ...cutile_base import Structural
+from .module import Structural
 from ...ir import typing as irtyping
 from ...ir.constexpr import ConstExpr
 from ...ir.ops import Block, Op, OpKind
@@ -73,7 +73,7 @@ def _tested(flag) -> set[int]:
 def dead_in_reference(lw, node, why: str) -> None:
     """A construct the reference compiler rejects (``why``), met in an arm of a constant-flag ``if``: cuTile Python
     types only the arm it keeps per launch, so the launches that fold the arm away compile. Raise
-    :class:`~ctrs.cutile_base.Structural` on the innermost flag (one entry per value; ``lower_kernel`` leaves out
+    :class:`~ctrs.frontends.cutile.module.Structural` on the innermost flag (one entry per value; ``lower_kernel`` leaves out
     the entries whose only blockers are such constructs: no launch of theirs compiles in the reference)."""
     arms = getattr(lw, "flag_stack", [])
     if arms:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...cutile_base import _is_docstring
+from ..pysource import is_docstring
 from .control import branch, else_statements
 from .recovery import guard
 
@@ -40,7 +40,7 @@ def lower_to_end(lw, stmts) -> None:
     recorded and lowering goes on), an ``if`` that returns early with the rest of the list in its arms."""
     stmts = list(stmts)
     for i, s in enumerate(stmts):
-        if i == 0 and _is_docstring(s):
+        if i == 0 and is_docstring(s):
             continue
         if _return_line(s) and all(isinstance(x, cst.Return) and x.value is None for x in s.body):
             lw.note(s, "branch", "return: the end of the kernel on this path (the statements after it are not "

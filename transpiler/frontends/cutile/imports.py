@@ -2,7 +2,7 @@
 
 ``from .utils import f`` / ``from ..ops.x import C`` (relative to the kernel file) and ``from pkg.mod import f``
 (an absolute name, looked for under every ancestor directory of the kernel file) are resolved to a file, which
-is parsed with libcst (never executed) as a :class:`~ctrs.frontend_cutile.ModuleInfo`; re-exports are followed.
+is parsed with libcst (never executed) as a :class:`~ctrs.frontends.cutile.module.ModuleInfo`; re-exports are followed.
 A helper is a plain module-level ``def`` or one decorated ``@ct.function`` (cuTile Python inlines both); it is
 lowered in its own module's context (its ``ct`` alias, constants and helpers).
 """
@@ -14,19 +14,19 @@ from pathlib import Path
 
 import libcst as cst
 
-from ...cutile_base import dotted_text
+from ..pysource import dotted_text, read_kernel_source
+from .module import ModuleInfo
 
 MAX_DEPTH = 8  # re-export chains followed
 
 
 @lru_cache(maxsize=64)
 def _module(path: str):
-    from ...frontend_cutile import ModuleInfo, read_kernel_source  # noqa: PLC0415 - the shared module scan
 
     return ModuleInfo(Path(path), read_kernel_source(Path(path)))
 
 
-_dotted = dotted_text  # a.b.c of a Name / Attribute chain (cutile_base)
+_dotted = dotted_text  # a.b.c of a Name / Attribute chain (pysource)
 
 
 def _file(base: Path, parts: list[str]) -> Path | None:

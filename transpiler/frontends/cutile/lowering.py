@@ -9,8 +9,7 @@ re-binds, ``if`` / ``a if c else b`` are folded, constant-flag or runtime ``if``
 this or another module of the package are inlined (imports.py), and ``X if A.dtype == ct.float32 else
 A.dtype`` is a :class:`ir.DTypeChoice` resolved by the specialise pass. A construct outside this subset is CTRS-E124 (``IR_UNSUPPORTED``). Statements and parameters are
 lowered under recovery.guard: a blocker is recorded and lowering goes on (recovery.py), so every blocker of
-a kernel is found in one run; the caller refuses a kernel with any, and may take the whole file through the
-older text-model front end instead (transpiler/frontend_cutile.py, pipeline.py).
+a kernel is found in one run; the caller refuses a kernel with any (pipeline.py).
 """
 
 from __future__ import annotations
@@ -21,10 +20,12 @@ from pathlib import Path
 
 import libcst as cst
 
-from ... import errors, frontend_cutile
-from ...cutile_base import _is_docstring, scalar_only_names
-from ...kernel_hints import read_hints
-from ...ops_cutile import const_eval  # the one evaluator of math.inf / module constants (both front ends)
+from ... import errors
+from ...ir.naming import dtype_flag_name
+from ...ir_rules import cutile_rules
+from ..pysource import const_eval, is_docstring, scalar_only_names
+from ..signatures import check_call, usage
+from .hints import read_hints
 from ...ir.ops import Block, Family, Generic, Kernel, Op, OpKind, Param
 from ...ir.types import BOOL, DTYPES, F32, I32, ArrayType, DType, DTypeChoice, DTypeParam, PY_DTYPES, ScalarType, Sym, TileType
 from ...ir.values import Loc, Value
@@ -302,7 +303,7 @@ class Lowering(Builder):
     # -- statements --------------------------------------------------------------------------------
     def body(self, stmts) -> None:
         for i, s in enumerate(stmts):
-            if i == 0 and _is_docstring(s):
+            if i == 0 and is_docstring(s):
                 continue
             with guard(self, s):  # a blocker is recorded; the names s binds become poison
                 self.stmt(s)
@@ -531,7 +532,7 @@ class Lowering(Builder):
         lit = const_eval(node, self.info.consts.get, self.info.dotted)  # math.inf / math.pi, module constants
         if lit is not None:
             return lit
-        host = frontend_cutile.load_rules().get("host_dtypes", {})
+        host = cutile_rules().get("host_dtypes", {})
         if d in host:  # torch.int32 / numpy.float16 as a dtype inside a kernel (cuTile Python accepts them)
             return DT(DTYPES[host[d]])
         if isinstance(node.value, cst.Name) and node.attr.value == "dtype":
@@ -611,7 +612,6 @@ class Lowering(Builder):
         if not all(isinstance(x, DT) for x in (lhs, rhs, then, other)) or not isinstance(lhs.dtype, DTypeParam) \
                 or not isinstance(rhs.dtype, DType) or not isinstance(t.left, cst.Attribute):
             raise self.err(node, "conditional expressions other than `X if A.dtype == ct.<dtype> else Y`")
-        from ...specialise import dtype_flag_name  # noqa: PLC0415 - one naming rule for both pipelines
 
         array = t.left.value.value
         flag = dtype_flag_name(array, rhs.dtype.name, str(then.dtype))
@@ -640,6 +640,10 @@ class Lowering(Builder):
             if (got := self.hooked(node, hint)) is not None:
                 return got
             raise self.err(node, f"call '{fn or type(node.func).__name__}'")
+        sig = cutile_rules()["functions"].get(fn, {}).get("signature")  # cuTile Python's binding, its message
+        if (bad := check_call(fn, sig, node)) is not None:
+            raise errors.CtrsError(errors.CALL_SIGNATURE, bad, f"cuTile Python signature: {usage(fn, sig)}",
+                                   self.info.loc(node))
         pos = [a.value for a in node.args if a.keyword is None]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         return handler(self, Call(node, fn, pos, kw, hint))
@@ -695,7 +699,7 @@ class Lowering(Builder):
         try:
             stmts = list(fn.body.body)
             for i, st in enumerate(stmts):
-                if i == 0 and _is_docstring(st):
+                if i == 0 and is_docstring(st):
                     continue
                 if self.returns:
                     raise self.err(st, f"helper '{name}': code after its return")

@@ -15,7 +15,7 @@ from ...ir import typing as irtyping
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
-from ...mem_cutile import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
+from ..pysource import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
 from .control import const_test, flag_arms, in_flag_arm
 from .recovery import record
 from .registry import Call, lowers
@@ -83,7 +83,7 @@ def index(lw, node, rank: int) -> list[Value]:
 
 
 def pad_mode(lw, node) -> PadMode:
-    """A ``ct.PaddingMode.X`` member: the translate-time marker both front ends use (mem_cutile.PadMode, its
+    """A ``ct.PaddingMode.X`` member: the translate-time marker both front ends use (pysource.PadMode, its
     dotted spelling), so a member bound to a name, a module constant or a helper parameter is the same value."""
     d = lw.info.dotted(node) or ""
     if not d.startswith(PAD_PREFIX) or d[len(PAD_PREFIX):] not in _PADDING:
@@ -393,8 +393,14 @@ def _fit(lw, v, shape: tuple, dtype, node, what: str) -> Value:
     except irtyping.PromotionError as e:
         raise lw.err(node, f"{what}: {e}") from e
     if len(v.type.shape) > len(shape) or irtyping.broadcast_shapes(shape, v.type.shape) != tuple(shape):
-        raise lw.err(node, f"{what} of shape {v.type.shape} does not broadcast to the index shape {shape}")
+        raise errors.CtrsError(errors.TRANSLATE_TYPE, f"{what} of shape {_shape_text(v.type.shape)} does not broadcast "
+                               f"to the index shape {_shape_text(shape)}", "give it the index's shape or one that "
+                               "broadcasts to it", lw.info.loc(node))
     return lw.broadcast(v, tuple(shape), node)
+
+
+def _shape_text(shape: tuple) -> str:
+    return f"({', '.join(str(d) for d in shape)})"
 
 
 def _mask(lw, node, shape: tuple, fn: str) -> Value | None:
@@ -402,8 +408,13 @@ def _mask(lw, node, shape: tuple, fn: str) -> Value | None:
     if node is None or (isinstance(node, cst.Name) and node.value == "None"):
         return None
     m = lw.expr(node)
+    if isinstance(m, bool):  # cuTile Python refuses a constant mask too (a mask is a tile or a runtime scalar)
+        raise lw.err(node, f"{fn}(mask=..) given the constant {m}")
     if not isinstance(m, Value) or m.type.dtype != BOOL:
-        raise lw.err(node, f"{fn} mask must be a bool tile or scalar")
+        got = f"a {'tile' if isinstance(m.type, TileType) else 'scalar'} of type {m.type.dtype}" \
+            if isinstance(m, Value) else type(m).__name__
+        raise errors.CtrsError(errors.TRANSLATE_TYPE, f"{fn} mask must be bool, got {got}",
+                               "compare to make a mask (offs < n)", lw.info.loc(node))
     return _fit(lw, m, shape, BOOL, node, "mask")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import libcst as cst
 
 from ... import errors, ir
-from ...cutile_base import compared_literals
+from ..pysource import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, atomics, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
 from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls

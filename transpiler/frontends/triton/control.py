@@ -25,7 +25,7 @@ from types import SimpleNamespace
 
 import libcst as cst
 
-from ...cutile_base import _is_docstring
+from ..pysource import is_docstring
 from ...ir import typing as irtyping
 from ...ir.ops import Op, OpKind
 from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
@@ -81,7 +81,7 @@ class Control:
         ``if c: return`` makes the rest of the body its ``else`` arm."""
         stmts = list(stmts)
         for i, s in enumerate(stmts):
-            if i == 0 and top and _is_docstring(s):
+            if i == 0 and top and is_docstring(s):
                 continue
             if top and _is_guard_return(s):
                 rest = stmts[i + 1:]

@@ -20,6 +20,7 @@ import operator
 import libcst as cst
 
 from ... import errors
+from ..pysource import is_docstring
 from .returns import always_returns, value as returns_value
 from .source import helper_names as source_helper_names, pointer_params
 
@@ -136,9 +137,8 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
     result = None
     try:
         stmts = list(fn.body.body)
-        from ...cutile_base import _is_docstring  # noqa: PLC0415 - the shared docstring test
 
-        if stmts and _is_docstring(stmts[0]):
+        if stmts and is_docstring(stmts[0]):
             stmts = stmts[1:]
         for i, s in enumerate(stmts):
             ret = _return_of(s)

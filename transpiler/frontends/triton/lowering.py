@@ -22,7 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import errors
-from ...cutile_base import assigned_names, slice_kinds
+from ..pysource import assigned_names, slice_kinds
 from ...ir import typing as irtyping
 from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType

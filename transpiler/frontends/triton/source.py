@@ -14,8 +14,9 @@ from pathlib import Path
 
 import libcst as cst
 
-from ... import errors, frontend_cutile, paths, rules_loader, signatures
-from ...cutile_base import dotted_text
+from ... import errors, paths, rules_loader
+from .. import signatures
+from ..pysource import SourceFile, attr_chain, dotted_text, read_kernel_source
 from ...sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
@@ -29,7 +30,7 @@ def load_rules(path: str = str(RULES_PATH)) -> dict:
 
 def is_triton_file(path: Path) -> bool:
     try:
-        return is_triton_source(frontend_cutile.read_kernel_source(path))
+        return is_triton_source(read_kernel_source(path))
     except errors.CtrsError:  # unreadable: the cuTile front end reports it
         return False
 
@@ -42,10 +43,10 @@ def small_statements(stmt):
     return []
 
 
-_attr = dotted_text  # a.b.c of a Name / Attribute chain (cutile_base)
+_attr = dotted_text  # a.b.c of a Name / Attribute chain (pysource)
 
 
-class TritonFile(frontend_cutile.SourceFile):
+class TritonFile(SourceFile):
     def __init__(self, path: Path, source: str):
         super().__init__(path, source)
         self.tl_names: set[str] = set()
@@ -75,7 +76,7 @@ class TritonFile(frontend_cutile.SourceFile):
 
     def dotted(self, node) -> str | None:
         """``tl.X.Y`` / ``triton.X`` with the module aliases normalised; None for anything else."""
-        chain = frontend_cutile.attr_chain(node)
+        chain = attr_chain(node)
         if chain is None:
             return None
         head, parts = chain
@@ -110,7 +111,7 @@ class TritonFile(frontend_cutile.SourceFile):
 
 
 def load(path: Path) -> TritonFile:
-    tf = TritonFile(Path(path), frontend_cutile.read_kernel_source(path))
+    tf = TritonFile(Path(path), read_kernel_source(path))
     if not tf.tl_names:
         raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import triton.language as tl' in the file",
                                "Triton kernels import triton.language", errors.Loc(str(path)))

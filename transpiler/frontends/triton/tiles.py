@@ -12,7 +12,7 @@ from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
-from ...specialise import dtype_flag_name
+from ...ir.naming import dtype_flag_name
 from .philox import bitcast_to
 from .memory import view
 from .registry import Call, lowers

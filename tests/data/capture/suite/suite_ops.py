@@ -1,4 +1,4 @@
-# ctrs test data written for this repo: a small test suite whose launches `pytest -p ctrs.record` records.
+# ctrs test data written for this repo: a small test suite whose launches `pytest -p ctrs.workflow.record` records.
 # Not collected by the project's own run (suite_*.py); tests/test_capture.py runs it with -o python_files=suite_*.py.
 import pytest
 import torch

@@ -1,0 +1,605 @@
+"""Canonicalise one Tile IR entry into a structural value graph.
+
+Normalisations (each one is noise between cuTile Python and cuTile Rust, never semantics):
+  * SSA names: every value is identified by a structural hash of the op that defines it
+    (op text with values as placeholders + the hashes of its operands), never by its name;
+  * entry-argument plumbing: arguments are identified by position and type, the entry symbol and
+    an empty ``optimization_hints=<default = {}>`` are ignored;
+  * ``assume``: an assumed value is the value itself; the facts are kept per entry argument and
+    compared separately (they come from the specialisation, not from the kernel body);
+  * ``bitcast`` / ``broadcast`` / ``reshape`` between identical IR types (``i32 -> i32``: int32 <-> uint32 in the
+    source languages; a same-shape broadcast) is the identity, so its result is its operand;
+  * an ``if`` result that every arm yields unchanged from outside the ``if`` is that value (a port that
+    threads loop-carried values through an inner ``if`` yields them untouched in both arms);
+  * tokens: ``make_token`` is one value and ``token = %t`` operands are dropped (memory order
+    between the ops of one region is kept by comparing stores in textual order); tokens threaded through
+    a loop or an ``if`` (token iter values, token results, the tokens its terminators yield) are that
+    one value too, so a port that threads them and one that does not have the same graph;
+  * constants: equal constants are one value (dedup); a splat constant reshaped / broadcast to another
+    shape is the splat constant of that shape (``constant 1.0 : tile<f32>`` + reshape + broadcast to
+    ``tile<1x256xf32>`` is ``constant 1.0 : tile<1x256xf32>``: the broadcast stands as that constant and a
+    scalar constant used only by such folds is no op of its own; a same-type bitcast of a splat constant, the
+    port's spelling of a u32 constant >= 2**31, is that constant); commutative ops sort their operands;
+  * integer ops on two integer constants are the constant they evaluate to: ``cmpi PRED c1, c2`` (cuTile
+    Python folds the sign test of a floor division / modulo by a constant divisor, ``x // 48``, into
+    ``constant false``; cutile emits the ``cmpi`` on the two constants), ``addi subi muli divi remi maxi mini``
+    (cuTile Python folds ``(N + T - 1) // T`` of constants to one constant; cutile keeps the ``divi``);
+  * float constants are compared by value: a float splat literal is read (decimal or ``0x`` bits), rounded to
+    its element type and printed ``%e`` (the printer's 6 digits: two sides that print one value alike still
+    compare equal); a ``bitcast`` of an integer splat constant to a float type (the port's spelling of a
+    ``ct.Constant[float]``: a const generic holding the f32 bits, cutile has no float const generics), an
+    ``itof`` of an integer splat constant (cuTile Python folds ``x / N`` of a ``ct.Constant[int]`` N to the
+    float constant N; the port converts its i32 const generic) and an ``ftof`` of a float splat constant are
+    the float constant they evaluate to (round to nearest even, as the hardware conversion; an ``ftof`` rounds
+    the printed digits of its operand, which name the same f32 but may in rare ties round differently);
+  * dead code: only ops that reach a store, a terminator or a region with side effects count;
+  * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
+    constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
+    For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
+    Only the reference is rewritten: a port that hard-codes a 1 is still a difference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import struct
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from .. import toolchain
+from .irparse import Module, Op, split_top as _split_top
+
+COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "andi", "ori", "xori"}
+SIDE_EFFECTS = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "print", "assert",
+                "return", "yield", "continue", "break", "atomic_red_view_tko"}
+PLUMBING = {"assume", "make_token"}
+IDENTITY_WHEN_SAME_TYPE = {"bitcast", "broadcast", "reshape"}
+SPLAT_FOLDS = {"broadcast", "reshape"}
+_SPLAT = re.compile(r"^constant < (\w+) : ([^<>\[\],]+) > : (tile < [^<>]* >)$")
+_RESULT_TYPE = re.compile(r"-> (tile < [^<>]* >)$")
+_CMPI = re.compile(r"^cmpi (\w+) % , % , (signed|unsigned) : tile < [^<>]* > -> (tile < [^<>]* >)$")
+_CMP_PRED = {"equal": lambda a, b: a == b, "not_equal": lambda a, b: a != b, "less_than": lambda a, b: a < b,
+             "less_than_or_equal": lambda a, b: a <= b, "greater_than": lambda a, b: a > b,
+             "greater_than_or_equal": lambda a, b: a >= b}
+TERMINATORS = {"yield", "continue", "break"}
+ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "atomic_red_view_tko", "print"}
+
+
+def _h(*parts: object) -> str:
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+@dataclass
+class CanonOp:
+    op: Op
+    key: str  # structural hash of the op (operands included)
+    operand_keys: list[str]
+    live: bool = False
+    alias: bool = False  # an identity (a same-type bitcast): its value is its operand's
+
+
+@dataclass
+class Canon:
+    entry: Op
+    root: str
+    ops: list[CanonOp]  # every op of the entry body, nested regions included, in textual order
+    value_keys: set[str]
+    arg_types: list[str]
+    facts: dict[int, list[str]] = field(default_factory=dict)  # entry arg index -> assumed facts (live assumes)
+    hints: str = ""
+    value_facts: dict[str, list[str]] = field(default_factory=dict)  # value key -> facts assumed on a non-argument
+
+    def live_ops(self) -> dict[str, CanonOp]:
+        """Distinct live computations (CSE: equal keys are one value), first occurrence kept."""
+        out: dict[str, CanonOp] = {}
+        for c in self.ops:
+            if c.live and c.op.name not in PLUMBING and not c.alias and c.key not in out:
+                out[c.key] = c
+        return out
+
+    def counts(self) -> Counter:
+        return Counter(c.op.name for c in self.live_ops().values())
+
+
+def _entry_hints(sig: str, target: str = toolchain.GPU_TARGET) -> str:
+    """The entry hints that apply on ``target``: the ``default`` dictionary updated by the target's own (what
+    cuTile Python specialises to before bytecode 13.3; cuTile Python writes ``default = {..}``, cutile keys
+    everything by the target arch). Sorted ``key=value`` pairs joined by commas; "" for none."""
+    m = re.search(r"optimization_hints = < (.*?) > \{R\}", sig)
+    if not m:
+        return ""
+    body = m.group(1).replace(" ", "")
+    per_arch = {arch: dict(kv.split("=", 1) for kv in items.split(",") if kv)
+                for arch, items in re.findall(r"(\w+)=\{([^{}]*)\}", body)}
+    merged = {**per_arch.get("default", {}), **per_arch.get(target, {})}
+    return ",".join(f"{k}={v}" for k, v in sorted(merged.items()))
+
+
+def _identity_cast(sig: str) -> bool:
+    """``bitcast % : T -> T``."""
+    types = sig.split(" : ", 1)[1] if " : " in sig else ""
+    parts = [t.strip() for t in types.split("->")]
+    return len(parts) == 2 and parts[0] == parts[1] and bool(parts[0])
+
+
+_UNIT_TV = re.compile(r"tensor_view < ((?:[0-9?]+x)+)")
+_SHAPE_LIST = re.compile(r"shape = \[ ([^\]]*) \]")
+
+
+def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int]) -> Op:
+    """Reference side: a size-1 dim the launch made a constant (calling convention v2) read as the entry
+    argument that carries it, like a port that does not specialise it (``shape = [ 1 , % ]`` ->
+    ``shape = [ % , % ]`` with that dim's argument, ``tensor_view<1x?x..>`` -> ``tensor_view<?x?x..>``)."""
+    sig = _UNIT_TV.sub(lambda m: "tensor_view < " + "".join("?x" if d == "1" else f"{d}x"
+                                                            for d in m.group(1).split("x")[:-1]), op.sig)
+    if op.name != "make_tensor_view" or not op.uses or op.uses[0] not in root_of:
+        return replace(op, sig=sig) if sig != op.sig else op
+    m = _SHAPE_LIST.search(sig)
+    if not m:
+        return replace(op, sig=sig)
+    items = _split_top(m.group(1))
+    base = root_of[op.uses[0]]
+    uses, pos, new_items = list(op.uses), 1, []
+    for k, it in enumerate(items):
+        if it == "1" and base + 1 + k < len(entry.defs):
+            uses.insert(pos, entry.defs[base + 1 + k])
+            new_items.append("%")
+            pos += 1
+        else:
+            new_items.append(it)
+            pos += it == "%"
+    sig = sig[:m.start()] + f"shape = [ {' , '.join(new_items)} ]" + sig[m.end():]
+    shift = len(uses) - len(op.uses)
+    return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
+
+
+def _renamed(op: Op, names: dict[str, str]) -> Op:
+    """``op`` (its regions too) with the uses in ``names`` replaced."""
+    if not names:
+        return op
+    return replace(op, uses=[names.get(u, u) for u in op.uses],
+                   regions=[[_renamed(o, names) for o in r] for r in op.regions])
+
+
+def _returns_in(op: Op) -> bool:
+    """An ``if`` with a ``return`` in an arm, directly or in a nested ``if`` (not in a loop)."""
+    return op.name == "if" and any(o.name == "return" or _returns_in(o) for r in op.regions for o in r)
+
+
+def _to_end(ops: list[Op]) -> list[Op]:
+    """A block that ends the kernel (module doc, early returns): the first ``if`` with a ``return`` in an arm
+    takes the ops after it into each arm that does not end in ``return`` (the values its ``yield`` passes
+    standing for the ``if``'s results), recursively; every arm then ends the kernel (no terminator), and the
+    block ends with that ``if`` and the ``return``."""
+    for i, op in enumerate(ops):
+        if op.name == "return":
+            return ops[:i + 1]
+        if not _returns_in(op):
+            continue
+        rest = ops[i + 1:]
+        arms = []
+        for r in op.regions:
+            if r and r[-1].name == "return":
+                arm = _to_end(r)
+            else:
+                y = r[-1] if r and r[-1].name == "yield" else None
+                names = dict(zip(op.results, y.uses)) if y is not None else {}
+                arm = _to_end([*(r[:-1] if y is not None else r), *(_renamed(o, names) for o in rest)])
+            arms.append(arm[:-1] if arm and arm[-1].name == "return" else arm)
+        sig = _drop_token_results(op.sig, set(range(len(op.results)))) if op.results else op.sig
+        end = rest[-1] if rest and rest[-1].name == "return" else replace(op, name="return", results=[], uses=[],
+                                                                           defs=[], sig="return", regions=[])
+        return [*ops[:i], replace(op, results=[], sig=sig, regions=arms), end]
+    return ops
+
+
+def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
+    if entry.regions:
+        entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
+    env: dict[str, str] = {}
+    facts: dict[int, list[str]] = {}
+    arg_index: dict[str, int] = {}
+    arg_types: list[str] = []
+    all_ops: list[CanonOp] = []
+    args_sig = entry.sig.split("(", 1)[1] if "(" in entry.sig else ""
+    types = [t.strip() for t in re.findall(r"%def : (.*?)(?= , %def| \))", args_sig)]
+    for i, a in enumerate(entry.defs):
+        t = types[i] if i < len(types) else "?"
+        env[a] = _h("arg", i, t)
+        arg_index[a] = i
+        arg_types.append(t)
+    root_of: dict[str, int] = dict(arg_index)
+    splat: dict[str, tuple[str, str]] = {}  # value name -> (element type, literal) of a splat constant
+    folded_from: dict[str, list[CanonOp]] = {}  # scalar constant value name -> the folds that consumed it
+    producer: dict[str, CanonOp] = {}
+    term_drop: list[set[int]] = []  # per enclosing region op: positions of token results its terminators yield
+
+    def splat_const(op: Op, elem: str, lit: str, typ: str) -> CanonOp:
+        """A splat constant of type ``typ``: keyed like ``constant <elem: lit> : typ``, wherever it came from."""
+        lit = _float_literal(elem, lit)
+        sig = f"constant < {elem} : {lit} > : {typ}"
+        synth = op if op.name == "constant" else replace(op, name="constant", sig=sig, uses=[], regions=[])
+        key = _h(_h(sig))  # = the key visit() gives a constant op of that text (no operands, no regions)
+        for r in op.results:
+            env[r] = _h(key, "result", 0)
+            splat[r] = (elem, lit)
+        c = CanonOp(synth, key, [])
+        all_ops.append(c)
+        return c
+
+    def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
+        mine: list[CanonOp] = []
+        for op in ops:
+            mine.append(visit(op))
+        # liveness inside this block: side effects, terminators, and what they use
+        producers: dict[str, CanonOp] = {}
+        for c in mine:
+            for r in c.op.results:
+                producers[r] = c
+        work = [c for c in mine if c.op.name in SIDE_EFFECTS or _has_effects(c)]
+        for c in work:
+            c.live = True
+        while work:
+            c = work.pop()
+            for u in c.op.uses + _region_free_uses(c.op):
+                p = producers.get(u)
+                if p is not None and not p.live:
+                    p.live = True
+                    work.append(p)
+        # A block is identified by its effects: ordered stores, terminators, and ops with regions.
+        # Pure values enter through their users' keys, so where a pure op (a constant, a
+        # loop-invariant value) is placed does not matter.
+        roots = sorted({c.key for c in mine if c.live and c.op.name not in ORDERED | PLUMBING and not c.alias
+                        and (c.op.name in SIDE_EFFECTS or c.op.regions)})
+        ordered = [c.key for c in mine if c.live and c.op.name in ORDERED]
+        return _h("block", *roots, "|", *ordered), mine
+
+    assumes: list[tuple[CanonOp, int | None, str]] = []  # (assume, entry arg it constrains or None, fact)
+    induction = {o.defs[0] for o in entry.walk() if o.name == "for" and o.defs}  # loop indices
+    canon_of: dict[int, CanonOp] = {}  # id(original op) -> its CanonOp (the op may be a rewritten copy)
+
+    def visit(op: Op) -> CanonOp:
+        c = _visit(op)
+        canon_of[id(op)] = c
+        for r in op.results:
+            producer[r] = c
+        return c
+
+    def _visit(op: Op) -> CanonOp:
+        if unit_dims_dynamic:
+            op = _dynamic_unit_dims(op, entry, root_of)
+        m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
+        if m:
+            return splat_const(op, m.group(1), m.group(2), m.group(3))
+        if op.name in SPLAT_FOLDS and len(op.uses) == 1 and op.uses[0] in splat and len(op.results) == 1:
+            rt = _RESULT_TYPE.search(op.sig)
+            if rt:
+                src = op.uses[0]
+                c = splat_const(op, *splat[src], rt.group(1))
+                folded_from.setdefault(src, []).append(c)
+                return c
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat)
+        if folded is not None:
+            return splat_const(op, *folded)
+        if op.name == "assume":
+            src = op.uses[0] if op.uses else ""
+            for r in op.results:
+                env[r] = env.get(src, _h("free", src))
+                if src in root_of:
+                    root_of[r] = root_of[src]
+            c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
+            if src not in induction:  # a loop index's range restates the loop bounds (compared as the loop)
+                assumes.append((c, root_of.get(src), _fact(op.sig)))
+            all_ops.append(c)
+            return c
+        if op.name in IDENTITY_WHEN_SAME_TYPE and _identity_cast(op.sig):
+            src = op.uses[0]
+            for r in op.results:
+                env[r] = env.get(src, _h("free", src))
+                if src in splat:  # the same splat constant: reshape / broadcast of it fold as of the constant
+                    splat[r] = splat[src]
+            c = CanonOp(op, env.get(src, ""), [env.get(src, "")], alias=True)
+            if src in splat:
+                folded_from.setdefault(src, []).append(c)
+            all_ops.append(c)
+            return c
+        if op.name == "make_token":
+            key = _h("make_token")
+            for r in op.results:
+                env[r] = key
+            c = CanonOp(op, key, [])
+            all_ops.append(c)
+            return c
+        drop = set(op.token_uses)
+        sig = _strip_tokens(op.sig, len(op.token_uses))
+        tok_results = _token_positions(sig) if op.regions else set()
+        through = _if_passthrough(op, env) if op.name == "if" else {}  # result position -> the outer value
+        gone = tok_results | set(through)
+        token_defs: set[int] = set()
+        if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
+            n = sig.count("%def = %")
+            drop |= {len(op.uses) - n + k for k in tok_results if n}
+            token_defs = {len(op.defs) - n + k for k in tok_results if n}
+        if gone:
+            sig = _drop_token_results(sig, gone)
+        if op.name in TERMINATORS and term_drop and term_drop[-1]:
+            drop |= term_drop[-1]
+            sig = _drop_yielded(sig, term_drop[-1])
+        operand_keys = [env.get(u, _h("free", u)) for i, u in enumerate(op.uses) if i not in drop]
+        if op.name in COMMUTATIVE:
+            operand_keys = sorted(operand_keys)
+        pre = _h(sig, *operand_keys)
+        for i, d in enumerate(op.defs):
+            env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+        c = CanonOp(op, "", operand_keys)
+        # a `continue` / `yield` left with nothing to pass (it only passed tokens) is the implicit one
+        c.alias = op.name in ("continue", "yield") and not operand_keys and not op.regions and bool(drop)
+        all_ops.append(c)
+        region_keys = []
+        for r in op.regions:
+            term_drop.append(gone)
+            rk, _ = block(r)
+            term_drop.pop()
+            region_keys.append(rk)
+        c.key = _h(pre, *region_keys)
+        kept = 0
+        for i, r in enumerate(op.results):
+            if i in tok_results:
+                env[r] = _h("make_token")
+            elif i in through:
+                env[r] = through[i]
+            else:
+                env[r] = _h(c.key, "result", kept)
+                kept += 1
+        return c
+
+    root, _ = block(entry.regions[0] if entry.regions else [])
+    # a splat constant used only by reshape/broadcast folds is not an op of its own (the fold stands for it)
+    users: dict[str, int] = Counter(u for c in all_ops for u in c.op.uses)
+    for name, folds in folded_from.items():
+        if users[name] == len(folds) and name in producer:
+            producer[name].alias = True
+    def kill(op: Op) -> None:
+        for r in op.regions:
+            for o in r:
+                canon_of[id(o)].live = False
+                kill(o)
+
+    for c in all_ops:
+        if not c.live:
+            kill(c.op)
+    # Facts count where the assumed value is used (a dead argument's assume is plumbing either side emits or not).
+    value_facts: dict[str, list[str]] = {}
+    for c, arg, fact in assumes:
+        if not c.live:
+            continue
+        if arg is not None:
+            facts.setdefault(arg, []).append(fact)
+        else:
+            value_facts.setdefault(c.key, []).append(fact)
+    return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
+
+
+def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
+    """The value of an integer splat literal of element type ``iN`` as the comparison sees it."""
+    bits = re.fullmatch(r"i(\d+)", elem)
+    if bits is None or re.fullmatch(r"-?\d+|true|false", lit) is None:
+        return None
+    n, v = int(bits.group(1)), {"true": 1, "false": 0}.get(lit)
+    v = int(lit) if v is None else v
+    v &= (1 << n) - 1  # the bit pattern, then read signed or unsigned
+    return v - (1 << n) if signed and n > 1 and v >> (n - 1) else v
+
+
+def _fold_cmpi(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(i1, literal, result type)`` of a ``cmpi`` whose operands are both integer splat constants, else None."""
+    m = _CMPI.match(op.sig) if op.name == "cmpi" and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or m.group(1) not in _CMP_PRED or not all(u in splat for u in op.uses):
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    a, b = (_int_literal(ea, la, m.group(2) == "signed"), _int_literal(eb, lb, m.group(2) == "signed"))
+    if a is None or b is None or ea != eb:
+        return None
+    return "i1", ("true" if _CMP_PRED[m.group(1)](a, b) else "false"), m.group(3)
+
+
+def _div(a: int, b: int, rounding: str) -> int:
+    q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # toward zero
+    if q * b != a and rounding in ("negative_inf", "positive_inf"):
+        exact_neg = (a < 0) != (b < 0)
+        q += -1 if rounding == "negative_inf" and exact_neg else 1 if rounding == "positive_inf" and not exact_neg else 0
+    return q
+
+
+_INT_OPS = {"addi": lambda a, b, r: a + b, "subi": lambda a, b, r: a - b, "muli": lambda a, b, r: a * b,
+            "maxi": lambda a, b, r: max(a, b), "mini": lambda a, b, r: min(a, b),
+            "divi": lambda a, b, r: _div(a, b, r) if b else None,
+            "remi": lambda a, b, r: a - _div(a, b, "zero") * b if b else None}  # remainder takes the dividend's sign
+_INT_OP = re.compile(r"^(\w+) % , % ((?:\w+ )*?)(?:rounding < (\w+) > )?: (tile < [^<>]* >)$")
+
+
+def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of an integer ``addi subi muli divi remi maxi mini`` of two splat
+    constants of one element type, else None (a division by zero is never folded)."""
+    m = _INT_OP.match(op.sig) if op.name in _INT_OPS and len(op.uses) == 2 and len(op.results) == 1 else None
+    if m is None or not all(u in splat for u in op.uses):
+        return None
+    flags = m.group(2).split()
+    if any(f not in ("signed", "unsigned") for f in flags):  # overflow flags and the like: not folded
+        return None
+    (ea, la), (eb, lb) = splat[op.uses[0]], splat[op.uses[1]]
+    signed = "unsigned" not in flags
+    a, b = _int_literal(ea, la, signed), _int_literal(eb, lb, signed)
+    if a is None or b is None or ea != eb or ea == "i1":
+        return None
+    v = _INT_OPS[op.name](a, b, m.group(3) or "zero")
+    if v is None:
+        return None
+    bits = int(ea[1:])
+    v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
+    return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
+
+
+_FLOAT_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
+_CAST = re.compile(r"^(bitcast|itof|ftof) % ((?:\w+ )*?)(?:rounding < (\w+) > )?"
+                   r": tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
+
+
+def _elem(tile_body: str) -> str:
+    """The element type of a tile type's body (``256x128xf32`` -> ``f32``)."""
+    return tile_body.strip().rsplit("x", 1)[-1]
+
+
+def _round_to(elem: str, v: float) -> float | None:
+    """``v`` rounded to nearest even in float type ``elem`` (None: a type this does not model)."""
+    if elem in _FLOAT_PACK:
+        try:
+            return struct.unpack(_FLOAT_PACK[elem], struct.pack(_FLOAT_PACK[elem], v))[0]
+        except OverflowError:
+            return math.copysign(math.inf, v)
+    if elem == "bf16":
+        f = _round_to("f32", v)
+        if f is None or math.isnan(f):
+            return f
+        b = struct.unpack("<I", struct.pack("<f", f))[0]
+        b = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000  # round the low 16 bits off, to nearest even
+        return struct.unpack("<f", struct.pack("<I", b))[0]
+    return None
+
+
+def _from_bits(elem: str, bits: int) -> float | None:
+    width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}.get(elem)
+    if width is None:
+        return None
+    bits &= (1 << width) - 1
+    if elem == "bf16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    return struct.unpack(_FLOAT_PACK[elem], bits.to_bytes(width // 8, "little"))[0]
+
+
+def _float_text(v: float) -> str:
+    return f"{v:e}" if math.isfinite(v) else {math.inf: "inf", -math.inf: "-inf"}.get(v, "nan")
+
+
+def _float_literal(elem: str, lit: str) -> str:
+    """A float splat literal by value (module doc); other literals unchanged."""
+    if elem not in _FLOAT_PACK and elem != "bf16":
+        return lit
+    try:
+        v = _from_bits(elem, int(lit, 16)) if lit.lower().startswith("0x") else float(lit)
+    except ValueError:
+        return lit
+    r = _round_to(elem, v) if v is not None else None
+    return lit if r is None else _float_text(r)
+
+
+def _fold_float(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of a ``bitcast`` integer -> float, ``itof`` or ``ftof`` of a splat
+    constant (module doc), else None."""
+    m = _CAST.match(op.sig) if op.name in ("bitcast", "itof", "ftof") and len(op.uses) == 1 else None
+    if m is None or op.uses[0] not in splat or len(op.results) != 1:
+        return None
+    kind, flags, rounding, src_t, dst = m.group(1), m.group(2).split(), m.group(3), m.group(4), m.group(5)
+    if rounding not in (None, "nearest_even") or any(f not in ("signed", "unsigned") for f in flags):
+        return None
+    src, out = _elem(src_t), _elem(m.group(6))
+    selem, slit = splat[op.uses[0]]
+    if selem != src:
+        return None
+    if kind == "bitcast":
+        n = _int_literal(src, slit, False)
+        if n is None or not src.startswith("i") or int(src[1:]) != {"f16": 16, "bf16": 16, "f32": 32,
+                                                                    "f64": 64}.get(out):
+            return None
+        v = _from_bits(out, n)
+    elif kind == "itof":
+        v = _int_literal(src, slit, "unsigned" not in flags)
+        v = None if v is None else _round_to(out, float(v)) if abs(v) < 2 ** 53 else None
+    else:
+        try:
+            v = _round_to(out, float(slit))
+        except ValueError:
+            return None
+    if v is None or math.isnan(v):
+        return None
+    return out, _float_text(v), dst
+
+
+def _has_effects(c: CanonOp) -> bool:
+    return any(o.name in SIDE_EFFECTS - {"yield", "continue", "return"} for o in c.op.walk() if o is not c.op)
+
+
+def _region_free_uses(op: Op) -> list[str]:
+    inner_defs = set(op.defs)
+    uses: list[str] = []
+    for o in op.walk():
+        if o is op:
+            continue
+        inner_defs.update(o.results)
+        inner_defs.update(o.defs)
+    for o in op.walk():
+        if o is op:
+            continue
+        uses.extend(u for u in o.uses if u not in inner_defs)
+    return uses
+
+
+_RESULTS = re.compile(r"-> \( (.*) \) \{R\}")
+
+
+def _if_passthrough(op: Op, env: dict[str, str]) -> dict[int, str]:
+    """Result positions of an ``if`` whose every arm yields the same value defined outside the ``if``, mapped to
+    that value's key: such a result is that value (a port that threads loop-carried values through an ``if``
+    unchanged, and one that does not, have the same graph)."""
+    yields = [r[-1] for r in op.regions if r and r[-1].name == "yield"]
+    if len(yields) != len(op.regions) or len(op.regions) < 2:
+        return {}
+    inner = {d for r in op.regions for o in r for x in o.walk() for d in x.results + x.defs}
+    out = {}
+    for i in range(len(op.results)):
+        names = {y.uses[i] if i < len(y.uses) else None for y in yields}
+        name = names.pop() if len(names) == 1 else None
+        if name is not None and name in env and name not in inner:
+            out[i] = env[name]
+    return out
+
+
+def _token_positions(sig: str) -> set[int]:
+    """Positions of ``token`` among an op's region results ``-> ( T0 , token ) {R}``."""
+    m = _RESULTS.search(sig)
+    return {i for i, t in enumerate(_split_top(m.group(1))) if t == "token"} if m else set()
+
+
+def _drop_token_results(sig: str, pos: set[int]) -> str:
+    """Remove the token results (and their ``%def = %`` iter values) from a loop / if signature."""
+    m = _RESULTS.search(sig)
+    types = [t for i, t in enumerate(_split_top(m.group(1))) if i not in pos]
+    head = sig[:m.start()]
+    iv = re.search(r"iter_values \( (.*?) \) $", head)
+    if iv:
+        pairs = [x for i, x in enumerate(_split_top(iv.group(1))) if i not in pos]
+        head = head[:iv.start()] + (f"iter_values ( {' , '.join(pairs)} ) " if pairs else "")
+    tail = f"-> ( {' , '.join(types)} ) {{R}}" if types else "{R}"
+    return (head + tail + sig[m.end():]).replace("  ", " ")  # an if keeps its `else {R}`
+
+
+def _drop_yielded(sig: str, pos: set[int]) -> str:
+    """``continue % , % : T0 , token`` without the values at ``pos``."""
+    name, _, rest = sig.partition(" ")
+    vals, sep, types = rest.partition(" : ")
+    v = [x for i, x in enumerate(_split_top(vals)) if i not in pos]
+    t = [x for i, x in enumerate(_split_top(types)) if i not in pos]
+    return " ".join([name, " , ".join(v)] + ([": " + " , ".join(t)] if t else [])).strip()
+
+
+def _strip_tokens(sig: str, n: int) -> str:
+    for _ in range(n):
+        sig = sig.replace("token = %", "token = _", 1)
+    return sig
+
+
+def _fact(sig: str) -> str:
+    m = re.match(r"assume (.*?) , %", sig)
+    return m.group(1).replace(" ", "") if m else sig
