@@ -218,8 +218,9 @@ def test_unsupported_condition_diagnostic(tmp_path):
                  "    if t:\n        t = t * t\n    ct.store(y, index=(0,), tile=t)\n")
     with pytest.raises(errors.CtrsError) as ei:
         translate.translate(k, tmp_path / "o")
-    assert ei.value.code == errors.NO_RULE
-    assert ei.value.one_line().startswith(f"{k}:7:8: error[CTRS-E100]: no rule for this if-condition")
+    assert ei.value.code == errors.IR_UNSUPPORTED
+    assert ei.value.one_line().startswith(f"{k}:7:8: error[CTRS-E124]: typed-IR front end: a condition other than a "
+                                          "compile-time value, a ct.Constant flag or a scalar comparison")
 
 
 def test_loop_split_on_the_loop_index(tmp_path):

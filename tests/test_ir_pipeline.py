@@ -112,6 +112,7 @@ TYPED_IR = {
     "tests/data/ops_zeros_e.py",
     "tests/data/rule_sqrt_approx.py",
     "tests/data/spelling_vector_add.py",
+    "tests/data/ref_torch_standin.py",
 }
 
 

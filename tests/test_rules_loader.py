@@ -49,12 +49,12 @@ def _line_col(rel: str, needle: str, nth: int = 1) -> str:
 
 def test_cutile_unknown_key(tmp_path):
     # a typo in a function entry would be silently ignored by the front end: the schema names it
-    got = _broken(tmp_path, "cutile", "cutile.toml", 'lower = "unary"\ntemplate = "exp({x})"',
-                  'lower = "unary"\ntemplat = "exp({x})"')
-    where = _line_col("cutile.toml", 'template = "exp({x})"')
-    assert got == (f"FILE:{where}: error[CTRS-E192]: unknown key functions.\"ct.exp\".templat (hint: did you mean "
-                   "'template'? the keys of [functions.<name>] are fill, lower, note, op, signature, template, "
-                   "template_approx, template_int, template_modes (docs/rules.md))")
+    got = _broken(tmp_path, "cutile", "cutile.toml", 'signature = "x, /, *, rounding_mode=..."\nlower = "unary"',
+                  'signature = "x, /, *, rounding_mode=..."\nlowr = "unary"')
+    line = int(_line_col("cutile.toml", 'signature = "x, /, *, rounding_mode=..."\nlower = "unary"').split(":")[0])
+    where = f"{line + 1}:1"  # the misspelt key, the line after the signature
+    assert got == (f"FILE:{where}: error[CTRS-E192]: unknown key functions.\"ct.exp\".lowr (hint: did you mean "
+                   "'lower'? the keys of [functions.<name>] are fill, lower, note, op, signature (docs/rules.md))")
 
 
 def test_cutile_missing_key(tmp_path):

@@ -68,8 +68,7 @@ def _kind_name(kind) -> str:
 
 # ---------------------------------------------------------------------------------------------- the schemas
 
-_FUNCTION = Table({"lower": STR, "signature": STR, "template": TEMPLATE, "template_modes": TEMPLATE,
-                   "template_approx": TEMPLATE, "template_int": TEMPLATE, "op": STR, "fill": INT, "note": STR},
+_FUNCTION = Table({"lower": STR, "signature": STR, "op": STR, "fill": INT, "note": STR},
                   required=("lower",))
 
 CUTILE = Table({
