@@ -298,10 +298,12 @@ def test_no_request_when_nothing_is_configured(tmp_path, monkeypatch, capsys):
 
 
 def test_answer_right_for_one_spec_wrong_for_another_is_rejected(tmp_path):
-    """`absf` is |x| for the float32 spec but not for the int32 one (the reference emits absi): every spec
-    ctrs check uses must be EQUIVALENT, so the answer is rejected, then a per-spec-correct one is not asked for."""
+    """An answer written for float32 (its input re-declared as a f32 tile) is right for the float32 spec and has no
+    entry for the float16 one: every spec ctrs check uses must be EQUIVALENT, so the answer is rejected."""
     mixed = str(DATA / "llm_abs_mixed.json")
-    with Server([GOOD]) as srv:
+    f32_only = ("Here is the port:\n```rust\nlet t: Tile<f32, { [TILE] }> = t;\n"
+                "let a: Tile<f32, { [TILE] }> = atan2(t, t);\n```\n")
+    with Server([f32_only]) as srv:
         with pytest.raises(errors.CtrsError) as ei:
             translate.translate(KERNEL, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[mixed], attempts=1))
         assert len(srv.requests) == 1
@@ -578,14 +580,14 @@ def test_statement_ranges_are_formed_from_stopped_statements_no_build():
 
 # ------------------------------------------------------------------- Triton statements and statement ranges
 
-TRITON_RANGE = DATA / "llm_triton_range" / "kernel.py"  # `a = t.T` (no rule), `b = tl.cumsum(t, 0)` (no rule)
+TRITON_RANGE = DATA / "llm_triton_range" / "kernel.py"  # `a = +t` (no rule), `b = tl.cumsum(t, 0)` (no rule)
 TRITON_AB = ("```rust\nlet a: Tile<E, { [TILE] }> = t;\n"
              "let b: Tile<E, { [TILE] }> = scan_sum(t, 0i32, reverse::Forward, E::ZERO);\n```")
 TRITON_AB_WRONG = TRITON_AB.replace("reverse::Forward", "reverse::Reverse")  # builds; a suffix sum, not a prefix sum
 
 
 def test_triton_statement_range_reaches_the_model_and_verifies(tmp_path):
-    """Triton statements reach the model as cuTile ones do: `a = t.T` stops at the statement (an attribute without a
+    """Triton statements reach the model as cuTile ones do: `a = +t` stops at the statement (an operator without a
     rule, not a call), `b = tl.cumsum(t, 0)` at a call without a rule; both names are read later, so the two lines
     go to the model as one statement range (ranges.py reads the Triton file; the Triton lowering's `replaced` lets
     the answer bind both names). The first answer builds but scans in reverse: the IR diff against the cuTile
@@ -595,14 +597,14 @@ def test_triton_statement_range_reaches_the_model_and_verifies(tmp_path):
         out = translate.translate(TRITON_RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[], attempts=2))
         users = [r["body"]["messages"][-1]["content"] for r in srv.requests]
     assert len(users) == 2
-    assert ("The statements to translate are `a = t.T; b = tl.cumsum(t, 0)` (lines 19-20, column 5); "
+    assert ("The statements to translate are `a = +t; b = tl.cumsum(t, 0)` (lines 19-20, column 5); "
             "define each of `a`, `b`") in users[0]
     assert "its Tile IR differs from the reference" in users[1]
     rs = out[0].read_text()
     assert "*/ scan_sum(t, 0i32, reverse::Forward, E::ZERO);" in rs and "reverse::Reverse" not in rs
     (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
     assert (c["line"], c["end_line"], c["defines"], c["attempts"]) == (19, 20, ["a", "b"], 2)
-    assert c["verified_specs"] == ["f32_n4096", "f16_n1000"] and c["python"] == "a = t.T; b = tl.cumsum(t, 0)"
+    assert c["verified_specs"] == ["f32_n4096", "f16_n1000"] and c["python"] == "a = +t; b = tl.cumsum(t, 0)"
 
 
 def test_triton_file_without_a_reference_makes_no_request(tmp_path):
