@@ -34,7 +34,7 @@ def _ops(k: Kernel) -> list:
 
 
 def _refused(tmp_path: Path, body: str, codes=(errors.IR_UNSUPPORTED, errors.IR_SCAN_AXIS,
-                                                  errors.IR_NOT_IN_REFERENCE)) -> errors.CtrsError:
+                                                  errors.IR_NOT_IN_REFERENCE, errors.CALL_SIGNATURE)) -> errors.CtrsError:
     with pytest.raises(errors.CtrsError) as ei:
         _lower(tmp_path, body)
     assert ei.value.code in codes and ei.value.loc is not None

@@ -274,9 +274,9 @@ def test_helper_returning_from_every_arm(monkeypatch, tmp_path):
     assert "return inside a block of helper '_h' (control flow)" in e.value.message
 
 
-def test_shape_from_constexpr_arithmetic_names_the_missing_spelling(monkeypatch, tmp_path):
-    """unsloth's tl.arange(0, HEAD_DIM // 2) / BLOCK_KP * PF (8 kernels): refused naming what cutile lacks (a shape
-    is a literal or a const-generic name); a module constant's arithmetic folds and is fine."""
+def test_shape_from_constexpr_arithmetic_is_a_derived_generic(monkeypatch, tmp_path):
+    """unsloth's tl.arange(0, HEAD_DIM // 2): a shape computed from tl.constexprs is a derived const generic
+    (frontends/derived.py), no longer a refusal; a module constant's arithmetic folds to a number."""
     _typed(monkeypatch)
     p = _write(tmp_path, """
         HALF = 256 // 2
@@ -287,10 +287,8 @@ def test_shape_from_constexpr_arithmetic_names_the_missing_spelling(monkeypatch,
             b = tl.load(x + tl.arange(0, HEAD_DIM // 2))
             tl.store(x + tl.arange(0, HALF), a)
         """)
-    with pytest.raises(errors.CtrsError) as e:
-        fe_triton.lower_file(p)
-    assert e.value.code == errors.IR_UNSUPPORTED and (e.value.loc.line, e.value.loc.col) == (9, 34)
-    assert "one computed from tl.constexprs has no cutile spelling" in e.value.message
+    (kern,) = fe_triton.lower_file(p)[0].kernels
+    assert [g.name for g in kern.generics if g.origin == "derived"] == ["HEAD_DIM_DIV_2"]
 
 
 def test_offsets_that_differ_per_runtime_arm_are_tiles(monkeypatch, tmp_path):
