@@ -2,7 +2,7 @@
 
 ``float_literal``: a decimal that round-trips in the target precision; ``constant_spelling``: the ``constant(..)``
 argument of a tile constant (half types, infinities, the cutile 0.3.1 defects of emitters/cutile_defects.py);
-``const_spelling``: kernel.rs's name of a const generic (rules/cutile.toml ``[reserved_consts]``);
+``const_spelling``: kernel.rs's name of a const generic (rules/ir.toml ``[reserved_consts]``);
 ``declaration``: the module-local op declaration a rule template calls. See docs/ir.md.
 """
 
@@ -12,26 +12,26 @@ import decimal
 import struct
 
 from ctrs.emitters import cutile_defects
-from ctrs.ir_rules import cutile_rules
+from ctrs.ir_rules import ir_rules
 
 _FLOATS = ("f16", "bf16", "f32", "f64", "tf32")
 ELEMENT_GENERIC = "E"  # the generic element type of a port's arrays (its first one; E1, E2 ... the others)
 
 
 def declaration(template: str) -> str:
-    """The module-local op declaration (rules [declarations] names) a rule template calls, e.g. ``exp_approx`` for
+    """The module-local op declaration (rules/ir.toml [declarations] names) a rule template calls, e.g. ``exp_approx`` for
     ``exp_approx({x}, rounding::Approx)``: the called function at the template's head; "" for a crate op."""
     head = template.partition("(")[0]
-    return head if head in cutile_rules()["declarations"]["names"] else ""
+    return head if head in ir_rules()["declarations"]["names"] else ""
 
 
 def const_spelling(name: str, taken=frozenset()) -> str:
     """kernel.rs name of the const generic ``name``; ``taken``: names it must avoid. cutile 0.3.1's JIT substitutes
     the shape generic of its variadic types (``Tile<E, D>``, ``Partition<E, D>``) by name, so a kernel constant
-    named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of rules/cutile.toml
+    named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of rules/ir.toml
     ``[reserved_consts]`` is spelled with a trailing ``_`` (more while that is taken) wherever kernel.rs names it.
     The host side (FFI, wrapper, specs) keeps the Python name; generics pass by position."""
-    if name not in cutile_rules().get("reserved_consts", {}).get("names", []):
+    if name not in ir_rules().get("reserved_consts", {}).get("names", []):
         return name
     name += "_"
     while name in taken:

@@ -128,7 +128,7 @@ RULES_TOML = "CTRS-E190"  # the file cannot be read or is not valid TOML
 RULES_MISSING = "CTRS-E191"  # a table lacks a key (or the file a table) the schema requires
 RULES_UNKNOWN = "CTRS-E192"  # a key the schema does not know (a typo: it would be silently ignored)
 RULES_TYPE = "CTRS-E193"  # a value of the wrong kind (a number for a string, a template with an unbalanced brace)
-RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist ([operators] -> [functions], a template)
+RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist (a declaration without its template)
 # Typed tile IR (transpiler/ir, transpiler/passes): the verifier's findings (an internal bug when a pass
 # produced them, located at the op), the emitter, and `--emit model:STAGE`.
 IR_VERIFY_TYPE = "CTRS-E120"  # operand/result types disagree
