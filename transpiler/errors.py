@@ -203,3 +203,8 @@ IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expressio
 # x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
 # (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
 TRITON_POINTER_CAST = "CTRS-E700"
+# --- cleanup11 (issue 11's last points; codes E440-E449) ---
+# ct.astype narrowing an unsigned integer tile that may not fit (a wrapping truncation): cutile writes trunci only
+# with an overflow flag; `(x >> k)` by a constant k >= the bits dropped fits and is ported (frontends/cutile/tiles.py)
+IR_WRAPPING_NARROWING = "CTRS-E440"
+IR_BITCAST_WIDTH = "CTRS-E441"  # ct.bitcast between types of two widths (or bool): cuTile Python refuses it too
