@@ -9,6 +9,8 @@ from ctrs import errors, ir_rules, paths, rules_loader, targets
 from ctrs.frontends.triton import source as triton_source
 from ctrs.ir_rules import cutile_rules as load_rules
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 RULES = paths.data("rules")
 
 
