@@ -20,6 +20,7 @@ from pathlib import Path
 import jinja2
 
 from ctrs import model
+from ctrs.emitters.spelling import const_expr
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -168,7 +169,7 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{expr}.to_string()"})
             continue
         if g.origin == "derived" and g.expr is not None:  # a derived shape dimension: computed from the constants
-            expr = g.expr.rust(lambda n: _ident(n))  # (frontends/derived.py); no C argument of its own
+            expr = const_expr(g.expr, _ident)  # (frontends/derived.py); no C argument of its own
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"({expr}).to_string()",
                              "derived": g.expr})
             continue

@@ -3,7 +3,8 @@
 ``float_literal``: a decimal that round-trips in the target precision; ``constant_spelling``: the ``constant(..)``
 argument of a tile constant (half types, infinities, the cutile 0.3.1 defects of emitters/cutile_defects.py);
 ``const_spelling``: kernel.rs's name of a const generic (rules/ir.toml ``[reserved_consts]``);
-``declaration``: the module-local op declaration a rule template calls. See docs/ir.md.
+``declaration``: the module-local op declaration a rule template calls; ``const_expr``: a condition over const
+generics (ir/constexpr.py) in Rust. See docs/ir.md.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import decimal
 import struct
 
 from ctrs.emitters import cutile_defects
+from ctrs.ir.constexpr import ConstExpr
 from ctrs.ir_rules import ir_rules
 
 _FLOATS = ("f16", "bf16", "f32", "f64", "tf32")
@@ -92,3 +94,27 @@ def constant_spelling(value, dtype: str, generic: bool | None = None) -> tuple[s
         return None
     f32 = cutile_defects.f32_constant(value, dtype, dtype == ELEMENT_GENERIC if generic is None else generic)
     return (cutile_defects.CONST_DECL, f32) if f32 is not None else ("constant", text)
+
+
+def const_expr(e: ConstExpr, spell=lambda name: name) -> str:
+    """The Rust spelling of an ir.constexpr.ConstExpr over the const generics (``spell``: a const generic's name in
+    kernel.rs). Python's ``//`` and ``%`` floor, Rust's truncate: spelled so they agree for every sign."""
+    if e.op == "sym":
+        return spell(e.args[0])
+    if e.op == "int":
+        return f"{e.args[0]}i32"
+    if e.op == "neg":
+        return f"(0i32 - {const_expr(e.args[0], spell)})"
+    if e.op == "truth":
+        return f"{const_expr(e.args[0], spell)} != 0i32"
+    a, b = (const_expr(x, spell) for x in e.args)
+    if e.op == "%":
+        return f"((({a} % {b}) + {b}) % {b})"
+    if e.op == "//":
+        return f"(({a} - ((({a} % {b}) + {b}) % {b})) / {b})"
+    if e.op == "cdiv":  # -((-a) // b)
+        return f"(0i32 - {const_expr(ConstExpr('//', (ConstExpr('neg', (e.args[0],)), e.args[1])), spell)})"
+    return f"({a} {e.op} {b})" if e.op in _CONST_ARITH else f"{a} {e.op} {b}"
+
+
+_CONST_ARITH = ("+", "-", "*", "//", "%", "&", "|", "^", "cdiv")
