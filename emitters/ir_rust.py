@@ -28,7 +28,7 @@ from ctrs.ir_rules import ir_rules
 from ctrs.passes.util import defined_in
 
 from .render_host import RUST_KEYWORDS
-from .spelling import const_spelling, constant_spelling, declaration, float_literal
+from .spelling import const_expr, const_spelling, constant_spelling, declaration, float_literal
 
 _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.NEGF: "unary",
              OpKind.REDUCE_SUM: "reduce", OpKind.REDUCE_MAX: "reduce", OpKind.REDUCE_MIN: "reduce"}
@@ -895,7 +895,7 @@ class KernelEmitter:
         for r, t in zip(op.results, targets):
             self.text[(r.id, _SCALAR)] = t
         if "expr" in op.attrs:  # a condition over const generics (ir/constexpr.py): cutile folds it per launch
-            out.append(model.IfConst(op.attrs["expr"].rust(const_spelling), arms[0], arms[1], self.span(op)))
+            out.append(model.IfConst(const_expr(op.attrs["expr"], const_spelling), arms[0], arms[1], self.span(op)))
         elif "flag" in op.attrs:
             pred, value = op.attrs.get("test", ("eq", 1))
             sym = _CMP_SYM[pred]

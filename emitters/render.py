@@ -10,7 +10,7 @@ from pathlib import Path
 import jinja2
 
 from ctrs import model
-from ctrs.ir_rules import cutile_rules
+from ctrs.ir_rules import ir_rules
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -77,7 +77,7 @@ def _declarations(mod: model.Module) -> list[str]:
         walk(k.body)
     env = _env()
     return [env.get_template(f"declarations/{name}.rs.j2").render().strip("\n")
-            for name in cutile_rules()["declarations"]["names"] if name in called]
+            for name in ir_rules()["declarations"]["names"] if name in called]
 
 
 def render_kernel_rs(mod: model.Module) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 import jinja2
 
 from ctrs import model
+from ctrs.emitters.spelling import const_expr
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 
@@ -103,6 +104,8 @@ class FfiKernel:
     arms: list[dict] = field(default_factory=list)
     flags: list[dict] = field(default_factory=list)
     python_name: str = ""
+    device_args: list[FfiArg] = field(default_factory=list)  # the Rust entry's arguments, in order: arrays and
+    # the scalars passed at launch (a ct.Constant[float] is a generic, not one of them)
 
     @property
     def array_dtypes(self) -> dict[str, str]:
@@ -122,17 +125,20 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     args: list[FfiArg] = []
     arrays: list[FfiArg] = []
     scalars: list[FfiArg] = []
+    device_args: list[FfiArg] = []
     for p in k.params:
         if p.kind == "array":
             a = FfiArg(p.name, _ident(p.name), "array", "const TensorDesc *", "*const TensorDesc", p.ndim, p.dtype,
                        raw=p.raw)
             arrays.append(a)
+            device_args.append(a)
             args.append(a)
         elif p.kind == "scalar":
             ctype, pyk = SCALAR_C.get(p.dtype, ("int32_t", "int"))
             a = FfiArg(p.name, _ident(p.name), "scalar", ctype, p.dtype, 0, p.dtype, pyk)
             if not p.bits:  # a ct.Constant[float] is not a kernel argument: its bits are a generic (below)
                 scalars.append(a)
+                device_args.append(a)
             args.append(a)
     by_name = {a.name: a for a in arrays}
     type_generics: list[tuple[str, str]] = []
@@ -163,7 +169,7 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{expr}.to_string()"})
             continue
         if g.origin == "derived" and g.expr is not None:  # a derived shape dimension: computed from the constants
-            expr = g.expr.rust(lambda n: _ident(n))  # (frontends/derived.py); no C argument of its own
+            expr = const_expr(g.expr, _ident)  # (frontends/derived.py); no C argument of its own
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"({expr}).to_string()",
                              "derived": g.expr})
             continue
@@ -178,7 +184,7 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     symbol = f"ctrs_{k.name}"
     variant = {f: int(v) for f, v in getattr(k, "variant", ()) or ()}
     fk = FfiKernel(k.name, variant, symbol, args, type_generics, generics, arrays, scalars, consts, flags=flags,
-                   python_name=getattr(k, "python_name", "") or k.name)
+                   python_name=getattr(k, "python_name", "") or k.name, device_args=device_args)
     # one match arm per combination of element types of the type generics
     combos: list[list[str]] = [[]]
     for _ in type_generics:

@@ -2,8 +2,9 @@
 
 ``float_literal``: a decimal that round-trips in the target precision; ``constant_spelling``: the ``constant(..)``
 argument of a tile constant (half types, infinities, the cutile 0.3.1 defects of emitters/cutile_defects.py);
-``const_spelling``: kernel.rs's name of a const generic (rules/cutile.toml ``[reserved_consts]``);
-``declaration``: the module-local op declaration a rule template calls. See docs/ir.md.
+``const_spelling``: kernel.rs's name of a const generic (rules/ir.toml ``[reserved_consts]``);
+``declaration``: the module-local op declaration a rule template calls; ``const_expr``: a condition over const
+generics (ir/constexpr.py) in Rust. See docs/ir.md.
 """
 
 from __future__ import annotations
@@ -12,26 +13,27 @@ import decimal
 import struct
 
 from ctrs.emitters import cutile_defects
-from ctrs.ir_rules import cutile_rules
+from ctrs.ir.constexpr import ConstExpr
+from ctrs.ir_rules import ir_rules
 
 _FLOATS = ("f16", "bf16", "f32", "f64", "tf32")
 ELEMENT_GENERIC = "E"  # the generic element type of a port's arrays (its first one; E1, E2 ... the others)
 
 
 def declaration(template: str) -> str:
-    """The module-local op declaration (rules [declarations] names) a rule template calls, e.g. ``exp_approx`` for
+    """The module-local op declaration (rules/ir.toml [declarations] names) a rule template calls, e.g. ``exp_approx`` for
     ``exp_approx({x}, rounding::Approx)``: the called function at the template's head; "" for a crate op."""
     head = template.partition("(")[0]
-    return head if head in cutile_rules()["declarations"]["names"] else ""
+    return head if head in ir_rules()["declarations"]["names"] else ""
 
 
 def const_spelling(name: str, taken=frozenset()) -> str:
     """kernel.rs name of the const generic ``name``; ``taken``: names it must avoid. cutile 0.3.1's JIT substitutes
     the shape generic of its variadic types (``Tile<E, D>``, ``Partition<E, D>``) by name, so a kernel constant
-    named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of rules/cutile.toml
+    named ``D`` panics it ("Unexpected const arg D for variadic type"): a name of rules/ir.toml
     ``[reserved_consts]`` is spelled with a trailing ``_`` (more while that is taken) wherever kernel.rs names it.
     The host side (FFI, wrapper, specs) keeps the Python name; generics pass by position."""
-    if name not in cutile_rules().get("reserved_consts", {}).get("names", []):
+    if name not in ir_rules().get("reserved_consts", {}).get("names", []):
         return name
     name += "_"
     while name in taken:
@@ -92,3 +94,27 @@ def constant_spelling(value, dtype: str, generic: bool | None = None) -> tuple[s
         return None
     f32 = cutile_defects.f32_constant(value, dtype, dtype == ELEMENT_GENERIC if generic is None else generic)
     return (cutile_defects.CONST_DECL, f32) if f32 is not None else ("constant", text)
+
+
+def const_expr(e: ConstExpr, spell=lambda name: name) -> str:
+    """The Rust spelling of an ir.constexpr.ConstExpr over the const generics (``spell``: a const generic's name in
+    kernel.rs). Python's ``//`` and ``%`` floor, Rust's truncate: spelled so they agree for every sign."""
+    if e.op == "sym":
+        return spell(e.args[0])
+    if e.op == "int":
+        return f"{e.args[0]}i32"
+    if e.op == "neg":
+        return f"(0i32 - {const_expr(e.args[0], spell)})"
+    if e.op == "truth":
+        return f"{const_expr(e.args[0], spell)} != 0i32"
+    a, b = (const_expr(x, spell) for x in e.args)
+    if e.op == "%":
+        return f"((({a} % {b}) + {b}) % {b})"
+    if e.op == "//":
+        return f"(({a} - ((({a} % {b}) + {b}) % {b})) / {b})"
+    if e.op == "cdiv":  # -((-a) // b)
+        return f"(0i32 - {const_expr(ConstExpr('//', (ConstExpr('neg', (e.args[0],)), e.args[1])), spell)})"
+    return f"({a} {e.op} {b})" if e.op in _CONST_ARITH else f"{a} {e.op} {b}"
+
+
+_CONST_ARITH = ("+", "-", "*", "//", "%", "&", "|", "^", "cdiv")

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import functools
+import importlib.abc
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from ctrs.verify import ir_ref, ir_rs
 from ctrs.spec import load_specs
@@ -108,3 +114,37 @@ def assert_equivalent_report(report, kernel_rs: Path) -> None:
     left = [f for f in report.findings if f.severity == irdiff.CRITICAL
             or (f.severity == irdiff.WARNING and f.code not in expected)]
     assert report.equivalent and not left, report.render()
+
+
+# --- model-only tests (`pytest -m model`, docs/layout.md "Testing") -----------------------------------------
+# A test marked `model` runs the front ends, the IR, the passes and the emitter only: no cargo, no subprocess,
+# no cuda-tile (the reference compiler). The guard below makes the marker honest: such a test that reaches for
+# one fails. CTRS_MODEL_PROBE=1 guards every test (to find which ones are model-only).
+
+
+class _NoReference(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "cuda.tile" or name.startswith("cuda.tile."):
+            raise ImportError(f"a model-only test imports {name} (the reference compiler)")
+        return None
+
+
+def _no_subprocess(cmd, *args, **kwargs):
+    raise AssertionError(f"a model-only test runs a subprocess: {cmd!r}")
+
+
+@pytest.fixture(autouse=True)
+def _model_only(request, monkeypatch):
+    if request.node.get_closest_marker("model") is None and not os.environ.get("CTRS_MODEL_PROBE"):
+        yield
+        return
+    for name in [n for n in sys.modules if n == "cuda.tile" or n.startswith("cuda.tile.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(subprocess, "run", _no_subprocess)
+    monkeypatch.setattr(subprocess, "Popen", _no_subprocess)
+    finder = _NoReference()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)

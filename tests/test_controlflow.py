@@ -147,18 +147,18 @@ tests/data/cf_variant.py:9: cf_variant: generic: const TM: i32 <- ct.Constant[in
 tests/data/cf_variant.py:9: cf_variant: generic: const TN: i32 <- ct.Constant[int] TN (value)
 tests/data/cf_variant.py:9: cf_variant: generic: const SQUARE: i32 <- ct.Constant[bool] SQUARE (0/1, tested `== 1i32`)
 tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> False, fixed by the variant (ROWS): folded, else arm kept
-tests/data/cf_variant.py:15: cf_variant: branch: if SQUARE -> const-generic if SQUARE == 1i32 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_variant.py:15: cf_variant: branch: if SQUARE -> const-generic if SQUARE == 1 (folded by the cuTile JIT); re-binds t in both arms
 tests/data/cf_variant.py:11: cf_variant__ROWS_0: variant: entry cf_variant__ROWS_0 <- ROWS=0 (structural: 't' is tile<1xTNx!E> in one arm and tile<TMxTNx!E> in the other)
 tests/data/cf_variant.py:11: cf_variant: branch: if ROWS -> True, fixed by the variant (ROWS): folded, then arm kept
 tests/data/cf_variant.py:11: cf_variant__ROWS_1: variant: entry cf_variant__ROWS_1 <- ROWS=1 (structural: 't' is tile<1xTNx!E> in one arm and tile<TMxTNx!E> in the other)
 """  # noqa: E501
 
 EXPLAIN_CONST_IF_BRANCHES = """\
-tests/data/cf_const_if.py:15: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1i32 (folded by the cuTile JIT); re-binds t in both arms
-tests/data/cf_const_if.py:19: cf_const_if: branch: if RELU -> const-generic if RELU == 1i32 (folded by the cuTile JIT); re-binds t in both arms
-tests/data/cf_const_if.py:23: cf_const_if: branch: if USE_EXP2 -> const-generic if USE_EXP2 == 1i32 (folded by the cuTile JIT); re-binds u in both arms
+tests/data/cf_const_if.py:15: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_const_if.py:19: cf_const_if: branch: if RELU -> const-generic if RELU == 1 (folded by the cuTile JIT); re-binds t in both arms
+tests/data/cf_const_if.py:23: cf_const_if: branch: if USE_EXP2 -> const-generic if USE_EXP2 == 1 (folded by the cuTile JIT); re-binds u in both arms
 tests/data/cf_const_if.py:27: cf_const_if: branch: if USE_SCALE -> True, known at translate time: folded, then arm kept
-tests/data/cf_const_if.py:29: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1i32 (folded by the cuTile JIT); re-binds u in both arms
+tests/data/cf_const_if.py:29: cf_const_if: branch: if HAS_BIAS -> const-generic if HAS_BIAS == 1 (folded by the cuTile JIT); re-binds u in both arms
 tests/data/cf_const_if.py:29: cf_const_if: branch: if row < n -> runtime if; re-binds u in both arms
 """  # noqa: E501
 

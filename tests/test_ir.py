@@ -14,6 +14,8 @@ from ctrs.ir.ops import Block, Kernel, Op, OpKind, Param, walk
 from ctrs.ir.types import BF16, BOOL, F16, F32, I32, ScalarType, Sym, TileType, TokenType, ViewType
 from ctrs.passes import constfold, dce, fma, hoist, specialise, tokens
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 

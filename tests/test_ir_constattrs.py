@@ -63,6 +63,7 @@ def test_const_attrs_are_ir_equivalent(tmp_path):
 
 # -- model-only ---------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_latency_of_a_constant_is_spelled_as_the_generic():
     text = pipeline.emit_model(KERNEL, "frontend")
     assert "if const LAT ge 1" in text
@@ -72,6 +73,7 @@ def test_latency_of_a_constant_is_spelled_as_the_generic():
     assert "scope::TileBlock, Some(LAT), tma::Enabled) };" in rs
 
 
+@pytest.mark.model
 def test_check_bounds_and_allow_tma_of_constants_are_folded_ifs():
     rs = _rust()
     assert "if CHECK == 1i32 {" in rs      # check_bounds=CHECK (a ct.Constant[bool])
@@ -84,6 +86,7 @@ def test_check_bounds_and_allow_tma_of_constants_are_folded_ifs():
         [(True, False), (False, True)] * 2  # each ct.gather lowered once per value, in the two arms
 
 
+@pytest.mark.model
 def test_generic_latency_of_a_gather_is_refused(tmp_path):
     src = tmp_path / "k.py"
     src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, TILE: ct.Constant[int], LAT: ct.Constant[int]):\n"
@@ -107,6 +110,7 @@ def _if_on(flag: str, value) -> tuple[Kernel, Value]:
     return k, r
 
 
+@pytest.mark.model
 def test_constfold_folds_a_test_of_two_constants_only_when_both_are_fixed():
     k, _ = _if_on("TILE", Sym("N"))
     k.variant = (("TILE", 128),)
@@ -118,6 +122,7 @@ def test_constfold_folds_a_test_of_two_constants_only_when_both_are_fixed():
 
 
 
+@pytest.mark.model
 def test_launch_hints_of_a_spec_are_compile_options():
     """A spec's "hints" (an autotune config / replace_hints of the launch) reach the compile harness as cutile's
     CompileOptions, which override the entry's optimization_hints as replace_hints overrides the decorator."""
@@ -129,6 +134,7 @@ def test_launch_hints_of_a_spec_are_compile_options():
     assert "sm_90 = (occupancy = 2" in rs  # the decorator's hint stays the entry's default
 
 
+@pytest.mark.model
 def test_compile_time_tests_that_are_not_numbers_fold():
     """``x.dtype == ct.float32`` on the element type E: one entry per element type, where it folds; ``y is not
     None`` of an array folds to True; ct.static_assert of ct.Constant ints is left to cuTile Python's launch;
@@ -142,6 +148,7 @@ def test_compile_time_tests_that_are_not_numbers_fold():
     assert "cmpi" not in bodies[0].split("kernel @")[0]  # the static_assert leaves nothing behind
 
 
+@pytest.mark.model
 def test_a_failing_or_runtime_static_assert_is_still_refused(tmp_path):
     src = tmp_path / "k.py"
     src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, TILE: ct.Constant[int]):\n"
@@ -151,6 +158,7 @@ def test_a_failing_or_runtime_static_assert_is_still_refused(tmp_path):
     assert "not a compile-time constant" in e.value.message and e.value.loc.line == 6
 
 
+@pytest.mark.model
 def test_port_takes_launch_hints_per_launch():
     """On the GPU the port receives a spec's hints per launch: wrapper.set_launch_hints -> the C entry
     ctrs_set_launch_hints (this thread's next launches) -> cutile CompileOptions on the launcher."""
@@ -162,6 +170,7 @@ def test_port_takes_launch_hints_per_launch():
     assert "def set_launch_hints(occupancy: int = 0, num_ctas: int = 0, num_worker_warps: int = 0" in wrapper
 
 
+@pytest.mark.model
 def test_a_comparison_in_a_loop_is_a_constant_if_in_the_loop(tmp_path):
     """check_bounds= given by a ct.Constant comparison inside a loop: the gather in both arms of a constant if in
     the loop body (IR-equivalent: tests/data/cf_const_expr.py cf_flag_check, tests/test_ir_control.py)."""

@@ -10,7 +10,7 @@ import pytest
 
 from ctrs import errors, pipeline, translate
 from ctrs.frontends.cutile.module import ModuleInfo
-from ctrs.emitters import ir_rust
+from ctrs.emitters import ir_rust, spelling
 from ctrs.frontends import cutile as fe
 from ctrs.ir.ops import Kernel, OpKind, walk
 from ctrs.ir.types import BOOL, F32, I32, ScalarType
@@ -42,6 +42,7 @@ STORE = "ct.store(y, index=(r, 0), tile=ct.astype(t, y.dtype))"
 
 # -- parameters ----------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_parameters_by_annotation_and_use(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0) + m\n{LOAD}\nt = t * s + c\n{STORE}",
                        "x: ct.Array, y, n: int, m, s: float, c: ct.Constant[float], T: ct.Constant[int], "
@@ -65,12 +66,14 @@ def test_parameters_by_annotation_and_use(tmp_path):
     assert [(p.name, p.kind, p.bits) for p in rs.params if p.bits] == [("c", "scalar", True)]  # the host's f32
 
 
+@pytest.mark.model
 def test_unused_unannotated_parameter_is_refused_with_its_location(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}", "x, y, z, T: ct.Constant[int]"))
     assert e.value.code == errors.IR_UNSUPPORTED and "'z'" in e.value.message and (e.value.loc.line, e.value.loc.col) == (5, 13)
 
 
+@pytest.mark.model
 def test_kernel_hints_reach_the_entry(tmp_path):
     src = _src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}", "x, y, T: ct.Constant[int]", head="OCC = 3")
     src.write_text(src.read_text().replace("@ct.kernel\n", "@ct.kernel(occupancy=ct.ByTarget(sm_90=OCC, default=1), "
@@ -87,6 +90,7 @@ def test_kernel_hints_reach_the_entry(tmp_path):
 
 # -- if statements -------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_constant_flag_if_folds_per_entry(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif not F:\n    t = t * 2.0\nif N == 2:\n    t = t + 1.0\n"
                                  f"{STORE}", "x, y, T: ct.Constant[int], F: ct.Constant[bool], N: ct.Constant[int]"))
@@ -102,6 +106,7 @@ def test_constant_flag_if_folds_per_entry(tmp_path):
     assert "        if F == 1i32 {\n" in rs and "        } else {\n            t_1 = t;\n" in rs
 
 
+@pytest.mark.model
 def test_compile_time_conditions_fold(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif USE and T > 4:\n    t = t * 2.0\nelse:\n"
                                  f"    t = ct.exp(t)\nu = t if not USE else t + 1.0\n{STORE}",
@@ -110,6 +115,7 @@ def test_compile_time_conditions_fold(tmp_path):
     assert [op.attrs.get("fn") for op in walk(k.body) if op.kind == OpKind.MATH] == ["exp"]
 
 
+@pytest.mark.model
 def test_runtime_if_and_or_not(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r < n and not r == 3:\n    t = t * 2.0\n"
                                  f"k2 = r + 1 if r < n else r\n{STORE}", "x, y, n: int, T: ct.Constant[int]"))
@@ -125,6 +131,7 @@ def test_runtime_if_and_or_not(tmp_path):
            "        if cond {\n" in rs
 
 
+@pytest.mark.model
 def test_runtime_if_diagnostics(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\nif r < n:\n    t = ct.astype(t, ct.float16)\n{STORE}",
@@ -136,6 +143,7 @@ def test_runtime_if_diagnostics(tmp_path):
     assert "'w' is bound in one arm of a runtime if only" in e.value.message
 
 
+@pytest.mark.model
 def test_structural_flags_become_entries():
     ks = _lower(DATA / "cf_variant.py")
     assert [(k.name, k.python_name, k.variant) for k in ks] == [
@@ -145,6 +153,7 @@ def test_structural_flags_become_entries():
     assert [k.name for k in ks] == ["cf_split__HAS_BIAS_0", "cf_split__HAS_BIAS_1"]
 
 
+@pytest.mark.model
 def test_int_flag_entries_keep_other_values_generic(tmp_path):
     ks = _lower(_src(tmp_path, "r = ct.bid(0)\nif R == 1:\n    t = ct.load(x, index=(r, 0), shape=(1, T))\nelse:\n"
                                "    t = ct.load(x, index=(r, 0), shape=(R, T))\nct.store(y, index=(r, 0), tile=t)",
@@ -153,6 +162,7 @@ def test_int_flag_entries_keep_other_values_generic(tmp_path):
                                                                    ("k__R_2", ["x", "y", "R", "T"])]
 
 
+@pytest.mark.model
 def test_specialise_splits_a_flag_an_fma_crosses():
     entries = pipeline.lower(DATA / "ops_fma_const_if.py")
     assert [(e.name, e.variant) for e in entries] == [("fma_if__FLAG_0", (("FLAG", 0),)),
@@ -165,6 +175,7 @@ def test_specialise_splits_a_flag_an_fma_crosses():
 
 # -- assignments ---------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_tuple_unpacking_annotated_and_augmented_assignments(tmp_path):
     (k,) = _lower(_src(tmp_path, "r, c = ct.bid(0), 0\nb: int = 8\nb //= 3\nb <<= 1\nb **= 2\nr += b\n"
                                  "t = ct.load(x, index=(r, c), shape=(1, T))\nt *= 2.0\nt -= 1.0\n"
@@ -176,6 +187,7 @@ def test_tuple_unpacking_annotated_and_augmented_assignments(tmp_path):
 
 # -- helpers across modules ----------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_helpers_and_constants_from_other_modules(tmp_path):
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)
@@ -199,6 +211,7 @@ def test_helpers_and_constants_from_other_modules(tmp_path):
                                                                  "helper expo() (line 6 of more.py) inlined"]
 
 
+@pytest.mark.model
 def test_loop_carries_names_bound_by_unpacking_and_ifs(tmp_path):
     (k,) = _lower(_src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nm = acc\n"
                                  "for j in range(4):\n    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
@@ -210,6 +223,7 @@ def test_loop_carries_names_bound_by_unpacking_and_ifs(tmp_path):
     assert any(op.kind == OpKind.IF and op.attrs["flag"] == "F" for op in walk(loop.regions[0]))
 
 
+@pytest.mark.model
 def test_specialise_splits_a_flag_whose_arm_the_reference_hoists(tmp_path):
     src = _src(tmp_path, "r = ct.bid(0)\nacc = ct.zeros((1, T), dtype=ct.float32)\nfor j in range(4):\n"
                          "    t = ct.astype(ct.load(x, index=(r, j), shape=(1, T)), ct.float32)\n"
@@ -222,6 +236,7 @@ def test_specialise_splits_a_flag_whose_arm_the_reference_hoists(tmp_path):
     assert len([op for op in _ifs(e) if "flag" in op.attrs]) == 1
 
 
+@pytest.mark.model
 def test_kernel_return(tmp_path):
     (k,) = _lower(_src(tmp_path, f"r = ct.bid(0)\n{LOAD}\n{STORE}\nreturn", "x, y, T: ct.Constant[int]"))
     assert [op.kind for op in walk(k.body)][-1] == OpKind.YIELD
@@ -237,6 +252,7 @@ def _fors(k: Kernel):
     return [op for op in walk(k.body) if op.kind == OpKind.FOR]
 
 
+@pytest.mark.model
 def test_loop_split_follows_the_reference(tmp_path):
     """passes/loopsplit.py: cuTile Python's loop_split conditions (one top-level runtime if per step-1 loop, on
     the induction variable against a value defined before the loop) and its two loops."""
@@ -268,6 +284,7 @@ def test_loop_split_follows_the_reference(tmp_path):
     assert e.value.code == errors.IR_LOOP_SPLIT_STEP and e.value.loc.line == 10
 
 
+@pytest.mark.model
 def test_if_on_constant_arithmetic_is_a_const_expression_if(tmp_path):
     """`if S & 1:` / `if 4 - S == 1:` / `if S % 4 == 0` on a ct.Constant S: cuTile Python folds the condition per
     launch; the port's if tests the expression over the const generics (cutile folds it alike), with Python's
@@ -283,7 +300,7 @@ def test_if_on_constant_arithmetic_is_a_const_expression_if(tmp_path):
                            "x, y, S: ct.Constant[int], T: ct.Constant[int]"))
         (iff,) = _ifs(k)
         assert iff.attrs["flag"] == text and not iff.operands, cond
-        assert iff.attrs["expr"].rust() == rust, cond
+        assert spelling.const_expr(iff.attrs["expr"]) == rust, cond
         for s, taken in values.items():
             assert iff.attrs["expr"].evaluate({"S": s}) is taken, (cond, s)
             assert eval(cond, {"S": s}) == taken  # Python's semantics, which the Rust spelling reproduces
@@ -293,6 +310,7 @@ def test_if_on_constant_arithmetic_is_a_const_expression_if(tmp_path):
     assert e.value.code == errors.IR_CONST_CONDITION and e.value.loc.line == 8
 
 
+@pytest.mark.model
 def test_const_expression_if_folds_in_an_entry_and_refuses_a_crossed_fma(tmp_path):
     """constfold keeps the taken arm of an expression if whose symbols an entry fixes; an fma contraction that
     would cross such an if (the reference contracts after folding) is CTRS-E390."""
@@ -313,6 +331,7 @@ def test_const_expression_if_folds_in_an_entry_and_refuses_a_crossed_fma(tmp_pat
     assert len(_ifs(k)) == 1 and "flag" not in _ifs(k)[0].attrs
 
 
+@pytest.mark.model
 def test_loop_split_candidate_under_a_constant_flag_is_refused(tmp_path):
     """`if F == 1:` then `if j < n:` in a loop: the reference folds F, then splits the loop where the inner if is
     left at the body's top level; the port keeps one loop, so the kernel is refused (CTRS-E325)."""
@@ -343,6 +362,7 @@ def test_const_expression_ifs_are_ir_equivalent(tmp_path):
         assert_port_equivalent(kernel, kernel_rs, s)
 
 
+@pytest.mark.model
 def test_cdiv_check_and_float_constant_dispatcher(tmp_path):
     """`check = ct.cdiv(N, T) * T != N` as check_bounds= inside a loop is an expression if (ct.cdiv spelled with
     Python's rounding); the C dispatcher of the per-dtype entries takes a ct.Constant[float] (a runtime f32 of
@@ -357,7 +377,7 @@ def test_cdiv_check_and_float_constant_dispatcher(tmp_path):
     e = iff.attrs["expr"]
     assert iff.attrs["flag"] == "(ct.cdiv(N, T) * T) != N"
     assert [e.evaluate({"N": n, "T": 64}) for n in (96, 128, 1, 64)] == [True, False, True, False]
-    assert e.rust() == "((0i32 - (((0i32 - N) - ((((0i32 - N) % T) + T) % T)) / T)) * T) != N"
+    assert spelling.const_expr(e) == "((0i32 - (((0i32 - N) - ((((0i32 - N) % T) + T) % T)) / T)) * T) != N"
     ffi = translate.translate_source(src)["ffi.rs"]
     start = ffi.index('pub unsafe extern "C" fn ctrs_k(')
     sig = ffi[start:ffi.index(") -> i32", start)]
@@ -417,6 +437,7 @@ def test_constant_fill_of_an_index_arrays_dtype_is_ir_equivalent(tmp_path):
         assert_port_equivalent(kernel, kernel_rs, s)
 
 
+@pytest.mark.model
 def test_compile_time_numbers_a_loop_changes_are_carried(tmp_path):
     # `k = 0` .. `k += 1`: an i32 iter_arg (cuTile Python carries it); `step = 2` re-bound to the same value and
     # `TILE`-valued `w` the body does not change stay compile-time (no iter_arg, folded where used)

@@ -47,6 +47,7 @@ def _src(tmp_path: Path, body: str, params: str) -> Path:
 # -- the front ends ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.model
 def test_cutile_shape_expressions_become_derived_generics():
     ks = _lower(CUTILE)
     got = {n: [(g.name, g.origin, g.expr.python() if g.expr else None) for g in k.generics if g.kind == "const"]
@@ -60,6 +61,7 @@ def test_cutile_shape_expressions_become_derived_generics():
     }
 
 
+@pytest.mark.model
 def test_emit_model_prints_the_derived_expression_and_shapes_name_it():
     text = pipeline.emit_model(CUTILE, "final")
     assert "kernel @square_rows<E: dtype, N: const, N_X_N: const = N * N>(" in text
@@ -71,6 +73,7 @@ def test_emit_model_prints_the_derived_expression_and_shapes_name_it():
     assert "muli" not in sq and "const_sym" not in sq
 
 
+@pytest.mark.model
 def test_one_generic_per_expression_and_a_derived_one_inlined(tmp_path):
     """``N * N`` twice is one generic; a shape of ``NN // 2`` where NN = N * N names N only (the host computes it
     from the launch's constants); a name already taken gets a suffix."""
@@ -82,6 +85,7 @@ def test_one_generic_per_expression_and_a_derived_one_inlined(tmp_path):
     assert got == [("N_X_N_2", "N * N"), ("N_X_N_DIV_2", "(N * N) // 2")]
 
 
+@pytest.mark.model
 def test_runtime_shape_is_still_refused(tmp_path):
     body = "r = ct.bid(0)\nt = ct.load(x, index=(r, 0), shape=(1, n * 2))\nct.store(y, index=(r, 0), tile=t)"
     with pytest.raises(errors.CtrsError) as e:
@@ -89,6 +93,7 @@ def test_runtime_shape_is_still_refused(tmp_path):
     assert "a shape dimension must be an integer or a ct.Constant" in str(e.value)
 
 
+@pytest.mark.model
 def test_triton_constexpr_arithmetic_in_shapes():
     text = pipeline.emit_model(TRITON, "final")
     assert "kernel @square_rows<E: dtype, N: const, N_X_N: const = N * N>(" in text
@@ -97,6 +102,7 @@ def test_triton_constexpr_arithmetic_in_shapes():
     assert "reshape %t {shape = [2, BLOCK]} : tile<2xBLOCKxf32>" in text
 
 
+@pytest.mark.model
 def test_triton_arange_of_half_a_constexpr(tmp_path):
     p = tmp_path / "k.py"
     p.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
@@ -116,6 +122,7 @@ def _fk(path: Path, name: str):
     return next(f for f in render_host.ffi_kernels(mod) if f.python_name == name)
 
 
+@pytest.mark.model
 def test_ffi_computes_the_derived_generic_from_the_constants():
     fk = _fk(CUTILE, "regroup")
     assert [a.name for a in fk.consts] == ["BH", "BS"]  # no C argument for BH_X_BS_DIV_8
@@ -131,6 +138,7 @@ def test_ffi_computes_the_derived_generic_from_the_constants():
         check.generics_for(missing, sq)
 
 
+@pytest.mark.model
 def test_port_files_record_the_derived_generic(tmp_path):
     files = {p.name: p for p in translate.translate(CUTILE, tmp_path / "port")}
     kernel_rs = files["kernel.rs"].read_text()
@@ -168,18 +176,21 @@ def _kernel_with(generics):
     ([Generic("T", "const", "constant"), Generic("D", "const", "derived")], "has no expression"),
     ([Generic("T", "const", "constant"), Generic("T", "const", "constant")], "declared twice"),
 ])
+@pytest.mark.model
 def test_verifier_checks_derived_generics(gens, why):
     with pytest.raises(errors.CtrsError) as e:
         verify(_kernel_with(gens))
     assert e.value.code == errors.IR_DERIVED_GENERIC and why in str(e.value)
 
 
+@pytest.mark.model
 def test_verifier_accepts_the_front_ends_kernels():
     for k in _lower(CUTILE).values():
         for entry in run_pipeline(k, ["f32"]):
             verify(entry)
 
 
+@pytest.mark.model
 def test_a_variant_entry_fixes_the_flag_in_the_expression():
     g = Generic("D", "const", "derived", "x", expr=ConstExpr("*", (S("T"), S("F"))))
     fixed = _fixed_generic(g, "F", 1)
@@ -187,6 +198,7 @@ def test_a_variant_entry_fixes_the_flag_in_the_expression():
     assert _fixed_generic(g, "G", 1) is g
 
 
+@pytest.mark.model
 def test_derived_names():
     assert derived.derived_name(ConstExpr("//", (ConstExpr("*", (S("BH"), S("BS"))), L(8)))) == "BH_X_BS_DIV_8"
     assert derived.derived_name(ConstExpr("cdiv", (S("N"), L(4)))) == "CDIV_N_4"

@@ -18,6 +18,8 @@ from ctrs.ir import typing as irtyping
 from ctrs.ir.ops import OpKind, walk
 from ctrs.ir.types import F32, I32, DTypeParam, ScalarType, TileType
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 
 def _cutile(tmp_path: Path, params: str, body: str) -> Path:
     p = tmp_path / "k.py"

@@ -73,6 +73,7 @@ def test_ir_dtypes_kernels_are_ir_equivalent(tmp_path):
 
 # -- model-only ---------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_f32_store_binds_its_array_next_to_a_generic_input():
     ks = {k.name: k for k in _lower(KERNEL)}
     rs = ks["row_stats"]
@@ -84,6 +85,7 @@ def test_f32_store_binds_its_array_next_to_a_generic_input():
     assert str(sc.operands[-1].type) == "tile<Txf32>"  # the f32 values, no cast
 
 
+@pytest.mark.model
 def test_i32_meeting_an_array_specialises_it_ints_first():
     ks = [k for k in _lower(KERNEL) if (k.python_name or k.name) == "offset_gather"]
     assert [k.name for k in ks] == ["offset_gather_i32"]  # ids: i32 (f32/f16/bf16 ids cannot index a gather)
@@ -92,6 +94,7 @@ def test_i32_meeting_an_array_specialises_it_ints_first():
     assert entries == ["offset_gather_i32_f32", "offset_gather_i32_f16", "offset_gather_i32_bf16"]  # gather of E
 
 
+@pytest.mark.model
 def test_full_of_an_array_dtype(tmp_path):
     ks = [k for k in _lower(KERNEL) if (k.python_name or k.name) == "fill_like"]
     assert [k.name for k in ks] == ["fill_like_f32", "fill_like_f16", "fill_like_bf16"]  # the 1 is spelled per dtype
@@ -106,6 +109,7 @@ def test_full_of_an_array_dtype(tmp_path):
     assert "constant(E::ZERO, const_shape![T])" in rs
 
 
+@pytest.mark.model
 def test_math_is_generic_a_reduction_specialises(tmp_path):
     # ct.exp applies in the array's (float) dtype: generic; ct.max's identity is a literal of one dtype: the
     # reduced array is concrete per entry, the stored-into one stays generic beside it
@@ -119,6 +123,7 @@ def test_math_is_generic_a_reduction_specialises(tmp_path):
     assert _arrays(ks[1]) == {"x": "f16", "y": "!E"}
 
 
+@pytest.mark.model
 def test_a_variable_meeting_f32_keeps_its_own_generic(tmp_path):
     # lse's tiles meet f32 tiles (f32 wins whatever lse is): it is a variable of its own, not merged into E
     (k,) = _lower(_src(tmp_path, "lv = ct.load(lse, index=(0,), shape=(T,))\n"
@@ -129,6 +134,7 @@ def test_a_variable_meeting_f32_keeps_its_own_generic(tmp_path):
     assert [g.name for g in k.generics if g.kind == "type"] == ["E", "E1"]
 
 
+@pytest.mark.model
 def test_implicit_cast_rules():
     assert irtyping.implicit_cast(F16, F32, "s") == F32  # widened, as the reference's implicit_cast
     with pytest.raises(irtyping.PromotionError):

@@ -41,6 +41,7 @@ def _top_ops(k):
 
 # -- model only ----------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_the_rest_of_the_body_moves_into_the_arm_that_does_not_return(tmp_path):
     body = ("r = ct.bid(0)\nif r >= n:\n    ct.store(y, index=(r, 0), tile=ct.full((1, T), 0.0, dtype=y.dtype))\n"
             "    return\nt = ct.load(x, index=(r, 0), shape=(1, T))\nct.store(y, index=(r, 0), tile=t)")
@@ -54,6 +55,7 @@ def test_the_rest_of_the_body_moves_into_the_arm_that_does_not_return(tmp_path):
     assert any("returns early" in t for _, kind, t in k.notes if kind == "branch")
 
 
+@pytest.mark.model
 def test_arms_of_an_early_return_bind_names_of_other_types(tmp_path):
     """`t` is a 1xT tile of y's dtype in the arm that returns and an f32 tile in the rest: no result, no error."""
     body = ("r = ct.bid(0)\nt = ct.full((1, T), 0.0, dtype=y.dtype)\nif r >= n:\n"
@@ -64,6 +66,7 @@ def test_arms_of_an_early_return_bind_names_of_other_types(tmp_path):
     assert ks and all([op for op in walk(k.body) if op.kind == OpKind.IF][0].results == [] for k in ks)
 
 
+@pytest.mark.model
 def test_a_return_inside_a_loop_is_still_refused(tmp_path):
     body = ("r = ct.bid(0)\nfor j in range(4):\n    if j >= n:\n        return\n"
             "    ct.store(y, index=(r, j), tile=ct.load(x, index=(r, j), shape=(1, T)))")
@@ -72,6 +75,7 @@ def test_a_return_inside_a_loop_is_still_refused(tmp_path):
     assert e.value.code == errors.IR_NESTED_RETURN and (e.value.loc.line, e.value.loc.col) == (9, 13)
 
 
+@pytest.mark.model
 def test_a_number_in_one_arm_is_yielded_as_a_constant(tmp_path):
     (k,) = pipeline.lower(DATA / "cf_arm_number.py")
     ifs = [op for op in walk(k.body) if op.kind == OpKind.IF and op.results]
@@ -84,6 +88,7 @@ def test_a_number_in_one_arm_is_yielded_as_a_constant(tmp_path):
                                                                           if o.kind == OpKind.IF])
 
 
+@pytest.mark.model
 def test_a_number_against_a_constant_derived_value_keeps_the_split(tmp_path):
     """`n = 0` / `n = T * 2` (computed from ct.Constant values only): still a compile-time value per arm."""
     body = ("r = ct.bid(0)\nif F:\n    m = T * 2\nelse:\n    m = 0\n"

@@ -44,6 +44,7 @@ def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
 
 # -- model-only ---------------------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_gather_ir_carries_the_decisions():
     text = pipeline.emit_model(DATA / "ir_gather_forms.py", "frontend")
     gathers = [ln for ln in text.splitlines() if " = gather " in ln]
@@ -56,6 +57,7 @@ def test_gather_ir_carries_the_decisions():
     assert "cmpi %idx" in text and "predicate = ge" in text
 
 
+@pytest.mark.model
 def test_gather_rust_spells_the_pointer_chain():
     rs = _rust("ir_gather_forms")
     assert "let x_mask_1: Tile<bool, { [TILE] }> = andi(x_mask, m);" in rs  # bounds and user mask
@@ -66,6 +68,7 @@ def test_gather_rust_spells_the_pointer_chain():
     assert "iota(const_shape![TILE])" in rs and "let iota:" not in rs        # a value never shadows a cutile fn
 
 
+@pytest.mark.model
 def test_nd_gather_is_a_raw_entry():
     """cutile 0.3.1's &Tensor has no strides: an N-d pointer op makes the array a raw entry parameter."""
     rs = _rust("ir_gather_forms")
@@ -77,6 +80,7 @@ def test_nd_gather_is_a_raw_entry():
     assert "let x_i1_1: Tile<u64, { [] }> = constant(0u64, const_shape![]);" in rs  # (r, 0): a 0-d gather
 
 
+@pytest.mark.model
 def test_strides_make_a_raw_entry():
     rs = _rust("ir_strides")
     assert "x_stride_0: i32,\n        x_stride_1: i32,\n        y: &Tensor<f32, { [-1] }>," in rs  # y stays a tensor
@@ -84,6 +88,7 @@ def test_strides_make_a_raw_entry():
     assert "scalar_to_tile(1i32)" in rs  # the last-axis stride: the unit the reference specialises it to
 
 
+@pytest.mark.model
 def test_raw_array_read_by_a_view_too_reads_its_tensor_view(tmp_path, monkeypatch):
     """A raw entry has no &Tensor to make a partition view of: the emitter spells cutile's prologue
     (make_tensor_view of its pointer, extents and strides) and partitions that tensor."""
@@ -97,6 +102,7 @@ def test_raw_array_read_by_a_view_too_reads_its_tensor_view(tmp_path, monkeypatc
     assert "unsafe { x_view.partition_full_mut(const_shape![1, T]) };" in rs
 
 
+@pytest.mark.model
 def test_unpadded_view_of_a_raw_array_is_refused(tmp_path, monkeypatch):
     """cutile's JIT reads a local tensor through .partition (zero padding) only: another padding is CTRS-E370."""
     e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
@@ -104,6 +110,7 @@ def test_unpadded_view_of_a_raw_array_is_refused(tmp_path, monkeypatch):
     assert e.code == errors.IR_RAW_VIEW_PADDING and (e.loc.line, e.loc.col) == (8, 23) and "padding_mode=ZERO" in e.message
 
 
+@pytest.mark.model
 def test_atomics_rust():
     rs = _rust("ir_atomics")
     assert "atomic_rmw_tko(acc_ptrs, v, atomic::AddF, ordering::Relaxed, scope::Device, Some(acc_mask)," in rs
@@ -112,6 +119,7 @@ def test_atomics_rust():
     assert "pub fn float_atomic_add_bf16<" in rs                             # addf needs a concrete element
 
 
+@pytest.mark.model
 def test_load_options_rust():
     rs = _rust("ir_load_options")
     assert "padding::NegZero, const_array![1, 0], get_tensor_token(a)" in rs
@@ -125,6 +133,7 @@ def test_load_options_rust():
     assert "let t_1: i32 = t + 1i32;" in rs                                   # + x.ndim folded to 1
 
 
+@pytest.mark.model
 def test_element_meeting_a_concrete_dtype_lowers_per_element_type():
     """bf16_consts multiplies the gathered E tile by a bf16 ct.full: the result dtype depends on E (bf16 * bf16 is
     bf16, f16 * bf16 is f32), so the kernel is lowered once per element type, each entry concrete."""
@@ -157,6 +166,7 @@ def _typed(tmp_path: Path, monkeypatch, body: str) -> errors.CtrsError:
     return _blockers(tmp_path, monkeypatch, body)[0]
 
 
+@pytest.mark.model
 def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
     e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
                "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n"
@@ -166,6 +176,7 @@ def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
     assert "load_ptr_tko" in e.hint and "rank-2" in e.message
 
 
+@pytest.mark.model
 def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch):
     bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
                    "    for g in range(len(As)):\n"
@@ -181,11 +192,13 @@ def test_list_of_arrays_is_refused_naming_the_missing_api(tmp_path, monkeypatch)
     ("def k(x, y, T: ConstInt):\n    n = ct.bid(0)\n    ct.scatter(y, ct.arange(T, dtype=ct.int32), ct.gather(x, 0, check_bounds=n != 4))\n",
      "check_bounds= must be a translate-time constant"),
 ])
+@pytest.mark.model
 def test_outside_the_typed_subset_falls_back(tmp_path, monkeypatch, body, words):
     e = _typed(tmp_path, monkeypatch, body)
     assert e.code == errors.IR_UNSUPPORTED and words in e.message, e.message
 
 
+@pytest.mark.model
 def test_verifier_checks_pointer_ops():
     x = Value(ArrayType(I32, 1), "x")
     idx = Value(TileType(I32, (4,)), "i")
@@ -205,6 +218,7 @@ def test_verifier_checks_pointer_ops():
 
 # -- kernels-memory: non-literal gather paddings, bool -> int casts ---------------------------------------------
 
+@pytest.mark.model
 def test_gather_paddings_rust():
     """ir_gather_pads: a ct.Constant padding is the const generic (the ids array specialised to i32, the dtype the
     padding meets), a runtime 0-d value its scalar, cast to the array dtype; a bool tile cast to i32 is exti."""
@@ -227,6 +241,7 @@ def test_gather_paddings_rust():
      "    ct.scatter(x, i, ct.full((T,), 1.0, dtype=ct.float32))\n    ct.scatter(x, i, ct.gather(x, i, padding_value=T))\n",
      errors.IR_UNSUPPORTED, "padding_value=T (a ct.Constant) for an array of f32"),
 ])
+@pytest.mark.model
 def test_gather_padding_refusals(tmp_path, monkeypatch, body, code, words):
     e = _typed(tmp_path, monkeypatch, body)
     assert e.code == code and words in e.message, e.message
@@ -239,6 +254,7 @@ def test_gather_padding_refusals(tmp_path, monkeypatch, body, code, words):
     "def k(x, y, T: ConstInt):\n    s = x.slice(axis=0, start=4, stop=4 + T)\n"
     "    ct.store(y, (0,), ct.load(s, (0,), (T,)) + ct.load(x, (0,), (T,)))\n",  # x also an array of its own
 ])
+@pytest.mark.model
 def test_array_slice_is_refused_with_its_own_code(tmp_path, monkeypatch, body):
     bs = _blockers(tmp_path, monkeypatch, body)
     (e,) = [b for b in bs if b.code == errors.IR_ARRAY_SLICE]
@@ -247,6 +263,7 @@ def test_array_slice_is_refused_with_its_own_code(tmp_path, monkeypatch, body):
     assert not [b for b in bs if "call 'x.slice'" in b.message]  # one reason, not a generic E124 beside it
 
 
+@pytest.mark.model
 def test_crate_refusals_name_cutile_0_5_0(tmp_path, monkeypatch):
     e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
                "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n    ct.scatter(y, i, ct.gather(x, i))\n")

@@ -17,6 +17,8 @@ from ctrs.ir.ops import Kernel, OpKind, walk
 from ctrs.ir.types import BF16, BOOL, DTYPES, F16, F32, F64, I32, I64, TF32, DTypeParam, ScalarType, Sym, TileType
 from ctrs.passes import dce
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 E = DTypeParam("E")
 U32, I8 = DTYPES["u32"], DTYPES["i8"]
 

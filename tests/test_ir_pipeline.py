@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ctrs import errors, pipeline, translate
 from ctrs.frontends.triton.source import is_triton_file
+
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED_IR = {

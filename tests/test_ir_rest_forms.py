@@ -49,6 +49,7 @@ def test_cdiv_of_constants_ir_equivalent(const_cdiv, kernel, spec):
     assert_port_equivalent(DATA / "ir_const_cdiv.py", const_cdiv, spec)
 
 
+@pytest.mark.model
 def test_cdiv_of_constants_is_a_scalar_ceil_div():
     """cuTile Python folds ct.cdiv(SPAN, TILE) to a constant; a divi of constant tiles stays a divi in the port's IR
     (the JIT does not fold it), cutile's scalar ceil_div of the const generics is folded."""
@@ -57,6 +58,7 @@ def test_cdiv_of_constants_is_a_scalar_ceil_div():
     assert "divi(" not in rs
 
 
+@pytest.mark.model
 def test_every_kernel_has_specs_with_different_values():
     specs = load_specs(str(DATA / "ir_rest_forms.json"))
     for k in ("cmp_if", "reduce_all", "tma_loop", "carried_scalar"):
@@ -69,6 +71,7 @@ def _model(stage: str = "final") -> str:
     return pipeline.emit_model(KERNEL, stage)
 
 
+@pytest.mark.model
 def test_comparison_of_two_constants_is_a_constant_if():
     text = pipeline.emit_model(KERNEL, "frontend")
     cmp_if = text.split("kernel @cmp_if")[1].split("kernel @")[0]
@@ -78,12 +81,14 @@ def test_comparison_of_two_constants_is_a_constant_if():
     assert "if GROUP == HEADS {" in rs and "if TILE > GROUP {" in rs
 
 
+@pytest.mark.model
 def test_len_of_tuples_folds():
     rs = translate.translate_source(KERNEL)["kernel.rs"]
     body = rs.split("pub fn tuple_len")[1].split("pub fn")[0]
     assert "4.0f32" in body or "4i32" in body  # len((TILE, 2 * TILE)) + len(x.shape) = 4
 
 
+@pytest.mark.model
 def test_reduction_of_every_axis_reduces_axis_0_rank_times():
     text = _model("frontend")
     red = text.split("kernel @reduce_all")[1].split("kernel @")[0]
@@ -91,6 +96,7 @@ def test_reduction_of_every_axis_reduces_axis_0_rank_times():
     assert "axis = 1" not in red  # axis 0 each time, as cuTile Python's reduce of axis=None
 
 
+@pytest.mark.model
 def test_allow_tma_of_a_bool_in_a_loop_splits_the_entry():
     heads = [ln.split("<")[0] for ln in _model().splitlines() if ln.startswith("kernel @tma_loop")]
     assert heads == ["kernel @tma_loop__USE_TMA_0", "kernel @tma_loop__USE_TMA_1"]
@@ -100,6 +106,7 @@ def test_allow_tma_of_a_bool_in_a_loop_splits_the_entry():
     assert "tma::Enabled" in on and "tma::Disabled" not in on
 
 
+@pytest.mark.model
 def test_loop_carried_scalars_are_mutable_scalars():
     rs = translate.translate_source(KERNEL)["kernel.rs"]
     body = rs.split("pub fn carried_scalar")[1]
@@ -108,6 +115,7 @@ def test_loop_carried_scalars_are_mutable_scalars():
     assert "let s_tile: Tile<f32, { [] }> = scalar_to_tile(s);" in body  # the tile form, per iteration
 
 
+@pytest.mark.model
 def test_a_comparison_of_constants_as_allow_tma_in_a_loop_is_still_refused(tmp_path):
     src = tmp_path / "k.py"
     src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\n"
@@ -121,6 +129,7 @@ def test_a_comparison_of_constants_as_allow_tma_in_a_loop_is_still_refused(tmp_p
     assert "inside a loop" in ei.value.message
 
 
+@pytest.mark.model
 def test_views_of_a_raw_array_read_its_tensor_view():
     rs = translate.translate_source(DATA / "mem_mixed.py")["kernel.rs"]
     mixed = rs.split("pub unsafe fn mixed_f32")[1].split("pub unsafe fn")[0]
@@ -131,6 +140,7 @@ def test_views_of_a_raw_array_read_its_tensor_view():
     assert "y_view.partition_full_mut(const_shape![1, T])" in mixed
 
 
+@pytest.mark.model
 def test_fma_across_a_comparison_of_constants_is_refused(tmp_path):
     """cuTile Python folds `GROUP == HEADS` per launch and then contracts `t * t - 1.0` into an fma; the port's
     constant if keeps them apart, and a comparison cannot be split into entries as a ct.Constant[bool] is."""
@@ -147,6 +157,7 @@ def test_fma_across_a_comparison_of_constants_is_refused(tmp_path):
     assert "G eq H" in ei.value.message and ei.value.hint
 
 
+@pytest.mark.model
 def test_half_constants_are_spelled_through_constant_f32():
     rs = translate.translate_source(DATA / "ir_half_consts.py")["kernel.rs"]
     bf16 = rs.split("pub fn tanh_gelu_bf16")[1].split("pub fn")[0]
@@ -154,6 +165,7 @@ def test_half_constants_are_spelled_through_constant_f32():
     assert "constant(bf16::ONE" not in bf16  # 1.0 of bf16 too (cutile_defects: bf16::ONE mis-encodes)
 
 
+@pytest.mark.model
 def test_half_constant_on_a_double_rounding_tie_is_not_spelled():
     """f64 -> f32 -> half rounds twice; where the f32 value is exactly halfway between two half values (and the
     Python float is not that f32) the two roundings may differ from the reference's one: no spelling."""

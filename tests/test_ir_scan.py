@@ -5,6 +5,8 @@ with the crate defect (CTRS-E323, cutile 0.3.1 and 0.5.0)."""
 
 from __future__ import annotations
 
+import pytest
+
 from ctrs import errors, pipeline, translate
 from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs.spec import load_specs
@@ -26,6 +28,7 @@ def test_generic_cumsum_is_ir_equivalent_for_int_and_float_launches(tmp_path):
         assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
 
 
+@pytest.mark.model
 def test_generic_cumsum_rust_is_one_entry():
     rs = translate.translate_source(DATA / "ir_scan_generic.py")["kernel.rs"]
     assert "pub fn running_sums<E: ElementType, const T: i32>(" in rs and "running_sums_f32" not in rs
@@ -33,6 +36,7 @@ def test_generic_cumsum_rust_is_one_entry():
     assert "scan_sum(t, 0i32, reverse::Reverse, E::ZERO)" in rs
 
 
+@pytest.mark.model
 def test_half_cumsum_identity_type_checks(tmp_path):
     """An f16 tile's scan identity is f16::ZERO (a float literal would be an f32: rustc E0308)."""
     p = tmp_path / "k.py"
@@ -43,6 +47,7 @@ def test_half_cumsum_identity_type_checks(tmp_path):
     assert "reverse::Forward, f16::ZERO)" in rs
 
 
+@pytest.mark.model
 def test_cumsum_along_axis_1_names_both_crates(tmp_path, monkeypatch):
     p = tmp_path / "k.py"
     p.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef k(x, y, T: ct.Constant[int]):\n"

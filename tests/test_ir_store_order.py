@@ -5,6 +5,8 @@ of tests/data/ir_store_order.json; cutile 0.3.1 has no such store (CTRS-E402, fr
 
 from __future__ import annotations
 
+import pytest
+
 from ctrs.workflow import cli
 from ctrs.verify import ir_ref, ir_rs, irdiff
 from ctrs import pipeline, translate
@@ -28,6 +30,7 @@ def test_permuted_stores_are_ir_equivalent(tmp_path):
         assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
 
 
+@pytest.mark.model
 def test_permuted_store_rust_for_0_5_0():
     rs = translate.translate_source(KERNEL)["kernel.rs"]
     assert ("let py: Partition<E, { [TM, TN] }> = unsafe { make_partition_view(y, const_shape![TM, TN], "
@@ -37,6 +40,7 @@ def test_permuted_store_rust_for_0_5_0():
     assert "tma::Enabled, Some(2i32), [false, false, false]) }" in rs  # latency=2 of the 3-d store
 
 
+@pytest.mark.model
 def test_permuted_store_is_refused_for_0_3_1(tmp_path, capsys):
     rc = cli.main(["translate", str(KERNEL), "--cutile", "0.3.1", "-o", str(tmp_path / "p")])
     err = capsys.readouterr().err
@@ -44,6 +48,7 @@ def test_permuted_store_is_refused_for_0_3_1(tmp_path, capsys):
     assert "make_partition_view_mut takes no dim_map" in err and "(translate with --cutile 0.5.0)" in err
 
 
+@pytest.mark.model
 def test_store_order_diagnostic_file_per_target(tmp_path, capsys):
     """tests/data/mem_bad_store_order.py: translated for cutile 0.5.0 (the default), refused at its store for 0.3.1."""
     kernel = DATA / "mem_bad_store_order.py"

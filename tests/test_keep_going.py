@@ -47,6 +47,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 # ---------------------------------------------------------------------------------------------- model only
 
 
+@pytest.mark.model
 def test_lowering_records_every_blocker_per_kernel_and_lowers_the_others():
     refused: dict[str, list[errors.CtrsError]] = {}
     mod = fe.lower_file(pipeline._info(KG), refused)
@@ -58,12 +59,14 @@ def test_lowering_records_every_blocker_per_kernel_and_lowers_the_others():
                      "helper_again": [(11, 9, "CTRS-E124")]}
 
 
+@pytest.mark.model
 def test_lowering_without_refused_raises_the_first_blocker():
     with pytest.raises(errors.CtrsError) as ei:
         fe.lower_file(pipeline._info(KG))
     assert (ei.value.loc.line, ei.value.code) == (27, "CTRS-E124")
 
 
+@pytest.mark.model
 def test_unused_parameter_blocks_and_one_used_only_by_a_failing_call_does_not(tmp_path):
     k = tmp_path / "k.py"
     k.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef f(a, out, unused, n: ct.Constant[int]):\n"
@@ -76,6 +79,7 @@ def test_unused_parameter_blocks_and_one_used_only_by_a_failing_call_does_not(tm
         (7, 5, "typed-IR front end: call 'ct.atomic_thing'")]
 
 
+@pytest.mark.model
 def test_refusal_lists_shared_blockers_once_sorted():
     e1 = errors.CtrsError("CTRS-E124", "b", "", errors.Loc("f.py", 9, 1))
     e2 = errors.CtrsError("CTRS-E124", "a", "", errors.Loc("f.py", 3, 5))
@@ -85,6 +89,7 @@ def test_refusal_lists_shared_blockers_once_sorted():
                          "has its own line; ctrs translate --dry-run lists them without writing)"]
 
 
+@pytest.mark.model
 def test_check_gives_each_spec_of_a_refused_kernel_a_refused_row():
     r = translate.translate_module(KG).refused
     spec = specmod.load_specs(json.dumps([{"name": "s1", "kernel": "two_blockers", "args": {
@@ -99,6 +104,7 @@ def test_check_gives_each_spec_of_a_refused_kernel_a_refused_row():
 # ---------------------------------------------------------------------------------------------- CLI
 
 
+@pytest.mark.model
 def test_translate_reports_every_blocker_and_writes_the_good_kernels(tmp_path, capsys):
     out = tmp_path / "port"
     rc, stdout, err = run(capsys, "translate", KG, "-o", out)
@@ -116,12 +122,14 @@ def test_translate_reports_every_blocker_and_writes_the_good_kernels(tmp_path, c
     assert [k["name"] for k in ana["python_kernels"]] == ["add", "double"]
 
 
+@pytest.mark.model
 def test_ctrs_pipeline_typed_is_accepted_and_changes_nothing(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CTRS_PIPELINE", "typed")  # older scripts set it: there is one pipeline
     rc, _, err = run(capsys, "translate", KG, "-o", tmp_path / "port")
     assert rc == 1 and err.splitlines() == [*DEFAULT, f"{KG}: {SUMMARY}"]
 
 
+@pytest.mark.model
 def test_dry_run_lists_the_same_blockers_and_writes_nothing(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rc, stdout, err = run(capsys, "translate", "--dry-run", KG)
@@ -133,6 +141,7 @@ def test_dry_run_lists_the_same_blockers_and_writes_nothing(tmp_path, capsys, mo
     assert (rc, stdout) == (0, "") and "0 blockers" in err
 
 
+@pytest.mark.model
 def test_every_kernel_refused_writes_nothing_and_lists_every_blocker(tmp_path, capsys):
     k = tmp_path / "bad.py"
     k.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef f(a, n: ct.Constant[int]):\n"
@@ -148,6 +157,7 @@ def test_every_kernel_refused_writes_nothing_and_lists_every_blocker(tmp_path, c
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.model
 def test_partial_port_never_replaces_a_user_file(tmp_path, capsys):
     out = tmp_path / "port"
     out.mkdir()
@@ -157,6 +167,7 @@ def test_partial_port_never_replaces_a_user_file(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == ["wrapper.py"] and (out / "wrapper.py").read_text() == "mine\n"
 
 
+@pytest.mark.model
 def test_translate_dir_marks_the_file_partial(tmp_path):
     d = tmp_path / "src"
     d.mkdir()
@@ -175,6 +186,7 @@ def test_the_partial_port_builds(tmp_path, capsys):
     assert lib.exists()
 
 
+@pytest.mark.model
 def test_port_of_the_translated_kernel_when_another_is_refused(tmp_path, capsys):
     """`expo` (ct.exp of the array's dtype variable, generic since per-array dtype variables) translates on the
     typed IR; `broken` is refused: the port holds `expo` alone, spelled from the typed IR's rules, and `broken` is
@@ -194,6 +206,7 @@ def test_port_of_the_translated_kernel_when_another_is_refused(tmp_path, capsys)
     assert "(rules: rules/ir.toml)" in (tmp_path / "out" / "kernel.rs").read_text()
 
 
+@pytest.mark.model
 def test_explain_explains_the_translated_kernels_then_lists_the_blockers(tmp_path, capsys):
     rc, stdout, err = run(capsys, "translate", KG, "-o", tmp_path / "port", "--explain")
     assert rc == 1 and err.splitlines() == [*DEFAULT, f"{KG}: {SUMMARY}"]

@@ -27,6 +27,7 @@ def _loops(rs: str, entry: str) -> int:
     return len(re.findall(r"^\s+for \w+ in ", body, re.M))
 
 
+@pytest.mark.model
 def test_one_entry_per_flag_value_and_two_loops_where_the_if_is_left():
     ks = {k.name: k for k in pipeline.lower(DATA / f"{KERNEL}.py")}
     assert sorted(ks) == ["causal_sum__CAUSAL_0__EVEN_K_0", "causal_sum__CAUSAL_0__EVEN_K_1", "causal_sum__CAUSAL_1"]

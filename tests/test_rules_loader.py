@@ -9,6 +9,8 @@ from ctrs import errors, ir_rules, paths, rules_loader, targets
 from ctrs.frontends.triton import source as triton_source
 from ctrs.ir_rules import cutile_rules as load_rules
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 RULES = paths.data("rules")
 
 
@@ -54,7 +56,7 @@ def test_cutile_unknown_key(tmp_path):
     line = int(_line_col("cutile.toml", 'signature = "x, /, *, rounding_mode=..."\nlower = "unary"').split(":")[0])
     where = f"{line + 1}:1"  # the misspelt key, the line after the signature
     assert got == (f"FILE:{where}: error[CTRS-E192]: unknown key functions.\"ct.exp\".lowr (hint: did you mean "
-                   "'lower'? the keys of [functions.<name>] are fill, lower, note, op, signature (docs/rules.md))")
+                   "'lower'? the keys of [functions.<name>] are lower, note, signature (docs/rules.md))")
 
 
 def test_cutile_missing_key(tmp_path):
@@ -64,11 +66,11 @@ def test_cutile_missing_key(tmp_path):
                    "[functions.<name>] needs lower (docs/rules.md))")
 
 
-def test_cutile_bad_template(tmp_path):
-    got = _broken(tmp_path, "cutile", "cutile.toml", 'iota = "iota(const_shape![{n}])"',
-                  'iota = "iota(const_shape![{n])"')
-    where = _line_col("cutile.toml", 'iota = "iota(')
-    assert got == (f"FILE:{where}: error[CTRS-E193]: ops.iota is not a valid template: expected '}}' before end "
+def test_ir_bad_template(tmp_path):
+    got = _broken(tmp_path, "ir", "ir.toml", 'iota = "iota(const_shape![{shape}])"',
+                  'iota = "iota(const_shape![{shape])"')
+    where = _line_col("ir.toml", 'iota = "iota(')
+    assert got == (f"FILE:{where}: error[CTRS-E193]: rust.iota is not a valid template: expected '}}' before end "
                    "of string (hint: operands are written {name}; a literal brace is doubled, {{ or }})")
 
 
@@ -80,10 +82,10 @@ def test_cutile_wrong_type_in_a_list(tmp_path):
 
 
 def test_cutile_not_toml(tmp_path):
-    got = _broken(tmp_path, "cutile", "cutile.toml", '[operators]\n"+" = "ct.add"', '[operators]\n"+" = ct.add')
-    where = _line_col("cutile.toml", '"+" = "ct.add"')
+    got = _broken(tmp_path, "cutile", "cutile.toml", '"ct.float16" = "f16"', '"ct.float16" = f16')
+    where = _line_col("cutile.toml", '"ct.float16" = "f16"')
     line, col = where.split(":")
-    assert got == (f"FILE:{line}:{int(col) + 6}: error[CTRS-E190]: rules file is not valid TOML: Invalid value "
+    assert got == (f"FILE:{line}:{int(col) + 15}: error[CTRS-E190]: rules file is not valid TOML: Invalid value "
                    "(hint: fix the TOML syntax (docs/rules.md))")
 
 
@@ -109,8 +111,8 @@ def test_ir_missing_table(tmp_path):
     line = int(where.split(":")[0])
     # [scalars] is not a table of ir.toml: an unknown key at its header
     assert got == (f"FILE:{line}:1: error[CTRS-E192]: unknown key scalars (hint: did you mean 'scalar'? the keys of "
-                   "the top level are dtypes, math, ordering, padding, pointer, predicate, predicate_symbol, rounding, rust, "
-                   "scalar (docs/rules.md))")
+                   "the top level are declarations, dtypes, math, ordering, padding, pointer, predicate, predicate_symbol, "
+                   "reserved_consts, rounding, rust, scalar (docs/rules.md))")
 
 
 def test_ir_math_entry_needs_rust(tmp_path):
@@ -138,28 +140,29 @@ def test_target_syntax_value(tmp_path):
 def test_a_malformed_shipped_file_stops_translate(tmp_path):
     """The front end reads rules/cutile.toml through the loader: a bad copy is the loader's diagnostic."""
     bad = tmp_path / "cutile.toml"
-    bad.write_text((RULES / "cutile.toml").read_text().replace('[predicates]\n', '[predicate]\n'))
+    bad.write_text((RULES / "cutile.toml").read_text().replace('[host_dtypes]\n', '[host_dtype]\n'))
     with pytest.raises(errors.CtrsError) as e:
         load_rules(str(bad))
-    assert e.value.code == errors.RULES_UNKNOWN and e.value.loc.line == _line_num("cutile.toml", "[predicates]\n")
+    assert e.value.code == errors.RULES_UNKNOWN and e.value.loc.line == _line_num("cutile.toml", "[host_dtypes]\n")
 
 
 def _line_num(rel: str, needle: str) -> int:
     return int(_line_col(rel, needle).split(":")[0])
 
 
-def test_cutile_operator_names_a_missing_function(tmp_path):
-    got = _broken(tmp_path, "cutile", "cutile.toml", '"*" = "ct.mul"', '"*" = "ct.mull"')
-    where = _line_col("cutile.toml", '"*" = "ct.mul"')
-    assert got == (f"FILE:{where}: error[CTRS-E194]: operators.\"*\" names 'ct.mull', which is not in [functions] "
-                   "(hint: did you mean 'ct.mul'? add [functions.\"ct.mull\"] or fix the name (docs/rules.md))")
-
-
-def test_cutile_declaration_without_template(tmp_path):
-    got = _broken(tmp_path, "cutile", "cutile.toml", '"shli_wrap", ', '"shli_wrap", "exp2_approx", ')
-    where = _line_col("cutile.toml", 'names = ["exp_approx"')
+def test_ir_declaration_without_template(tmp_path):
+    got = _broken(tmp_path, "ir", "ir.toml", '"shli_wrap", ', '"shli_wrap", "exp2_approx", ')
+    where = _line_col("ir.toml", 'names = ["exp_approx"')
     assert got == (f"FILE:{where}: error[CTRS-E194]: declarations.names[3] names 'exp2_approx', which has no "
                    "template (hint: add emitters/templates/port/declarations/exp2_approx.rs.j2 (docs/rules.md))")
+
+
+def test_cutile_rules_hold_no_rust_text():
+    """rules/cutile.toml is cuTile Python's facts only; every Rust spelling is rules/ir.toml's (issue 11)."""
+    text = (RULES / "cutile.toml").read_text()
+    code = "\n".join(line.partition("#")[0] for line in text.splitlines())
+    for rust in ("::", "&", "![", "Tile<", "_tko"):
+        assert rust not in code, rust
 
 
 def test_every_typed_only_rule_has_a_typed_handler():

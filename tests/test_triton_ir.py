@@ -15,6 +15,8 @@ from ctrs.frontends import triton as fe_triton
 from ctrs.frontends.triton import pointers as P
 from ctrs.ir import Sym
 
+pytestmark = pytest.mark.model  # model-only: no cargo, no cuda-tile (tests/conftest.py guard)
+
 ROOT = Path(__file__).resolve().parent.parent
 # A ratchet: exactly the Triton fixtures that translate through the typed IR. A fixture leaving it is a regression;
 # one joining it fails until it is added here, after its IR-equivalence tests passed on the typed path.

@@ -128,7 +128,7 @@ RULES_TOML = "CTRS-E190"  # the file cannot be read or is not valid TOML
 RULES_MISSING = "CTRS-E191"  # a table lacks a key (or the file a table) the schema requires
 RULES_UNKNOWN = "CTRS-E192"  # a key the schema does not know (a typo: it would be silently ignored)
 RULES_TYPE = "CTRS-E193"  # a value of the wrong kind (a number for a string, a template with an unbalanced brace)
-RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist ([operators] -> [functions], a template)
+RULES_REFERENCE = "CTRS-E194"  # a value naming an entry that does not exist (a declaration without its template)
 # Typed tile IR (transpiler/ir, transpiler/passes): the verifier's findings (an internal bug when a pass
 # produced them, located at the op), the emitter, and `--emit model:STAGE`.
 IR_VERIFY_TYPE = "CTRS-E120"  # operand/result types disagree
@@ -203,3 +203,8 @@ IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expressio
 # x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
 # (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
 TRITON_POINTER_CAST = "CTRS-E700"
+# --- cleanup11 (issue 11's last points; codes E440-E449) ---
+# ct.astype narrowing an unsigned integer tile that may not fit (a wrapping truncation): cutile writes trunci only
+# with an overflow flag; `(x >> k)` by a constant k >= the bits dropped fits and is ported (frontends/cutile/tiles.py)
+IR_WRAPPING_NARROWING = "CTRS-E440"
+IR_BITCAST_WIDTH = "CTRS-E441"  # ct.bitcast between types of two widths (or bool): cuTile Python refuses it too

@@ -1,6 +1,6 @@
 """The rules tables the typed pipeline reads: rules/ir.toml (front end: which ct.* call is which IR op; emitter:
-how each IR op is spelled in Rust) and rules/cutile.toml (cuTile Python's call signatures, reserved const names,
-op declarations, host dtypes, element entries). See docs/ir.md, "Adding a rule as data"."""
+how each IR op is spelled in Rust, reserved const names, op declarations) and rules/cutile.toml (cuTile Python's
+call signatures, dtypes, host dtypes, element entries; no Rust text). See docs/ir.md, "Adding a rule as data"."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from . import errors, model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
 from .frontends.cutile.module import ModuleInfo
+from .frontends import pysource
 from .frontends.pysource import read_kernel_source
 from .ir import Kernel, OpKind, print_kernel, walk
 from .ir_rules import cutile_rules
@@ -30,12 +31,7 @@ PIPELINE_NAME = "typed-ir"
 
 def _info(path: Path) -> ModuleInfo:
     info = ModuleInfo(path, read_kernel_source(path))
-    if not info.ct_names:
-        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import cuda.tile as ct' in the file",
-                               "cuTile Python kernels import cuda.tile", errors.Loc(str(path)))
-    if not info.kernels:
-        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @ct.kernel function in the file",
-                               "decorate the kernel with @ct.kernel", errors.Loc(str(path)))
+    pysource.check_kernel_file(path, pysource.CUTILE, bool(info.ct_names), info.kernels)
     return info
 
 

@@ -68,26 +68,15 @@ def _kind_name(kind) -> str:
 
 # ---------------------------------------------------------------------------------------------- the schemas
 
-_FUNCTION = Table({"lower": STR, "signature": STR, "op": STR, "fill": INT, "note": STR},
-                  required=("lower",))
+_FUNCTION = Table({"lower": STR, "signature": STR, "note": STR}, required=("lower",))
 
+# cuTile Python's own facts only (signatures, dtypes, element entries): no Rust text; that is rules/ir.toml's
 CUTILE = Table({
     "functions": Map(_FUNCTION),
-    "operators": Map(STR),
-    "comparisons": Table({"int": TEMPLATE, "float": TEMPLATE}, required=("int", "float")),
-    "predicates": Map(STR),
-    "methods": Map(STR),
-    "scalar_operators": Map(TEMPLATE),
-    "scalar_float_operators": Map(TEMPLATE),
     "element_entries": Table({"dtypes": List(STR)}, required=("dtypes",)),
-    "reserved_consts": Table({"names": List(STR)}, required=("names",)),
-    "padding": Table(required=("default",), rest=STR),
     "dtypes": Map(STR),
-    "ops": Map(TEMPLATE),
     "host_dtypes": Map(STR),
-    "declarations": Table({"names": List(STR)}, required=("names",)),
-}, required=("functions", "operators", "comparisons", "predicates", "methods", "scalar_operators",
-             "scalar_float_operators", "element_entries", "padding", "dtypes", "ops", "host_dtypes"))
+}, required=("functions", "element_entries", "dtypes", "host_dtypes"))
 
 TRITON = Table({
     "calls": Map(STR),
@@ -109,6 +98,10 @@ IR = Table({
     # ct.gather / ct.scatter / atomics (emitters/ir_rust.py pointer_chain): templates, and the atomic mode /
     # memory order / memory scope spellings
     "pointer": Table({"atomic_mode": Map(STR), "memory_order": Map(STR), "memory_scope": Map(STR)}, rest=TEMPLATE),
+    # const generic names kernel.rs spells with a trailing _ (emitters/spelling.const_spelling)
+    "reserved_consts": Table({"names": List(STR)}, required=("names",)),
+    # module-local op declarations, in kernel.rs order; each names a template (DECLARATIONS)
+    "declarations": Table({"names": List(STR)}, required=("names",)),
 }, required=("math", "rust", "scalar", "rounding", "predicate", "padding", "dtypes"))
 
 _API = Table({"rust": TEMPLATE, "unsafe": BOOL, "note": STR, "type": STR, "atomic": Map(STR),
@@ -125,9 +118,7 @@ TARGET = Table({
 
 SCHEMAS = {"cutile": CUTILE, "triton": TRITON, "ir": IR, "target": TARGET}
 
-# What a schema cannot say: a value that names another entry of the same file. (table of names, table whose
-# keys they must be); a name in ``[declarations] names`` must have its template.
-REFERENCES = {"cutile": ((("operators",), ("functions",)), (("methods",), ("functions",)))}
+# What a schema cannot say: a name in rules/ir.toml ``[declarations] names`` must have its template.
 DECLARATIONS = ("emitters", "templates", "port", "declarations")
 HINT_DOC = "docs/rules.md"
 
@@ -184,27 +175,14 @@ def check(schema: Table, data: dict) -> tuple[str, tuple, str, str] | None:
 
 
 def check_references(kind: str, data: dict) -> tuple[str, tuple, str, str] | None:
-    """The first value naming an entry that does not exist (CTRS-E194), after the schema holds."""
-    for names_at, keys_at in REFERENCES.get(kind, ()):
-        names, keys = _at(data, names_at), _at(data, keys_at)
-        for key, name in names.items():
-            if name not in keys:
-                close = difflib.get_close_matches(name, sorted(keys), n=1)
-                return (errors.RULES_REFERENCE, (*names_at, key), f"{dotted((*names_at, key))} names '{name}', "
-                        f"which is not in [{dotted(keys_at)}]", (f"did you mean '{close[0]}'? " if close else "")
-                        + f"add [{dotted((*keys_at, name))}] or fix the name ({HINT_DOC})")
-    if kind == "cutile":
+    """The first value naming an entry that does not exist (CTRS-E194: a declaration without its template),
+    after the schema holds."""
+    if kind == "ir":
         for i, name in enumerate(data.get("declarations", {}).get("names", [])):
             if not paths.data(*DECLARATIONS, f"{name}.rs.j2").is_file():
                 return (errors.RULES_REFERENCE, ("declarations", "names", i), f"declarations.names[{i}] names "
                         f"'{name}', which has no template", f"add {'/'.join(DECLARATIONS)}/{name}.rs.j2 ({HINT_DOC})")
     return None
-
-
-def _at(data: dict, at: tuple) -> dict:
-    for key in at:
-        data = data.get(key, {})
-    return data
 
 
 def _table_name(generic: tuple) -> str:

@@ -423,7 +423,7 @@ def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
                                f"cannot infer type generic '{gname}' of Rust entry '{entry.name}' from the spec",
                                'give "rust": {"generics": [...]} in the spec')
     a = spec.args.get(gname)
-    if a is None and gname.endswith("_"):  # renamed in kernel.rs (rules/cutile.toml [reserved_consts])
+    if a is None and gname.endswith("_"):  # renamed in kernel.rs (rules/ir.toml [reserved_consts])
         a = spec.args.get(gname.rstrip("_"))
     if isinstance(a, ConstArg):
         v = a.value

@@ -322,6 +322,21 @@ class Builder:
         self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *carried], results, {}, self.loc(node), [body]))
         return results
 
+    def shifted_right_by(self, v: Value) -> int | None:
+        """The constant amount ``v`` was shifted right by (``v = x >> k``, ``ct.bitwise_rshift(x, k)``, ``k`` a
+        constant, splat or not) when the current block defines it so; else None."""
+        def producer(x: Value):
+            return next((op for op in reversed(self.block.ops) if x in op.results), None)
+
+        op = producer(v)
+        if op is None or op.kind != OpKind.SHRI:
+            return None
+        k = producer(op.operands[1])
+        while k is not None and k.kind in (OpKind.RESHAPE, OpKind.BROADCAST, OpKind.TO_TILE):
+            k = producer(k.operands[0])
+        value = k.attrs.get("value") if k is not None and k.kind == OpKind.CONSTANT else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def convert(self, v: Value, dt: DTypeLike, node, hint: str = "") -> Value:
         if v.type.dtype == dt:
             return v

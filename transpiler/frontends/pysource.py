@@ -7,6 +7,7 @@ Language-independent: it imports no front end.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
@@ -29,6 +30,31 @@ def read_kernel_source(path: Path) -> str:
     """The text of a kernel file (either front end); an unreadable, undecodable, oversized or too deeply
     nested file is one coded error (transpiler/source.py)."""
     return source.read_python(Path(path))
+
+
+@dataclass(frozen=True)
+class Language:
+    """How the input checks name a kernel language (:func:`check_kernel_file`)."""
+    name: str  # "cuTile Python"
+    module: str  # "cuda.tile"
+    alias: str  # "ct"
+    decorator: str  # "@ct.kernel"
+
+
+CUTILE = Language("cuTile Python", "cuda.tile", "ct", "@ct.kernel")
+TRITON = Language("Triton", "triton.language", "tl", "@triton.jit")
+
+
+def check_kernel_file(path: Path, lang: Language, imported: bool, kernels) -> None:
+    """The two checks a kernel file passes before lowering, either language: its ``import`` of the language is
+    present (CTRS-E102), and at least one function carries the kernel decorator (CTRS-E011); each is one
+    coded error at the file."""
+    if not imported:
+        raise errors.CtrsError(errors.TRANSLATE_INPUT, f"no 'import {lang.module} as {lang.alias}' in the file",
+                               f"{lang.name} kernels import {lang.module}", errors.Loc(str(path)))
+    if not kernels:
+        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, f"no {lang.decorator} function in the file",
+                               f"decorate the kernel with {lang.decorator}", errors.Loc(str(path)))
 
 
 class SourceFile:

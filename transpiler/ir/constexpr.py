@@ -2,7 +2,7 @@
 
 cuTile Python evaluates a condition computed from ``ct.Constant`` values only (``if STAGE & 1:``,
 ``if BLOCK % 16 == 0:``, ``if NUM_HEADS == GROUP:``) at JIT time, once per launch: its IR holds the taken arm
-only. A port spells the same expression in Rust over its const generics; cutile's bounds analysis gives every
+only. A port spells the same expression in Rust over its const generics (emitters/spelling.py const_expr); cutile's bounds analysis gives every
 operand an exact value per launch and the compile of an ``if`` on an exact condition inlines the taken arm
 (cutile-compiler src/bounds.rs ``bounds_from_bop``; src/compiler/compile_expression.rs ``Expr::If``), so the
 port's IR is the reference's.
@@ -134,25 +134,6 @@ class ConstExpr:
 
     def _py_operand(self) -> str:
         return self.python() if self.op in ("sym", "int", "neg", "cdiv") else f"({self.python()})"
-
-    def rust(self, spell=lambda name: name) -> str:
-        """The Rust spelling over the const generics (``spell``: a const generic's name in kernel.rs)."""
-        if self.op == "sym":
-            return spell(self.args[0])
-        if self.op == "int":
-            return f"{self.args[0]}i32"
-        if self.op == "neg":
-            return f"(0i32 - {self.args[0].rust(spell)})"
-        if self.op == "truth":
-            return f"{self.args[0].rust(spell)} != 0i32"
-        a, b = (x.rust(spell) for x in self.args)
-        if self.op == "%":
-            return f"((({a} % {b}) + {b}) % {b})"
-        if self.op == "//":
-            return f"(({a} - ((({a} % {b}) + {b}) % {b})) / {b})"
-        if self.op == "cdiv":  # -((-a) // b)
-            return f"(0i32 - {ConstExpr('//', (ConstExpr('neg', (self.args[0],)), self.args[1])).rust(spell)})"
-        return f"({a} {self.op} {b})" if self.op in _ARITH else f"{a} {self.op} {b}"
 
 
 __all__ = ["ConstExpr"]

@@ -109,7 +109,7 @@ def static_assert(lw, c: Call):
         return None
     test = const_test(lw, cond) if not isinstance(cond, (bool, int, float)) else None
     if test is not None:  # BLOCK_N == GROUP_N of ct.Constant ints: cuTile Python checks it at JIT time per launch
-        lw.note(c.node, "demotion", f"ct.static_assert({test.spelled()}) is checked by cuTile Python per launch; "
+        lw.note(c.node, "demotion", f"ct.static_assert({test.python()}) is checked by cuTile Python per launch; "
                                     "the port does not check it (a spec that violates it fails the reference)")
         return None
     if not isinstance(cond, bool):

@@ -90,8 +90,9 @@ class Flag:
     def __init__(self, name: str, op: str, value):
         self.name, self.op, self.value = name, op, value
 
-    def spelled(self) -> str:
-        v = self.value.name if isinstance(self.value, Sym) else f"{self.value}i32"
+    def python(self) -> str:
+        """The test as cuTile Python spells it (notes; the emitter spells the port's)."""
+        v = self.value.name if isinstance(self.value, Sym) else str(self.value)
         return f"{self.name} {_SYM[self.op]} {v}"
 
 
@@ -104,8 +105,8 @@ class ExprFlag:
         self.expr = expr
         self.name = expr.python()
 
-    def spelled(self) -> str:
-        return self.expr.rust()
+    def python(self) -> str:
+        return self.expr.python()
 
 
 _ARITH_OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.FloorDivide: "//", cst.Modulo: "%",
@@ -435,7 +436,7 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
     lw.emit_op(op)
     for n, r in zip(merged, results):
         lw.env[n] = r
-    how = f"const-generic if {c.spelled()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
+    how = f"const-generic if {c.python()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ... import errors
 from ...ir import typing as irtyping
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, DTYPES, I32, DType, DTypeParam, ScalarType, Sym, TileType
@@ -75,9 +76,17 @@ def astype(lw, c: Call):
     if not isinstance(x, Value) or not isinstance(x.type, TileType) or not isinstance(dt, DT):
         raise lw.err(c.node, "ct.astype(tile, dtype)")
     a, b = x.type.dtype, dt.dtype
-    if isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint") \
-            and b.bits < a.bits:  # trunci of an unsigned value: not proven on the typed path yet
-        raise lw.err(c.node, f"ct.astype from {a} to {b} (a wrapping truncation)")
+    if isinstance(a, DType) and isinstance(b, DType) and a.kind in ("int", "uint") and b.kind in ("int", "uint") \
+            and b.bits < a.bits:
+        # cuTile Python's astype narrows with a flagless trunci (it wraps); cutile writes trunci only with an
+        # overflow flag (rules/ir.toml trunci: overflow::NoUnsignedWrap), right only where the value fits: an
+        # unsigned `x >> k` by a constant k >= the bits dropped (the Philox `(x * M) >> 32`)
+        shift = lw.shifted_right_by(x)
+        if a.kind != "uint" or shift is None or shift < a.bits - b.bits:
+            raise errors.CtrsError(
+                errors.IR_WRAPPING_NARROWING, f"no rule for ct.astype from {a} to {b} (a wrapping truncation)",
+                f"cutile writes trunci only with an overflow flag; narrow `(x >> k)` with a constant k >= "
+                f"{a.bits - b.bits} on an unsigned tile (it fits, no wrap)", lw.info.loc(c.node))
     return lw.convert(x, dt.dtype, c.node, c.hint)
 
 
@@ -92,7 +101,9 @@ def bitcast(lw, c: Call):
         raise lw.err(c.node, "ct.bitcast(tile, dtype) of a tile or scalar of a known dtype")
     src, dst = x.type.dtype, dt.dtype
     if BOOL in (src, dst) or src.bits != dst.bits:
-        raise lw.err(c.node, f"ct.bitcast from {src} to {dst} (same-width, non-bool types only)")
+        raise errors.CtrsError(errors.IR_BITCAST_WIDTH, f"no rule for ct.bitcast from {src} to {dst}",
+                               "cuTile Python bitcasts between non-bool types of one width only (refuses this too)",
+                               lw.info.loc(c.node))
     if src == dst:
         return x
     t = TileType(dst, x.type.shape) if isinstance(x.type, TileType) else ScalarType(dst)

@@ -16,7 +16,7 @@ import libcst as cst
 
 from ... import errors, paths, rules_loader
 from .. import signatures
-from ..pysource import SourceFile, attr_chain, dotted_text, read_kernel_source
+from ..pysource import TRITON, SourceFile, attr_chain, check_kernel_file, dotted_text, read_kernel_source
 from ...sources import is_triton_source
 
 RULES_PATH = paths.data("rules", "triton.toml")
@@ -112,12 +112,7 @@ class TritonFile(SourceFile):
 
 def load(path: Path) -> TritonFile:
     tf = TritonFile(Path(path), read_kernel_source(path))
-    if not tf.tl_names:
-        raise errors.CtrsError(errors.TRANSLATE_INPUT, "no 'import triton.language as tl' in the file",
-                               "Triton kernels import triton.language", errors.Loc(str(path)))
-    if not tf.kernels:
-        raise errors.CtrsError(errors.KERNEL_NOT_FOUND, "no @triton.jit function in the file",
-                               "decorate the kernel with @triton.jit", errors.Loc(str(path)))
+    check_kernel_file(path, TRITON, bool(tf.tl_names), tf.kernels)
     return tf
 
 
