@@ -142,6 +142,17 @@ ANSWERS.update({
               "0.0f32), const_array![1, 0, 2]);",
               *_MAMBA_LOG2E)],
 })
+# Session 6 (issue 16 point 5). layer_norm.py _layer_norm_fwd_kernel_gather, lines 189, 242, 292 (the same statement
+# three times, in the BLOCK_SIZE_W != 1 arms; specs: llm_measure_specs, TileGym's gather path W < 16): a rank-2
+# ct.gather of the flat x (CTRS-E230, now asked for as a statement). The only cutile spelling of a padded gather is
+# `load_ptr_tko`, a memory op outside the answer language (allowlist.txt: value-level math), so the vetting rejects
+# it before building; and no value-level answer reads memory. (Had it been allowed: cutile's load_ptr_tko widens its
+# scalar padding through a rank-1 reshape, invalid Tile IR at rank 2: docs/cutile-defects.md.)
+ANSWERS.update({
+    "x_tile = ct.gather(x, offsets, padding_value=0)": [_rust(
+        "let x_tile: Tile<E, { [BLOCK_SIZE_C, BLOCK_SIZE_W] }> = load_ptr_tko(x_ptrs, ordering::Weak, "
+        "None, Some(x_mask), Some(E::ZERO), None, latency::<0>).0;")],
+})
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
