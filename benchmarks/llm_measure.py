@@ -142,6 +142,28 @@ ANSWERS.update({
               "0.0f32), const_array![1, 0, 2]);",
               *_MAMBA_LOG2E)],
 })
+# Session 6 (issue 16 point 5). layer_norm.py _layer_norm_fwd_kernel_gather, lines 189, 242, 292 (the same statement
+# three times, in the BLOCK_SIZE_W != 1 arms; specs: llm_measure_specs, TileGym's gather path W < 16): a rank-2
+# ct.gather of the flat x (CTRS-E230, now asked for as a statement). The only cutile spelling of a padded gather is
+# `load_ptr_tko`, a memory op outside the answer language (allowlist.txt: value-level math), so the vetting rejects
+# it before building; and no value-level answer reads memory. (Had it been allowed: cutile's load_ptr_tko widens its
+# scalar padding through a rank-1 reshape, invalid Tile IR at rank 2: docs/cutile-defects.md.)
+ANSWERS.update({
+    "x_tile = ct.gather(x, offsets, padding_value=0)": [_rust(
+        "let x_tile: Tile<E, { [BLOCK_SIZE_C, BLOCK_SIZE_W] }> = load_ptr_tko(x_ptrs, ordering::Weak, "
+        "None, Some(x_mask), Some(E::ZERO), None, latency::<0>).0;")],
+})
+# experimental/sparse_mla.py _sparse_mla_fwd_kernel, lines 163-169: three rank-2 gathers of rank-4 K / V / KPE
+# (CTRS-E230), one statement range (all three names are read later; specs: llm_measure_specs, DeepSeek-style D=512,
+# D_PE=64, one latent KV head). The same memory answer as above: vetted out before building.
+_SMLA = ", ".join(("ordering::Weak", "None", "None", "Some(E::ZERO)", "None", "latency::<0>"))
+ANSWERS.update({
+    "gathered_k = ct.gather(K, (batch_idx, off_kv_h, s_idx, d_idx)); gathered_v = ct.gather(V, (batch_idx, "
+    "off_kv_h, s_idx, d_idx)); gathered_kpe = ct.gather(KPE, (batch_idx, 0, s_idx, dpe_idx))": [_rust(
+        f"let gathered_k: Tile<E, {{ [TILE_N, TILE_D] }}> = load_ptr_tko(k_ptrs, {_SMLA}).0;",
+        f"let gathered_v: Tile<E, {{ [TILE_N, TILE_D] }}> = load_ptr_tko(v_ptrs, {_SMLA}).0;",
+        f"let gathered_kpe: Tile<E, {{ [TILE_N, TILE_KPE] }}> = load_ptr_tko(kpe_ptrs, {_SMLA}).0;")],
+})
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
@@ -223,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(a.candidates).mkdir(parents=True, exist_ok=True)
             (Path(a.candidates) / f"{Path(self.kernel).stem}.{n}.rs").write_text(files["kernel.rs"])
         verdicts.setdefault(Path(self.kernel).name, []).append(
-            {"stage": stage, "detail": _clean(detail)[:2000], "specs": [s.name for s in self.specs]})
+            {"stage": stage, "detail": _compact(_clean(detail)), "specs": [s.name for s in self.specs]})
         return ok, stage, detail
 
     corpus.translate_kernel = translate_kernel
@@ -296,12 +318,26 @@ def _rows(ks, logs: list[str], records: dict, requests: list[dict], verdicts: di
     return rows
 
 
+def _compact(detail: str) -> str:
+    """An IR-diff verdict with every spec's head line kept and each finding cut to 240 characters (a finding quotes
+    whole op signatures: uncut, the first spec's would hide the others')."""
+    return "\n".join(t if t.startswith("spec ") else t[:240] for t in detail.splitlines())[:6000]
+
+
 def _brief(detail: str) -> str:
     """An IR-diff verdict without its warnings: the head line, each spec's verdict and its critical findings."""
     lines = detail.splitlines()
-    keep = [t for t in lines if not t.startswith("warning:")] if lines and lines[0].startswith("not EQUIVALENT") \
-        else lines[:2]
-    return " / ".join(keep)[:600]
+    if not (lines and lines[0].startswith("not EQUIVALENT")):
+        return " / ".join(lines[:2])[:600]
+    keep = [lines[0]]  # per spec: its verdict and the (code, op) of each critical finding (the op text is long)
+    for t in lines[1:]:
+        if t.startswith("spec "):
+            keep.append(t)
+        elif t.startswith("critical:"):
+            code_op = " ".join(t.split(":", 2)[1].split()[:2])
+            if code_op not in keep[-1]:
+                keep[-1] += f"; {code_op}"
+    return " / ".join(keep)[:900]
 
 
 def _write(out: Path, ks, rows: list[dict], only: str | None = None, which: str = "tilegym") -> None:
