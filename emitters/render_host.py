@@ -280,6 +280,7 @@ def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
     for d in dispatchers or []:
         lines.append(f"int32_t {d['symbol']}({d['c_params']});")
     lines.append("int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);")
+    lines.append("int32_t ctrs_set_fast_path(int32_t on);")
     return "\n".join(lines) + "\n"
 
 
