@@ -568,7 +568,7 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     translate.translate(FIXTURES / "masked_gather" / "kernel.py", port)
     lib_path = check.build_crate(port)
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib_path)], capture_output=True, text=True).stdout
-    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints"} == {
+    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints", "ctrs_set_fast_path"} == {
         "ctrs_masked_gather", "ctrs_masked_gather_f32", "ctrs_masked_gather_f16", "ctrs_masked_gather_bf16"}
     w = _import(port / "wrapper.py", "mg_wrapper")
     lib = w.ffi.dlopen(str(lib_path))
