@@ -88,4 +88,6 @@ def test_fast_path_key_and_switch(tmp_path):
     assert 'std::env::var("CTRS_FFI_FAST")' in ffi and "cutile::tile_kernel::kernel_cache_slot(&key)" in ffi
     old = translate.translate(FIXTURES / "layer_norm_persistent" / "kernel.py", tmp_path / "old", cutile="0.3.1")
     old_ffi = next(p for p in old if p.name == "ffi.rs").read_text()
-    assert "FAST_" not in old_ffi and "CTRS_FFI_FAST" not in old_ffi and "fn launch_ctrs_" in old_ffi
+    assert "FastCache" not in old_ffi and "fast_launch" not in old_ffi and "fn launch_ctrs_" in old_ffi
+    switch = old_ffi[old_ffi.index("fn ctrs_set_fast_path("):]
+    assert switch[:switch.index("\n    }")].rstrip().endswith("0")  # the switch exists and says: no fast path
