@@ -194,6 +194,52 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     return fk
 
 
+# Scalar Rust types cutile's launcher turns into a divisibility hint of the specialisation (``DivHint::from_value``).
+INTEGER_SCALARS = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+
+
+def launch_params(fk: FfiKernel) -> list[dict]:
+    """The kernel's parameters as cutile 0.5.0's launcher packs them for cuLaunchKernel, in order: per array
+    (``&Tensor`` or a raw-pointer entry's pointer + i32 extents) the device pointer (u64), its shape and then
+    its strides (i32 each); per runtime scalar its value in its Rust type. ``expr``: the value in the C entry's
+    scope (ffi.rs ``pack_<symbol>``); ``what``: a readable name (analysis.json ``launch_params``)."""
+    out: list[dict] = []
+    for a in fk.args:
+        if a.kind == "array":
+            out.append({"what": f"{a.name}.ptr", "rtype": "u64", "expr": f"d_{a.ident}.ptr"})
+            out += [{"what": f"{a.name}.shape[{i}]", "rtype": "i32", "expr": f"d_{a.ident}.shape[{i}] as i32"}
+                    for i in range(a.rank)]
+            out += [{"what": f"{a.name}.strides[{i}]", "rtype": "i32", "expr": f"d_{a.ident}.strides[{i}] as i32"}
+                    for i in range(a.rank)]
+        elif a.kind == "scalar" and a in fk.scalars:
+            out.append({"what": a.name, "rtype": a.rtype, "expr": a.ident})
+    return out
+
+
+def fast_key(fk: FfiKernel) -> list[str]:
+    """Rust i64 expressions (C entry scope) that decide everything cutile resolves for a launch besides the
+    values it packs: the device, this thread's launch hints, the grid, per array its dtype code, the
+    alignment class of its pointer and its shape and strides (cutile's SpecializationBits are a function of
+    them), per integer scalar its divisibility hint, per ct.Constant its value (the generics derive from
+    them), per float constant passed as bits its bits. Two launches with equal keys get the same cutile
+    specialisation, launch checks and grid: the second may reuse the first's CUfunction."""
+    keys = ["device_id as i64", "hints.0 as i64", "hints.1 as i64", "hints.2 as i64", "grid.0 as i64",
+            "grid.1 as i64", "grid.2 as i64"]
+    for a in fk.args:
+        if a.kind == "array":
+            keys += [f"d_{a.ident}.dtype as i64", f"ptr_div(d_{a.ident}.ptr)"]
+            keys += [f"d_{a.ident}.shape[{i}]" for i in range(a.rank)]
+            keys += [f"d_{a.ident}.strides[{i}]" for i in range(a.rank)]
+        elif a.kind == "scalar" and a in fk.scalars:
+            if a.rtype in INTEGER_SCALARS:
+                keys.append(f"int_div({a.ident} as i32)")
+        elif a.kind == "scalar":  # a ct.Constant[float]: its bits are a const generic
+            keys.append(f"({a.ident}.to_bits() as i64)")
+        elif a.kind == "const":
+            keys.append(f"{a.ident} as i64")
+    return keys
+
+
 def ffi_kernels(mod: model.Module) -> list[FfiKernel]:
     """One C entry per Rust entry (structural variants and per-dtype entries are entries of their own)."""
     return [ffi_kernel(k) for k in mod.kernels]
@@ -240,6 +286,7 @@ def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
     for d in dispatchers or []:
         lines.append(f"int32_t {d['symbol']}({d['c_params']});")
     lines.append("int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);")
+    lines.append("int32_t ctrs_set_fast_path(int32_t on);")
     return "\n".join(lines) + "\n"
 
 
@@ -287,6 +334,9 @@ def host_spellings(profile) -> dict[str, str]:
                                         strides="d.strides_i32()"),
         "borrow_stream": profile.render("host_borrow_stream", in_unsafe=True, raw_stream="raw_stream as *mut c_void",
                                         context="dev"),
+        # the steady-state fast path: spelled (the kernel-cache lookup) only where the version was reviewed for it
+        "fast": bool(profile.spelling("host_fast_launch")["rust"]),
+        "fast_slot": profile.render("host_fast_launch", key="&key"),
     }
 
 
@@ -294,6 +344,7 @@ def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile)
     return _env().get_template("ffi.rs.j2").render(
         host=host_spellings(profile), cutile_version=profile.version,
         source=mod.source, stem=mod.stem, kernels=fks, codes=DTYPE_CODES, max_dims=MAX_DIMS,
+        layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))
 
@@ -571,6 +622,7 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
                            for d in TORCH_NAME if TORCH_NAME[d] in dts},
             "op_stats": stats,
             "launch_grids": sorted({s["grid"] for s in sites.get("launches", []) if s["kernel"] == py}),
+            "launch_params": [[p["what"], p["rtype"]] for p in launch_params(fk)],
             "specialisations": [s["name"] for s in specs if s["kernel"] == py and s["entry"] == k.name],
         })
     pks = python_kernels(mod, fks, sites)

@@ -98,10 +98,12 @@ def test_markdown_report_from_recorded_json():
 def test_markdown_launch_overhead_per_port():
     data = {**RECORDED, "overhead_us": {
         "vector_add": {"ct.launch": 8.0, "port wrapper": 6.0, "calls": 1000, "spec": "f32_n4096"},
-        "matmul": {"ct.launch": 10.0, "port wrapper": 12.5, "calls": 1000, "spec": "f16"}}}
+        "matmul": {"ct.launch": 10.0, "port wrapper": 12.5, "calls": 1000, "spec": "f16",
+                   "port wrapper, CTRS_FFI_FAST=0": 17.25}}}
     md = gpu.render_markdown(data)
     assert "| vector_add | f32_n4096 | 4.00 | 5.00 | 0.800 | 8.0 | 6.0 |" in md  # the launch overhead columns
-    assert "| matmul | f16 | 1000 | 10.00 | 12.50 | 1.250 |" in md
+    assert "| matmul | f16 | 1000 | 10.00 | 12.50 | 17.25 | 1.250 |" in md  # + the C slow path's column
+    assert "| vector_add | f32_n4096 | 1000 | 8.00 | 6.00 | - | 0.750 |" in md  # a port without the fast path
     assert "ports with wrapper <= ct.launch: 1/2" in md
 
 
@@ -325,8 +327,8 @@ class _PhaseRunner:
         self.log.append(("bench", self.port.name, s.name))
         return gpu.Timing(self.port.name, s.name, [2.0], [1.0])
 
-    def overhead(self, s, calls):
-        return 10.0, 9.0
+    def overhead(self, s, calls):  # ct.launch, wrapper, wrapper with the C fast path off (None: a port without)
+        return 10.0, 9.0, (12.0 if self.port.name == "p1" else None)
 
 
 def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
@@ -345,6 +347,8 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
                    ("verify", "p1", "b1"), ("bench", "p1", "b1"),
                    ("verify", "p1", "n1@test"), ("verify", "p2", "n2@3"), ("verify", "p1", "n1@5")]  # round robin
     assert sorted(report.overhead) == ["p1", "p2"] and (tmp_path / "out" / "gpu_report.json").exists()
+    assert report.overhead["p1"]["port wrapper, CTRS_FFI_FAST=0"] == 12.0
+    assert "port wrapper, CTRS_FFI_FAST=0" not in report.overhead["p2"]
     log.clear()
     gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
     assert log == []

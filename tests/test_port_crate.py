@@ -81,7 +81,8 @@ def test_crate_builds_and_exports_symbols(built, name, symbols):
     _, lib = built[name]
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True, text=True, check=True).stdout
     exported = set(re.findall(r" T (ctrs_\w+)$", nm, re.M))
-    assert exported == {*symbols, "ctrs_set_launch_hints"}  # one entry per kernel, plus the launch-hint setter
+    # one entry per kernel, plus the launch-hint setter and the fast-path switch
+    assert exported == {*symbols, "ctrs_set_launch_hints", "ctrs_set_fast_path"}
 
 
 def test_ffi_signature_and_generics_order(built):
@@ -135,6 +136,11 @@ def test_ffi_return_codes_without_gpu(built):
     assert call(d, d, d, 1024, 4, 1, 1, -1, 0) == -4  # bad device id
     if not Path("/dev/nvidia0").exists():
         assert call(d, d, d, 1024, 4, 1, 1, 0, 0) == -4  # no driver here: device init fails, no panic
+        # the C fast path (cutile 0.5.0 ports) only takes signatures that launched before: none did here
+        assert lib.ctrs_set_fast_path(1) == 1
+        assert call(d, d, d, 1024, 4, 1, 1, 0, 0) == -4
+        assert lib.ctrs_set_fast_path(0) == 1 and call(d, d, d, 1024, 4, 1, 1, 0, 0) == -4
+        lib.ctrs_set_fast_path(1)
 
 
 # ---------------------------------------------------------------------------------------------- wrapper
@@ -562,7 +568,7 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     translate.translate(FIXTURES / "masked_gather" / "kernel.py", port)
     lib_path = check.build_crate(port)
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib_path)], capture_output=True, text=True).stdout
-    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints"} == {
+    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints", "ctrs_set_fast_path"} == {
         "ctrs_masked_gather", "ctrs_masked_gather_f32", "ctrs_masked_gather_f16", "ctrs_masked_gather_bf16"}
     w = _import(port / "wrapper.py", "mg_wrapper")
     lib = w.ffi.dlopen(str(lib_path))

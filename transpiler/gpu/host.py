@@ -203,30 +203,46 @@ class PortRunner:
             p_us.append(device_time_us(port))
         return gpu.Timing(self.port.name, spec.name, r_us, p_us)
 
-    def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float]:
-        """Host time of one launch (median over ``calls`` calls, us) for ct.launch and for the port's wrapper:
-        each call timed alone with perf_counter_ns, nothing synchronised inside the timed region; both run
-        interleaved in blocks of BLOCK calls, with a stream synchronisation between blocks (untimed) so the
-        launch queue never fills and a long kernel never makes a launch wait."""
+    def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float, float | None]:
+        """Host time of one launch (median over ``calls`` calls, us) for ct.launch, for the port's wrapper and
+        for the wrapper with the C entries' fast path off (what CTRS_FFI_FAST=0 gives; None for a port built
+        without it): each call timed alone with perf_counter_ns, nothing synchronised inside the timed region;
+        all run interleaved in blocks of BLOCK calls, with a stream synchronisation between blocks (untimed) so
+        the launch queue never fills and a long kernel never makes a launch wait."""
         import torch  # noqa: PLC0415
 
         tensors = gpu.make_tensors(spec, 2)
-        fns = self.launchers(spec, tensors)
-        for f in (*fns, *fns):  # JIT compile, first-signature validation, warm caches
+        ref, port = self.launchers(spec, tensors)
+        switch = getattr(self.wrapper, "set_fast_path", None)  # ports generated before it have none
+        has_fast = bool(switch(True)) if switch is not None else False
+        fns, setup = [ref, port], [None, (lambda: switch(True)) if has_fast else None]
+        if has_fast:  # the same wrapper, the C side's slow path (cutile's launcher on every call)
+            fns.append(port)
+            setup.append(lambda: switch(False))
+        for f, s in zip((*fns, *fns), (*setup, *setup)):  # JIT compile, first-signature validation, warm caches
+            if s is not None:
+                s()
             f()
         torch.cuda.synchronize()
-        r, p = median_calls_us(fns, calls, torch.cuda.synchronize)
-        return r, p
+        try:
+            out = median_calls_us(fns, calls, torch.cuda.synchronize, setup)
+        finally:
+            if has_fast:
+                switch(True)
+        return out[0], out[1], (out[2] if has_fast else None)
 
 
-def median_calls_us(fns, calls: int, sync) -> list[float]:
+def median_calls_us(fns, calls: int, sync, setup=None) -> list[float]:
     """Host time of one call of each of ``fns`` (median of ``calls`` calls each, us): every call timed alone with
     perf_counter_ns, the functions interleaved in blocks of OVERHEAD_BLOCK calls, ``sync()`` (untimed) after each
-    block."""
+    block; ``setup[i]`` (untimed, None: nothing) runs before each block of ``fns[i]``."""
     times: list[list[int]] = [[] for _ in fns]
+    setup = setup or [None] * len(fns)
     clock = time.perf_counter_ns
     for _ in range(-(-calls // OVERHEAD_BLOCK)):
-        for f, out in zip(fns, times):
+        for f, s, out in zip(fns, setup, times):
+            if s is not None:
+                s()
             for _ in range(OVERHEAD_BLOCK):
                 t0 = clock()
                 f()
@@ -312,11 +328,13 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
         s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
                                                  if isinstance(x, specmod.ArrayArg)))  # the smallest input
         try:
-            r, p = runner.overhead(s0, a.overhead_calls)
+            r, p, slow = runner.overhead(s0, a.overhead_calls)
             report.overhead[port.name] = {"ct.launch": r, "port wrapper": p, "calls": a.overhead_calls,
-                                          "spec": s0.name}
+                                          "spec": s0.name, **({"port wrapper, CTRS_FFI_FAST=0": slow}
+                                                              if slow is not None else {})}
             print(f"{port.name}: launch overhead (median of {a.overhead_calls} calls, {s0.name}): "
-                  f"ct.launch {r:.2f} us, port wrapper {p:.2f} us", flush=True)
+                  f"ct.launch {r:.2f} us, port wrapper {p:.2f} us"
+                  + (f", port wrapper with CTRS_FFI_FAST=0 {slow:.2f} us" if slow is not None else ""), flush=True)
         except Exception as e:  # noqa: BLE001
             print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
     ok = sum(c.ok for c in report.checks if c.port == port.name)

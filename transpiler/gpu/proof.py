@@ -277,11 +277,14 @@ def render_markdown(data: dict) -> str:
                      f"{t['ratio']:.3f} | {launch(t['port'])} |")
     lines += ["", f"geomean_ratio={data.get('geomean_ratio', float('nan')):.4f}"]
     if per_port:
+        slow_key = "port wrapper, CTRS_FFI_FAST=0"  # the C entries' slow path (cutile's launcher every call)
         lines += ["", "## Launch overhead (host wall clock per call, median, us; asynchronous launches)", "",
-                  "| port | spec | calls | ct.launch | port wrapper | wrapper / ct.launch |", "|---|---|---|---|---|---|"]
+                  "| port | spec | calls | ct.launch | port wrapper | wrapper, CTRS_FFI_FAST=0 | wrapper / ct.launch |",
+                  "|---|---|---|---|---|---|---|"]
         for p, o in sorted(per_port.items()):
+            slow = f"{o[slow_key]:.2f}" if o.get(slow_key) is not None else "-"
             lines.append(f"| {p} | {o.get('spec', '')} | {int(o.get('calls', 0))} | {o['ct.launch']:.2f} | "
-                         f"{o['port wrapper']:.2f} | {o['port wrapper'] / o['ct.launch']:.3f} |")
+                         f"{o['port wrapper']:.2f} | {slow} | {o['port wrapper'] / o['ct.launch']:.3f} |")
         rs = [o["port wrapper"] / o["ct.launch"] for o in per_port.values() if o["ct.launch"] > 0]
         lines += ["", f"launch_overhead_geomean_wrapper_over_ct_launch={geomean(rs):.4f} over {len(rs)} ports; "
                       f"ports with wrapper <= ct.launch: {sum(r <= 1.0 for r in rs)}/{len(rs)}"]
