@@ -278,7 +278,7 @@ def host_spellings(profile) -> dict[str, str]:
         "context_new": profile.render("host_context", ordinal="device_id as usize"),
         "borrow_tensor": profile.render("host_borrow_tensor", in_unsafe=True, dtype="T", ptr="d.ptr",
                                         device_id="dev.ordinal()", context="dev", shape="d.shape_i32()",
-                                        strides="d.strides_i32()"),
+                                        strides="d.view_strides(std::mem::size_of::<T>())"),
         "borrow_stream": profile.render("host_borrow_stream", in_unsafe=True, raw_stream="raw_stream as *mut c_void",
                                         context="dev"),
     }

@@ -78,6 +78,13 @@ def astype(lw, c: Call):
     if isinstance(a, DType) and isinstance(b, DType) and a.kind == "uint" and b.kind in ("int", "uint") \
             and b.bits < a.bits:  # trunci of an unsigned value: not proven on the typed path yet
         raise lw.err(c.node, f"ct.astype from {a} to {b} (a wrapping truncation)")
+    if isinstance(a, DTypeParam) and isinstance(b, DType) and b.kind in ("int", "uint"):
+        # the reference's cast of an array's tile to an integer is per launch: nothing for that integer, ftoi from
+        # a float, exti / trunci from another integer; the array is an index array (Start_q loaded and cast to
+        # i32): lowered once per dtype of its variable (the integer first), so it keeps a variable of its own
+        # instead of joining the data arrays' E (dtypes.py's merge policy)
+        what = f"ct.astype of a tile of the dtype variable {a} to {b}: lowered once per element type"
+        raise lw.err(c.node, what) from irtyping.GenericMeetsConcrete(what, (a,), b)
     return lw.convert(x, dt.dtype, c.node, c.hint)
 
 

@@ -1,0 +1,52 @@
+"""An index array cast to an integer (``ct.load(Start, ..).astype(np.int32)``) beside data arrays: the cast is
+per launch in the reference (nothing for int32, ftoi for a float), so the array keeps a dtype variable of its own,
+lowered per dtype (int32 first), instead of joining the data arrays' E (frontends/cutile/dtypes.py). Its extent-1
+axis has a unit stride that cuTile Python keeps dynamic (16-byte divisible) and passes as the constant 1: the port's
+launcher hands cutile a 16-byte stride there (spec.port_strides, ffi.rs view_strides) and ircanon reads the
+reference's constant as the stride argument (tests/data/index_array_astype.py: EQUIVALENT)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctrs import spec as specmod
+from ctrs.verify import ircanon
+
+from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
+
+KERNEL = "index_array_astype"
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("iaa"), [KERNEL])[KERNEL]
+
+
+def test_index_array_has_its_own_entry(port):
+    text = port.read_text()
+    assert "pub fn shifted_sum_i32<E: ElementType" in text
+    assert "Start: &Tensor<i32, { [-1] }>" in text and "X: &Tensor<E, { [-1] }>" in text
+
+
+def test_unit_stride_of_a_singleton_axis_is_dynamic():
+    a = specmod.ArrayArg("s", "int32", (1,), (1,))
+    assert specmod.port_strides(a) == (4,)  # 16 bytes of int32
+    assert specmod.port_strides(specmod.ArrayArg("x", "bfloat16", (4, 1), (1, 1))) == (1, 8)
+    assert specmod.port_strides(specmod.ArrayArg("x", "float32", (4,), (1,))) == (1,)
+
+
+def test_reference_unit_stride_constant_reads_as_argument():
+    entry = ircanon.Op("entry", [], [], ["%p", "%s0", "%t0"], "entry @k ( %def : tile < ptr < i32 > > , "
+                       "%def : tile < i32 > , %def : tile < i32 > )")
+    view = ircanon.Op("make_tensor_view", ["%v"], ["%p", "%c"], [],
+                      "make_tensor_view % , shape = [ 1 ] , strides = [ % ] : tile < i32 > -> "
+                      "tensor_view < 1xi32 , strides = [ ? ] >")
+    out = ircanon._dynamic_unit_dims(view, entry, {"%p": 0}, lambda n: n == "%c")
+    assert out.uses == ["%p", "%s0", "%t0"] and "tensor_view < ?xi32" in out.sig
+    kept = ircanon._dynamic_unit_dims(view, entry, {"%p": 0}, lambda n: False)  # another stride value: kept
+    assert kept.uses == ["%p", "%s0", "%c"]
+
+
+@pytest.mark.parametrize("name,spec", list(data_cases([KERNEL])))
+def test_index_array_port_is_ir_equivalent(port, name, spec):
+    assert_port_equivalent(DATA / f"{KERNEL}.py", port, spec)
