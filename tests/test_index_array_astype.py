@@ -50,3 +50,23 @@ def test_reference_unit_stride_constant_reads_as_argument():
 @pytest.mark.parametrize("name,spec", list(data_cases([KERNEL])))
 def test_index_array_port_is_ir_equivalent(port, name, spec):
     assert_port_equivalent(DATA / f"{KERNEL}.py", port, spec)
+
+
+GATHER2 = "gather_two_dtype_vars"
+
+
+@pytest.fixture(scope="module")
+def gather_port(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("g2"), [GATHER2])[GATHER2]
+
+
+def test_every_gathered_dtype_variable_is_made_concrete(gather_port):
+    """Not only E: the weight's E1 too (a generic E1 gather did not compile in cutile's JIT: CTRS-E021)."""
+    text = gather_port.read_text()
+    assert "fn scaled_gather_f16_f32<" in text and "fn scaled_gather_bf16_bf16<" in text
+    assert "tile_to_scalar" in text and ": E1 = tile_to_scalar" not in text and "E1" not in text
+
+
+@pytest.mark.parametrize("name,spec", list(data_cases([GATHER2])))
+def test_two_gathered_dtype_variables_port_is_ir_equivalent(gather_port, name, spec):
+    assert_port_equivalent(DATA / f"{GATHER2}.py", gather_port, spec)
