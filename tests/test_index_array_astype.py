@@ -70,3 +70,28 @@ def test_every_gathered_dtype_variable_is_made_concrete(gather_port):
 @pytest.mark.parametrize("name,spec", list(data_cases([GATHER2])))
 def test_two_gathered_dtype_variables_port_is_ir_equivalent(gather_port, name, spec):
     assert_port_equivalent(DATA / f"{GATHER2}.py", gather_port, spec)
+
+
+NEG = "neg_const"
+
+
+def test_negi_of_a_splat_constant_folds():
+    splat = {"%w": ("i32", "64"), "%m": ("i32", "-2147483648")}
+
+    def fold(use):
+        return ircanon._fold_int(ircanon.Op("negi", ["%r"], [use], [], "negi % : tile < i32 >"), splat)
+
+    assert fold("%w") == ("i32", "-64", "tile < i32 >")
+    assert fold("%m") == ("i32", "-2147483648", "tile < i32 >")  # wraps as the hardware
+    assert fold("%other") is None
+
+
+@pytest.fixture(scope="module")
+def neg_port(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("neg"), [NEG])[NEG]
+
+
+@pytest.mark.parametrize("name,spec", list(data_cases([NEG])))
+def test_negated_constant_port_is_ir_equivalent(neg_port, name, spec):
+    assert "negi(" in neg_port.read_text()
+    assert_port_equivalent(DATA / f"{NEG}.py", neg_port, spec)

@@ -443,9 +443,29 @@ _INT_OPS = {"addi": lambda a, b, r: a + b, "subi": lambda a, b, r: a - b, "muli"
 _INT_OP = re.compile(r"^(\w+) % , % ((?:\w+ )*?)(?:rounding < (\w+) > )?: (tile < [^<>]* >)$")
 
 
+_NEG_OP = re.compile(r"^negi % : (tile < [^<>]* >)$")
+
+
+def _fold_neg(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of a ``negi`` of an integer splat constant (cuTile Python folds ``-N`` of
+    a ``ct.Constant`` N to the constant -N; the port negates its const generic), else None."""
+    m = _NEG_OP.match(op.sig) if op.name == "negi" and len(op.uses) == 1 and len(op.results) == 1 else None
+    if m is None or op.uses[0] not in splat:
+        return None
+    elem, lit = splat[op.uses[0]]
+    a = _int_literal(elem, lit, True)
+    if a is None or elem == "i1" or not elem.startswith("i"):
+        return None
+    bits = int(elem[1:])
+    v = -a & ((1 << bits) - 1)  # wraps like the hardware; printed signed
+    return elem, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(1)
+
+
 def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
     """``(element type, literal, type)`` of an integer ``addi subi muli divi remi maxi mini`` of two splat
-    constants of one element type, else None (a division by zero is never folded)."""
+    constants of one element type (or a ``negi`` of one), else None (a division by zero is never folded)."""
+    if op.name == "negi":
+        return _fold_neg(op, splat)
     m = _INT_OP.match(op.sig) if op.name in _INT_OPS and len(op.uses) == 2 and len(op.results) == 1 else None
     if m is None or not all(u in splat for u in op.uses):
         return None
