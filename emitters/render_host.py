@@ -209,7 +209,11 @@ def launch_params(fk: FfiKernel) -> list[dict]:
             out.append({"what": f"{a.name}.ptr", "rtype": "u64", "expr": f"d_{a.ident}.ptr"})
             out += [{"what": f"{a.name}.shape[{i}]", "rtype": "i32", "expr": f"d_{a.ident}.shape[{i}] as i32"}
                     for i in range(a.rank)]
-            out += [{"what": f"{a.name}.strides[{i}]", "rtype": "i32", "expr": f"d_{a.ident}.strides[{i}] as i32"}
+            # a tensor view gets the strides the slow path borrows with (TensorDesc::view_strides); a raw-pointer
+            # entry its strides as they are
+            out += [{"what": f"{a.name}.strides[{i}]", "rtype": "i32",
+                     "expr": f"d_{a.ident}.strides[{i}] as i32" if a.raw
+                     else f"d_{a.ident}.view_stride({i}, d_{a.ident}.elem_bytes())"}
                     for i in range(a.rank)]
         elif a.kind == "scalar" and a in fk.scalars:
             out.append({"what": a.name, "rtype": a.rtype, "expr": a.ident})
@@ -331,7 +335,7 @@ def host_spellings(profile) -> dict[str, str]:
         "context_new": profile.render("host_context", ordinal="device_id as usize"),
         "borrow_tensor": profile.render("host_borrow_tensor", in_unsafe=True, dtype="T", ptr="d.ptr",
                                         device_id="dev.ordinal()", context="dev", shape="d.shape_i32()",
-                                        strides="d.strides_i32()"),
+                                        strides="d.view_strides(std::mem::size_of::<T>())"),
         "borrow_stream": profile.render("host_borrow_stream", in_unsafe=True, raw_stream="raw_stream as *mut c_void",
                                         context="dev"),
         # the steady-state fast path: spelled (the kernel-cache lookup) only where the version was reviewed for it
@@ -343,7 +347,8 @@ def host_spellings(profile) -> dict[str, str]:
 def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile) -> str:
     return _env().get_template("ffi.rs.j2").render(
         host=host_spellings(profile), cutile_version=profile.version,
-        source=mod.source, stem=mod.stem, kernels=fks, codes=DTYPE_CODES, max_dims=MAX_DIMS,
+        source=mod.source, stem=mod.stem, kernels=fks, codes=DTYPE_CODES, host_types=RUST_HOST_TYPE,
+        max_dims=MAX_DIMS,
         layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))

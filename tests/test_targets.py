@@ -152,7 +152,7 @@ def test_translate_spells_and_pins_the_chosen_profile(fixture, version):
     ctx = "Context" if version == "0.5.0" else "Device"
     assert f"{ctx}::new(device_id as usize)" in ffi and f"OnceLock<Arc<{ctx}>>" in ffi
     borrow = "dev.clone()" if version == "0.5.0" else "dev.ordinal()"
-    assert f"Tensor::<T>::borrow_raw_parts(d.ptr, {borrow}, d.shape_i32(), d.strides_i32())" in ffi
+    assert f"Tensor::<T>::borrow_raw_parts(d.ptr, {borrow}, d.shape_i32(), d.view_strides(std::mem::size_of::<T>()))" in ffi
     other = "Device" if version == "0.5.0" else "Context"
     assert f"{other}::" not in ffi and f"Arc<{other}>" not in ffi
 

@@ -344,6 +344,17 @@ def _ptr_div(align: int) -> int:
     return 1 << min((align & -align).bit_length() - 1, 4) if align else 16
 
 
+def port_strides(a: ArrayArg) -> tuple[int, ...]:
+    """The strides the port's launcher hands cutile (ffi.rs ``TensorDesc::view_strides``): a unit stride on an
+    extent-1 axis of an array of rank <= TMA_MAX_NDIM becomes 16 bytes' worth of elements. cuTile Python keeps that
+    stride out of the tensor view's static strides (it is irrelevant to addressing, and a unit stride there may be
+    taken for the contiguous axis) and assumes it 16-byte divisible (_ir/ops.py _lower_tensor_view_extents); cutile
+    would make any stride 1 static, so the port passes one it reads as dynamic and 16-byte divisible."""
+    if a.ndim > TMA_MAX_NDIM or a.bits <= 0 or 128 % a.bits:
+        return tuple(a.strides)
+    return tuple(128 // a.bits if d == 1 and s == 1 else s for d, s in zip(a.shape, a.strides))
+
+
 def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | None = None) -> dict[str, Any]:
     """The KernelCompiler inputs a cutile launch with these tensors would use. ``derived``: the entry's derived
     const generics (a shape dimension computed from the constants) -> their ConstExpr (analysis.json)."""
@@ -365,11 +376,12 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | No
                 raise errors.CtrsError(errors.SPEC_INVALID,
                                        f"Rust entry '{entry.name}' takes tensor '{pname}' but the spec has no array of that name",
                                        "name the Rust parameters like the Python ones")
-            strides[pname] = [1 if s == 1 else -1 for s in a.strides]
+            st = port_strides(a)
+            strides[pname] = [1 if s == 1 else -1 for s in st]
             specs[pname] = {
                 "shape_div": [_pow2_div(d) for d in a.shape],
-                "stride_div": [_pow2_div(s) for s in a.strides],
-                "stride_one": [s == 1 for s in a.strides],
+                "stride_div": [_pow2_div(s) for s in st],
+                "stride_one": [s == 1 for s in st],
                 "base_ptr_div": _ptr_div(a.align),
                 "disjoint": a.disjoint(),
             }

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 from .. import errors
 from .constfold import run as fold_constants
@@ -74,31 +75,44 @@ def split_choices(kernel: Kernel) -> Kernel:
     return kernel
 
 
-def needs_concrete_element(kernel: Kernel) -> bool:
+def concrete_elements(kernel: Kernel) -> list[str]:
+    """The type generics (``E``, ``E1`` ...) the kernel needs concrete, in declaration order: a gather's padding is
+    a scalar of the element type (cutile's JIT cannot tile_to_scalar a ``Tile<E1, {[]}>``: its
+    get_element_type_structured knows element type names only), an atomic's mode depends on it (addf / addi), and
+    an fma contraction needs a concrete float type."""
     uses: dict[int, list[Op]] = {}
     for b in walk_blocks(kernel.body):
         for op in b.ops:
             for v in op.operands:
                 uses.setdefault(v.id, []).append(op)
+    need: set[str] = set()
     for b in walk_blocks(kernel.body):
         for op in b.ops:
-            # a gather's padding is a scalar of the element type: cutile 0.3.1 cannot tile_to_scalar a Tile<E, {[]}>
-            # ... and an atomic's mode depends on it (addf / addi)
-            if op.kind in (OpKind.GATHER, OpKind.ATOMIC_RMW) and isinstance(element(op.result.type), DTypeParam):
-                return True
-            if op.kind == OpKind.MULF and isinstance(element(op.result.type), DTypeParam):
+            el = element(op.results[0].type) if len(op.results) == 1 else None
+            if not isinstance(el, DTypeParam):
+                continue
+            if op.kind in (OpKind.GATHER, OpKind.ATOMIC_RMW):
+                need.add(el.name)
+            if op.kind == OpKind.MULF:
                 u = uses.get(op.result.id, [])
                 if len(u) == 1 and u[0].kind in (OpKind.ADDF, OpKind.SUBF):
-                    return True
-    return False
+                    need.add(el.name)
+    return [g.name for g in kernel.generics if g.kind == "type" and g.name in need]
+
+
+def needs_concrete_element(kernel: Kernel) -> bool:
+    return bool(concrete_elements(kernel))
 
 
 def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
-    if not needs_concrete_element(kernel):
+    """One entry per dtype of each type generic the kernel needs concrete (:func:`concrete_elements`):
+    ``<kernel>_<dtype>`` for ``E`` alone, ``<kernel>_<dtype>_<dtype>..`` (in generic order) for several."""
+    names = concrete_elements(kernel)
+    if not names:
         return [kernel]
     out = []
-    for dt in dtypes:
-        binding = {"E": DTYPES[dt]}
+    for combo in itertools.product(dtypes, repeat=len(names)):
+        binding = {n: DTYPES[dt] for n, dt in zip(names, combo)}
         vmap: dict = {}
         params = []
         for p in kernel.params:
@@ -108,9 +122,9 @@ def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
                 p = dataclasses.replace(p, value=nv)
             params.append(p)
         body = clone_block(kernel.body, binding, vmap)
-        gens = [g for g in kernel.generics if g.name != "E"]
-        out.append(dataclasses.replace(kernel, name=f"{kernel.name}_{dt}", params=params, generics=gens, body=body,
-                                       python_name=kernel.python_name or kernel.name))
+        gens = [g for g in kernel.generics if g.name not in binding]
+        out.append(dataclasses.replace(kernel, name=f"{kernel.name}_{'_'.join(combo)}", params=params, generics=gens,
+                                       body=body, python_name=kernel.python_name or kernel.name))
     return out
 
 

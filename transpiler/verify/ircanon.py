@@ -128,10 +128,16 @@ _UNIT_TV = re.compile(r"tensor_view < ((?:[0-9?]+x)+)")
 _SHAPE_LIST = re.compile(r"shape = \[ ([^\]]*) \]")
 
 
-def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int]) -> Op:
+_STRIDE_LIST = re.compile(r"strides = \[ ([^\]]*) \]")
+
+
+def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int], is_one=None) -> Op:
     """Reference side: a size-1 dim the launch made a constant (calling convention v2) read as the entry
     argument that carries it, like a port that does not specialise it (``shape = [ 1 , % ]`` ->
-    ``shape = [ % , % ]`` with that dim's argument, ``tensor_view<1x?x..>`` -> ``tensor_view<?x?x..>``)."""
+    ``shape = [ % , % ]`` with that dim's argument, ``tensor_view<1x?x..>`` -> ``tensor_view<?x?x..>``).
+    Its unit stride, which cuTile Python keeps dynamic but passes as the constant 1 (``strides = [ % ]`` of an
+    ``assume div_by`` of ``constant 1``: _ir/ops.py _lower_tensor_view_extents), is read as the argument that
+    carries that stride too (``is_one(name)``: whether a value is that constant, through assumes)."""
     sig = _UNIT_TV.sub(lambda m: "tensor_view < " + "".join("?x" if d == "1" else f"{d}x"
                                                             for d in m.group(1).split("x")[:-1]), op.sig)
     if op.name != "make_tensor_view" or not op.uses or op.uses[0] not in root_of:
@@ -151,6 +157,15 @@ def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int]) -> Op:
             new_items.append(it)
             pos += it == "%"
     sig = sig[:m.start()] + f"shape = [ {' , '.join(new_items)} ]" + sig[m.end():]
+    ms = _STRIDE_LIST.search(sig)
+    if ms and is_one is not None:
+        strides = _split_top(ms.group(1))
+        for k, it in enumerate(strides):
+            if it == "%":
+                if k < len(items) and items[k] == "1" and is_one(uses[pos]) \
+                        and base + 1 + len(items) + k < len(entry.defs):
+                    uses[pos] = entry.defs[base + 1 + len(items) + k]
+                pos += 1
     shift = len(uses) - len(op.uses)
     return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
 
@@ -260,6 +275,14 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     induction = {o.defs[0] for o in entry.walk() if o.name == "for" and o.defs}  # loop indices
     canon_of: dict[int, CanonOp] = {}  # id(original op) -> its CanonOp (the op may be a rewritten copy)
 
+    def is_one(name: str) -> bool:
+        """``name`` is the integer constant 1 (through assumes)."""
+        p = producer.get(name)
+        while p is not None and p.op.name == "assume" and p.op.uses:
+            name = p.op.uses[0]
+            p = producer.get(name)
+        return splat.get(name, ("", ""))[1] == "1" and splat[name][0] in ("i32", "i64")
+
     def visit(op: Op) -> CanonOp:
         c = _visit(op)
         canon_of[id(op)] = c
@@ -269,7 +292,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
 
     def _visit(op: Op) -> CanonOp:
         if unit_dims_dynamic:
-            op = _dynamic_unit_dims(op, entry, root_of)
+            op = _dynamic_unit_dims(op, entry, root_of, is_one)
         m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
         if m:
             return splat_const(op, m.group(1), m.group(2), m.group(3))
@@ -420,9 +443,29 @@ _INT_OPS = {"addi": lambda a, b, r: a + b, "subi": lambda a, b, r: a - b, "muli"
 _INT_OP = re.compile(r"^(\w+) % , % ((?:\w+ )*?)(?:rounding < (\w+) > )?: (tile < [^<>]* >)$")
 
 
+_NEG_OP = re.compile(r"^negi % : (tile < [^<>]* >)$")
+
+
+def _fold_neg(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of a ``negi`` of an integer splat constant (cuTile Python folds ``-N`` of
+    a ``ct.Constant`` N to the constant -N; the port negates its const generic), else None."""
+    m = _NEG_OP.match(op.sig) if op.name == "negi" and len(op.uses) == 1 and len(op.results) == 1 else None
+    if m is None or op.uses[0] not in splat:
+        return None
+    elem, lit = splat[op.uses[0]]
+    a = _int_literal(elem, lit, True)
+    if a is None or elem == "i1" or not elem.startswith("i"):
+        return None
+    bits = int(elem[1:])
+    v = -a & ((1 << bits) - 1)  # wraps like the hardware; printed signed
+    return elem, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(1)
+
+
 def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
     """``(element type, literal, type)`` of an integer ``addi subi muli divi remi maxi mini`` of two splat
-    constants of one element type, else None (a division by zero is never folded)."""
+    constants of one element type (or a ``negi`` of one), else None (a division by zero is never folded)."""
+    if op.name == "negi":
+        return _fold_neg(op, splat)
     m = _INT_OP.match(op.sig) if op.name in _INT_OPS and len(op.uses) == 2 and len(op.results) == 1 else None
     if m is None or not all(u in splat for u in op.uses):
         return None

@@ -87,6 +87,13 @@ def astype(lw, c: Call):
                 errors.IR_WRAPPING_NARROWING, f"no rule for ct.astype from {a} to {b} (a wrapping truncation)",
                 f"cutile writes trunci only with an overflow flag; narrow `(x >> k)` with a constant k >= "
                 f"{a.bits - b.bits} on an unsigned tile (it fits, no wrap)", lw.info.loc(c.node))
+    if isinstance(a, DTypeParam) and isinstance(b, DType) and b.kind in ("int", "uint"):
+        # the reference's cast of an array's tile to an integer is per launch: nothing for that integer, ftoi from
+        # a float, exti / trunci from another integer; the array is an index array (Start_q loaded and cast to
+        # i32): lowered once per dtype of its variable (the integer first), so it keeps a variable of its own
+        # instead of joining the data arrays' E (dtypes.py's merge policy)
+        what = f"ct.astype of a tile of the dtype variable {a} to {b}: lowered once per element type"
+        raise lw.err(c.node, what) from irtyping.GenericMeetsConcrete(what, (a,), b)
     return lw.convert(x, dt.dtype, c.node, c.hint)
 
 
