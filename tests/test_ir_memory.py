@@ -281,3 +281,22 @@ def test_crate_refusals_name_cutile_0_5_0(tmp_path, monkeypatch):
                    "    ct.store(out, (0,), ct.load(As[0], (0,), (T,)))\n")
     (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
     assert "0.3.1 and 0.5.0" in e.message and "ListTy" in e.message
+
+
+def test_unused_parameter_is_an_unused_rank1_array(tmp_path, monkeypatch):
+    """A parameter the body never names (TileGym moe's a_scale_ptr): cuTile Python passes the launch's array all
+    the same, so the port keeps it in the signature as an unused rank-1 array (a note says so); one that is named
+    but neither read as an array nor used as a number is still refused."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, scale, y, T: ConstInt):\n"
+                 "    ct.store(y, (ct.bid(0),), ct.load(x, (ct.bid(0),), (T,)))\n")
+    mod = translate.translate_module(p)
+    assert mod.refused is None
+    rs = translate.translate_source(p)["kernel.rs"]
+    assert "scale: &Tensor<E, { [-1] }>," in rs
+    notes = {d.text for d in mod.decisions if d.kind == "unused"}
+    assert notes == {"parameter 'scale' is never read: an unused rank-1 array argument"}
+    bs = _blockers(tmp_path, monkeypatch, "def k(x, s, y, T: ConstInt):\n    t = s\n"
+                   "    ct.store(y, (0,), ct.load(x, (0,), (T,)))\n")
+    assert any("parameter 's': neither an array" in b.message for b in bs)
