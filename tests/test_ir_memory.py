@@ -300,3 +300,19 @@ def test_unused_parameter_is_an_unused_rank1_array(tmp_path, monkeypatch):
     bs = _blockers(tmp_path, monkeypatch, "def k(x, s, y, T: ConstInt):\n    t = s\n"
                    "    ct.store(y, (0,), ct.load(x, (0,), (T,)))\n")
     assert any("parameter 's': neither an array" in b.message for b in bs)
+
+
+def test_dtype_constructor_padding_lowers_per_that_dtype(tmp_path):
+    """``padding_value=ct.float8_e4m3fn(0.0)`` (TileGym's fp8 matmul): cuTile Python casts the typed constant to
+    the array dtype, so for an array of a dtype variable the kernel is lowered per dtype, that dtype first (the
+    rules' element dtypes do not hold it); in the f8 entry the padding is the number 0 of f8e4m3fn."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, y, T: ConstInt):\n"
+                 "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
+                 "    v = ct.gather(x, i, padding_value=ct.float8_e4m3fn(0.0))\n"
+                 "    ct.scatter(y, i, ct.astype(v, ct.float32))\n")
+    text = pipeline.emit_model(p, "frontend")
+    heads = [ln.split("<")[0] for ln in text.splitlines() if ln.startswith("kernel @")]
+    assert heads[0] == "kernel @k_f8e4m3fn"
+    assert "%x_zero_t = constant {value = 0.0} : tile<f8e4m3fn>" in text
