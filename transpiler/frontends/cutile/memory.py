@@ -533,7 +533,9 @@ def gather(lw, c: Call):
     pad_v = padding(lw, c, a)
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
     attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
-    if len(shape) >= 2:
+    if len(shape) >= 2 or (isinstance(dt, DTypeParam) and dt.name != "E"):
+        # rank >= 2, or an element type the port keeps generic (passes/specialise.py makes only E concrete for a
+        # gather): cutile cannot spell that padding scalar (tile_to_scalar of a Tile<E1, {[]}> fails its JIT)
         if attrs["check_bounds"]:
             bounds = _bounds(lw, a, idx, attrs["index"], shape, c.node)
             mask = bounds if mask is None else lw.binary("&", bounds, mask, c.node, a.name + "_mask")
