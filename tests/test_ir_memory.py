@@ -1,6 +1,7 @@
 """The typed cuTile front end's memory constructs (frontends/cutile/memory.py, ir_rust.py pointer_chain):
 ct.gather / ct.scatter / ct.atomic_* on 1-D arrays, ct.load / ct.store options, A.shape / A.ndim, and the
-refusals cutile 0.3.1 forces (CTRS-E230 rank >= 2 gathers, CTRS-E231 lists of arrays).
+refusals cutile 0.3.1 forces (CTRS-E231 lists of arrays); rank >= 2 gathers (unpadded load + select,
+CTRS-E230 retired).
 
 The tests/data/ir_*.py kernels translate on the typed path and are IR-equivalent to cuTile Python's reference
 for every spec next to them (cargo); the rest are model-only (IR text, Rust text, diagnostics)."""
@@ -46,18 +47,22 @@ def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
 def test_rank2_gather_fixture_is_ir_equivalent(tmp_path):
     """fixtures/gather_rank2: rank-2 gathers with bounds checks, a user mask and paddings (unpadded load + select
     in the port, the padded load in the reference: verify/ircanon.py folds them) are IR-equivalent for every
-    spec; the raw-pointer port states no alignment / bounds facts of its extents (assert_equivalent_report)."""
+    spec; the raw-pointer ports (2-D arrays) state no alignment / bounds facts of their extents
+    (assert_equivalent_report), flat_tiles (a 1-D &Tensor with a 2-D index tile) is EQUIVALENT outright."""
     kernel = FIXTURES / "gather_rank2" / "kernel.py"
     files = translate.translate(kernel, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     rs = kernel_rs.read_text()
-    for mask in ("table_mask", "keep_b", "x_mask"):  # the rank-2 loads: no padding value (3 dtype entries each)
-        assert rs.count(f"Some({mask}), None, Some(") == 3
-    assert rs.count("select(") == 9
+    # the rank-2 loads: no padding value (3 dtype entries each; x_mask: masked_block's second and flat_tiles')
+    assert [rs.count(f"Some({m}), None, Some(") for m in ("table_mask", "keep_b", "x_mask")] == [3, 3, 6]
+    assert rs.count("select(") == 12
     specs = load_specs(str(FIXTURES / "gather_rank2" / "specs.json"))
     gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust["entry"]) for s in specs])
     for s, gen in zip(specs, gens):
         assert "select" in gen.text
+        if s.kernel == "flat_tiles":
+            assert irdiff.diff(ir_ref.compile_reference(kernel, s).text, gen.text, "ref", "gen").verdict() == \
+                "EQUIVALENT"
         assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(kernel, s).text, gen.text, "ref", "gen"),
                                  kernel_rs)
 
