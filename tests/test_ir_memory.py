@@ -1,12 +1,14 @@
 """The typed cuTile front end's memory constructs (frontends/cutile/memory.py, ir_rust.py pointer_chain):
 ct.gather / ct.scatter / ct.atomic_* on 1-D arrays, ct.load / ct.store options, A.shape / A.ndim, and the
-refusals cutile 0.3.1 forces (CTRS-E230 rank >= 2 gathers, CTRS-E231 lists of arrays).
+refusals cutile 0.3.1 forces (CTRS-E231 lists of arrays); rank >= 2 gathers (unpadded load + select,
+CTRS-E230 retired).
 
 The tests/data/ir_*.py kernels translate on the typed path and are IR-equivalent to cuTile Python's reference
 for every spec next to them (cargo); the rest are model-only (IR text, Rust text, diagnostics)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from ctrs.ir.types import ArrayType, I32, ScalarType, TileType
 from ctrs.ir.values import Value
 from ctrs.spec import load_specs
 
-from .conftest import DATA, assert_equivalent_report
+from .conftest import DATA, FIXTURES, assert_equivalent_report
 
 KERNELS = ["ir_gather_forms", "ir_atomics", "ir_load_options", "ir_strides", "ir_gather_pads"]
 
@@ -40,6 +42,29 @@ def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
     for s, gen in zip(specs, gens):
         ref = ir_ref.compile_reference(kernel, s)
         assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+
+
+def test_rank2_gather_fixture_is_ir_equivalent(tmp_path):
+    """fixtures/gather_rank2: rank-2 gathers with bounds checks, a user mask and paddings (unpadded load + select
+    in the port, the padded load in the reference: verify/ircanon.py folds them) are IR-equivalent for every
+    spec; the raw-pointer ports (2-D arrays) state no alignment / bounds facts of their extents
+    (assert_equivalent_report), flat_tiles (a 1-D &Tensor with a 2-D index tile) is EQUIVALENT outright."""
+    kernel = FIXTURES / "gather_rank2" / "kernel.py"
+    files = translate.translate(kernel, tmp_path / "port")
+    kernel_rs = next(p for p in files if p.name == "kernel.rs")
+    rs = kernel_rs.read_text()
+    # the rank-2 loads: no padding value (3 dtype entries each; x_mask: masked_block's second and flat_tiles')
+    assert [rs.count(f"Some({m}), None, Some(") for m in ("table_mask", "keep_b", "x_mask")] == [3, 3, 6]
+    assert rs.count("select(") == 12
+    specs = load_specs(str(FIXTURES / "gather_rank2" / "specs.json"))
+    gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust["entry"]) for s in specs])
+    for s, gen in zip(specs, gens):
+        assert "select" in gen.text
+        if s.kernel == "flat_tiles":
+            assert irdiff.diff(ir_ref.compile_reference(kernel, s).text, gen.text, "ref", "gen").verdict() == \
+                "EQUIVALENT"
+        assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(kernel, s).text, gen.text, "ref", "gen"),
+                                 kernel_rs)
 
 
 # -- model-only ---------------------------------------------------------------------------------------------
@@ -166,14 +191,23 @@ def _typed(tmp_path: Path, monkeypatch, body: str) -> errors.CtrsError:
     return _blockers(tmp_path, monkeypatch, body)[0]
 
 
-@pytest.mark.model
-def test_rank2_gather_is_refused_with_the_crate_defect(tmp_path, monkeypatch):
-    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
-               "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n"
-               "    v = ct.gather(x, i)\n"
-               "    ct.scatter(y, i, v)\n")
-    assert e.code == errors.IR_GATHER_RANK and (e.loc.line, e.loc.col) == (9, 9)
-    assert "load_ptr_tko" in e.hint and "rank-2" in e.message
+def test_rank2_gather_is_unpadded_then_selected_on_its_bounds_mask(tmp_path, monkeypatch):
+    """A rank-2 ct.gather (cutile cannot pass a rank >= 2 padding value): the bounds mask as IR (index widened to
+    u64, ``< extent`` per axis, and'ed with the user's mask), an unpadded gather on it, and the select of the
+    padding (Builder.gather_select, shared with the Triton front end)."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, y, T: ConstInt):\n"
+                 "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n"
+                 "    v = ct.gather(x, (i, 2), mask=i > 0, padding_value=-1.0)\n"
+                 "    ct.scatter(y, (i, 0), v)\n")
+    text = pipeline.emit_model(p, "frontend")
+    (gather,) = [ln for ln in text.splitlines() if " = gather " in ln]
+    assert "unpadded = true" in gather and "check_bounds = false" in gather and "has_mask = true" in gather
+    assert "%x_i0 = convert %i : tile<Tx1xu64>" in text and "%x_i1 = constant {value = 2} : tile<Tx1xu64>" in text
+    assert "%x_m1 = cmpi %x_i1, %x_n1_r_b {predicate = lt} : tile<Tx1xbool>" in text  # u64: unsigned
+    assert "%x_mask_1 = andi %x_mask, %m" in text  # the bounds mask and the user's
+    assert "%v = select %x_mask_1, %v_raw, %x_pad_t_r_b : tile<Tx1x!E>" in text
 
 
 @pytest.mark.model
@@ -265,10 +299,65 @@ def test_array_slice_is_refused_with_its_own_code(tmp_path, monkeypatch, body):
 
 @pytest.mark.model
 def test_crate_refusals_name_cutile_0_5_0(tmp_path, monkeypatch):
-    e = _typed(tmp_path, monkeypatch, "def k(x, y, T: ConstInt):\n"
-               "    i = ct.reshape(ct.arange(T, dtype=ct.int32), (T, 1))\n    ct.scatter(y, i, ct.gather(x, i))\n")
-    assert e.code == errors.IR_GATHER_RANK and "0.5.0" in e.hint and "verify_target.rs" in e.hint
     bs = _blockers(tmp_path, monkeypatch, "def k(As, out, T: ConstInt):\n"
                    "    ct.store(out, (0,), ct.load(As[0], (0,), (T,)))\n")
     (e,) = [b for b in bs if b.code == errors.IR_ARRAY_LIST]
     assert "0.3.1 and 0.5.0" in e.message and "ListTy" in e.message
+
+
+def test_unused_parameter_is_an_unused_rank1_array(tmp_path, monkeypatch):
+    """A parameter the body never names (TileGym moe's a_scale_ptr): cuTile Python passes the launch's array all
+    the same, so the port keeps it in the signature as an unused rank-1 array (a note says so); one that is named
+    but neither read as an array nor used as a number is still refused."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, scale, y, T: ConstInt):\n"
+                 "    ct.store(y, (ct.bid(0),), ct.load(x, (ct.bid(0),), (T,)))\n")
+    mod = translate.translate_module(p)
+    assert mod.refused is None
+    rs = translate.translate_source(p)["kernel.rs"]
+    assert "scale: &Tensor<E, { [-1] }>," in rs
+    notes = {d.text for d in mod.decisions if d.kind == "unused"}
+    assert notes == {"parameter 'scale' is never read: an unused rank-1 array argument"}
+    bs = _blockers(tmp_path, monkeypatch, "def k(x, s, y, T: ConstInt):\n    t = s\n"
+                   "    ct.store(y, (0,), ct.load(x, (0,), (T,)))\n")
+    assert any("parameter 's': neither an array" in b.message for b in bs)
+
+
+def test_dtype_constructor_padding_lowers_per_that_dtype(tmp_path):
+    """``padding_value=ct.float8_e4m3fn(0.0)`` (TileGym's fp8 matmul): cuTile Python casts the typed constant to
+    the array dtype, so for an array of a dtype variable the kernel is lowered per dtype, that dtype first (the
+    rules' element dtypes do not hold it); in the f8 entry the padding is the number 0 of f8e4m3fn."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, y, T: ConstInt):\n"
+                 "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
+                 "    v = ct.gather(x, i, padding_value=ct.float8_e4m3fn(0.0))\n"
+                 "    ct.scatter(y, i, ct.astype(v, ct.float32))\n")
+    text = pipeline.emit_model(p, "frontend")
+    heads = [ln.split("<")[0] for ln in text.splitlines() if ln.startswith("kernel @")]
+    assert heads[0] == "kernel @k_f8e4m3fn"
+    assert "%x_zero_t = constant {value = 0.0} : tile<f8e4m3fn>" in text
+
+
+def test_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_path):
+    """A 1-D gather from an array whose element type stays a dtype generic in the port (E1: kept apart from E because
+    its tiles meet f32; passes/specialise.py makes only E concrete): cutile's JIT cannot make its padding scalar
+    (tile_to_scalar of a Tile<E1, {[]}>), so it is the unpadded load + select of the padding tile, like a rank-2
+    gather (TileGym layer_norm's w / b gathers); IR-equivalent (the verifier folds the pair)."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, w, y, T: ConstInt):\n"
+                 "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
+                 "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
+                 "    ct.scatter(y, i, a * ct.gather(w, i, padding_value=0))\n")
+    files = translate.translate(p, tmp_path / "port")
+    kernel_rs = next(f for f in files if f.name == "kernel.rs")
+    rs = kernel_rs.read_text()
+    assert "w: &Tensor<E1, { [-1] }>" in rs and "tile_to_scalar(w_zero_t)" not in rs
+    assert "Some(w_m0), None, Some(get_tensor_token(w))" in rs and "select(w_m0, v_raw, w_zero_t_r_b)" in rs
+    (spec,) = load_specs(json.dumps({"name": "f16_f32", "kernel": "k", "grid": [4], "args": {
+        "x": {"dtype": "float16", "shape": [1000]}, "w": {"dtype": "float32", "shape": [1000]},
+        "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16"}}))
+    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16")])
+    assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(p, spec).text, gen.text, "ref", "gen"), kernel_rs)

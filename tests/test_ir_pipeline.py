@@ -25,6 +25,7 @@ TYPED_IR = {
     "fixtures/bmm/kernel.py",
     "fixtures/const_branches/kernel.py",
     "fixtures/fused_rms_norm/kernel.py",
+    "fixtures/gather_rank2/kernel.py",
     "fixtures/helpers_multi/kernel.py",
     "fixtures/kernel_hints/kernel.py",
     "fixtures/layer_norm_persistent/kernel.py",

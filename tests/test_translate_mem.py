@@ -67,16 +67,13 @@ def test_translate_is_deterministic(tmp_path):
 
 
 @pytest.mark.parametrize(("kernel", "line", "words"), [
-    ("mem_bad_rank2", 12, "ct.gather with a rank-2 index"),
     ("mem_bad_unpadded", 12, "without padding_mode=ZERO"),
 ])
 def test_mem_diagnostics(tmp_path, kernel, line, words):
     with pytest.raises(errors.CtrsError) as ei:
         translate.translate(DATA / f"{kernel}.py", tmp_path / "out")
-    # a rank-2 gather index: the typed path names the cutile defect (CTRS-E230); an unpadded view of a raw array
-    # the cutile limit (CTRS-E370)
-    assert ei.value.code == {"mem_bad_rank2": errors.IR_GATHER_RANK, "mem_bad_unpadded": errors.IR_RAW_VIEW_PADDING
-                             }[kernel]
+    # an unpadded view of a raw array: the cutile limit (CTRS-E370)
+    assert ei.value.code == {"mem_bad_unpadded": errors.IR_RAW_VIEW_PADDING}[kernel]
     assert ei.value.loc.line == line and words in ei.value.message
 
 

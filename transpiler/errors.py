@@ -139,7 +139,7 @@ IR_UNSUPPORTED = "CTRS-E124"  # a construct outside the IR front end's subset (t
 IR_EMIT = "CTRS-E125"  # the Rust emitter has no spelling for an op/type
 IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
 # Typed cuTile front end, memory constructs cutile 0.3.1 cannot spell (the text-model pipeline cannot either):
-IR_GATHER_RANK = "CTRS-E230"  # ct.gather with a rank >= 2 index shape (load_ptr_tko's rank-1 padding reshape)
+IR_GATHER_RANK = "CTRS-E230"  # (retired: a rank >= 2 ct.gather is an unpadded load + select, docs/ir.md "Padded gathers")
 IR_ARRAY_LIST = "CTRS-E231"  # a list / tuple of arrays as a kernel parameter (no cutile entry parameter type)
 # ir-ops2 (typed cuTile front end: ops and control forms the reference has and cutile 0.3.1 / the typed path
 # cannot spell; each names the missing cutile API or reference behaviour):

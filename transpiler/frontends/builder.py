@@ -297,6 +297,26 @@ class Builder:
         return self.emit(OpKind.BROADCAST, [v], [TileType(v.type.dtype, shape)], node, (v.hint or "t") + "_b",
                          shape=shape).result
 
+    def gather_select(self, a: Value, indices: list[Value], mask: Value | None, pad: Value, node, hint: str,
+                      **attrs) -> Value:
+        """A gather of a rank >= 2 index shape, padded: cutile's ``load_ptr_tko`` widens its scalar padding value
+        through a rank-1 reshape (invalid Tile IR for a rank >= 2 result, cutile-compiler 0.3.1 / 0.5.0
+        compile_load_ptr_tko), so the gather is *unpadded* (the op takes any rank then) and a masked one pads its
+        masked lanes with ``select(mask, gathered, pad)``: what a padded load means (masked lanes read nothing and
+        are the padding value; docs/ir.md, the verifier folds the pair back: verify/ircanon.py). ``indices`` are the
+        front end's index operands, ``mask`` every lane condition (bounds and the user's), ``pad`` a 0-d tile of
+        the array dtype; ``attrs`` the gather's (``shape`` its index shape). Shared by the Triton front end
+        (frontends/triton/gathers.py) and the cuTile one (frontends/cutile/memory.py)."""
+        dt, shape = a.type.dtype, tuple(attrs["shape"])
+        ops = [a, *indices, *([mask] if mask is not None else [])]
+        t = self.emit(OpKind.GATHER, ops, [TileType(dt, shape)], node,
+                      (hint or "v") + "_raw" if mask is not None else hint, unpadded=True,
+                      **(attrs | {"has_mask": mask is not None})).result
+        if mask is not None:
+            t = self.emit(OpKind.SELECT, [mask, t, self.broadcast(pad, shape, node)], [t.type], node,
+                          hint).result
+        return t
+
     def to_tile(self, v: Value, node) -> Value:
         """A runtime scalar as a 0-d tile of its dtype."""
         return self.emit(OpKind.TO_TILE, [v], [TileType(v.type.dtype, ())], node, (v.hint or "s") + "_tile").result

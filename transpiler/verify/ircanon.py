@@ -37,6 +37,11 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
     For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
     Only the reference is rewritten: a port that hard-codes a 1 is still a difference.
+  * padded pointer loads (docs/ir.md "Padded gathers"): an unpadded masked ``load_ptr_tko`` whose result only feeds
+    ``select %mask, %result, %pad`` on the load's own mask is the padded load ``load_ptr_tko %ptr, %mask, %pad``
+    (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a
+    ``load_ptr_tko`` without a mask is dropped (it pads no lane). Both are identities of the op's semantics:
+    masked-off lanes are the padding value, the others the memory read.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .. import toolchain
-from .irparse import Module, Op, split_top as _split_top
+from .irparse import Module, Op, split_top, split_top as _split_top
 
 COMMUTATIVE = {"addf", "mulf", "addi", "muli", "maxf", "minf", "maxi", "mini", "andi", "ori", "xori"}
 SIDE_EFFECTS = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko", "print", "assert",
@@ -210,9 +215,74 @@ def _to_end(ops: list[Op]) -> list[Op]:
     return ops
 
 
+def _load_types(op: Op) -> tuple[str, list[str], str] | None:
+    """A ``load_ptr_tko``'s signature split: (text before `` : ``, its operand types, the result types)."""
+    if " : " not in op.sig or " -> " not in op.sig:
+        return None
+    head, types = op.sig.split(" : ", 1)
+    ins, outs = types.split(" -> ", 1)
+    return head, split_top(ins), outs
+
+
+def _value_uses(ops: list[Op]) -> Counter:
+    return Counter(u for o in ops for x in o.walk() for u in x.uses)
+
+
+def _padded_loads(ops: list[Op], uses: Counter) -> list[Op]:
+    """The module doc's padded pointer loads: ``load_ptr_tko %p, %m`` + ``select %m, %r, %pad`` (the load's result
+    used by that select alone, nothing with effects between them) is ``load_ptr_tko %p, %m, %pad`` where the select
+    was (its padding is defined by then); an unmasked load's padding operand is dropped. Recursive over regions."""
+    out: list[Op] = []
+    pending: dict[int, Op] = {}  # position of a select -> the padded load that stands there
+    for i, op in enumerate(ops):
+        if i in pending:
+            out.append(pending.pop(i))
+            continue
+        if op.regions:
+            op = replace(op, regions=[_padded_loads(r, uses) for r in op.regions])
+        parts = _load_types(op) if op.name == "load_ptr_tko" else None
+        if parts is None or len(op.uses) - len(op.token_uses) != 2 or len(parts[1]) != 2:
+            out.append(op)
+            continue
+        head, ins, outs = parts
+        if not ins[1].endswith("xi1 >"):  # a padding without a mask: it pads no lane
+            head = head.replace(" % , %", " %", 1)
+            op = replace(op, sig=f"{head} : {ins[0]} -> {outs}", uses=[u for k, u in enumerate(op.uses) if k != 1],
+                         token_uses=[t - 1 for t in op.token_uses])
+            out.append(op)
+            continue
+        j = _pad_select(ops, i, uses)
+        if j is None:
+            out.append(op)
+            continue
+        s = ops[j]
+        pending[j] = replace(op, sig=f"{head.replace(' % , %', ' % , % , %', 1)} : "
+                             f"{' , '.join([*ins, split_top(outs)[0]])} -> {outs}",
+                             uses=[*op.uses[:2], s.uses[2], *op.uses[2:]], results=[s.results[0], *op.results[1:]],
+                             token_uses=[t + 1 for t in op.token_uses])
+    return out
+
+
+def _pad_select(ops: list[Op], i: int, uses: Counter) -> int | None:
+    """The position of the ``select %mask, %result, %pad`` that pads ``ops[i]`` (an unpadded masked load), or None:
+    the load's result has no other use, its token none before the select, no op with effects between them."""
+    load = ops[i]
+    r, m = load.results[0], load.uses[1]
+    if uses[r] != 1:
+        return None
+    for j in range(i + 1, len(ops)):
+        s = ops[j]
+        if s.name == "select" and len(s.uses) == 3 and s.uses[0] == m and s.uses[1] == r:
+            return j
+        if s.name in SIDE_EFFECTS or s.regions or r in s.uses or set(load.results[1:]) & set(s.uses):
+            return None
+    return None
+
+
 def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     if entry.regions:
         entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
+        entry = replace(entry, regions=[_padded_loads(r, _value_uses(r)) for r in entry.regions])
     env: dict[str, str] = {}
     facts: dict[int, list[str]] = {}
     arg_index: dict[str, int] = {}

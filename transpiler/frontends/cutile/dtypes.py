@@ -153,7 +153,9 @@ def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, l
         params = [p.name for p in c.params] or ["*"]
         for p in params:
             lst = out.setdefault(p, [])
-            if c.met is not None and not c.met.is_float and c.met.name not in lst:
+            # an integer met first; a float the rules' element dtypes lack (a ct.float8_e4m3fn padding) too
+            if c.met is not None and (not c.met.is_float or c.met.name not in element_dtypes) \
+                    and c.met.name not in lst:
                 lst.insert(0, c.met.name)
     for lst in out.values():
         if not lst or not ints_only:  # ints_only: a variable that met an integer is an index array

@@ -221,6 +221,15 @@ class Lowering(Builder):
             v = Value(ScalarType(I32), name)
             self.env[name] = v
             self.params.append(Param(name, "scalar", v, self.loc(p)))
+        elif ann is None and not _mentioned(self.fn.body, name):
+            # never read (TileGym moe's a_scale_ptr): cuTile Python passes the launch's array all the same (its
+            # pointer, extents and strides are entry arguments the body does not use); kept in the signature as
+            # an unused array, rank 1 (the rank no use gives: a launch passing another rank fails its entry)
+            self.note(p, "unused", f"parameter '{name}' is never read: an unused rank-1 array argument")
+            v = Value(ArrayType(self.element.get(name, ELEMENT) if isinstance(self.element, dict) else self.element,
+                                1), name)
+            self.env[name] = ArrayRef(name, v)
+            self.params.append(Param(name, "array", v, self.loc(p)))
         else:
             refuse_array_list(self, name)
             refuse_array_slice(self, name)
@@ -710,3 +719,16 @@ class Lowering(Builder):
             self.inlining.pop()
             self.env, self.returns, self.info = saved
         return value
+
+
+def _mentioned(body: cst.CSTNode, name: str) -> bool:
+    """Whether ``name`` occurs in ``body`` (a read, a store, an attribute base: anything but not at all)."""
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value == name:
+                found.append(node)
+
+    body.visit(V())
+    return bool(found)

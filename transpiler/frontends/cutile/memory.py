@@ -13,7 +13,7 @@ import libcst as cst
 from ... import errors
 from ...ir import typing as irtyping
 from ...ir.ops import OpKind
-from ...ir.types import BOOL, I32, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
+from ...ir.types import BOOL, DTYPES, I32, PY_DTYPES, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Value
 from ..pysource import PAD_PREFIX, PadMode  # the ct.PaddingMode marker of both front ends
 from .control import const_test, flag_arms, in_flag_arm
@@ -461,7 +461,18 @@ def padding(lw, c: Call, a: ArrayRef) -> Value:
     dt, node = a.value.type.dtype, c.kw.get("padding_value")
     if node is None or (isinstance(node, cst.Name) and node.value == "None"):
         return lw.const(0, dt, c.node, (), a.name + "_zero_t")
-    pad = number(lw, node)
+    ctor = PY_DTYPES.get((lw.info.dotted(node.func) or "").removeprefix("ct.")) \
+        if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword else None
+    pad = number(lw, node) if ctor is None else None
+    if ctor is not None:  # ct.float8_e4m3fn(0.0): a constant of that dtype
+        if isinstance(dt, DTypeParam):  # implicit_cast to the array dtype: lowered per dtype, that one first
+            e = irtyping.GenericMeetsConcrete(f"a {ctor} padding value of a gather from the dtype variable {dt}: "
+                                              "the result depends on the specialisation (lowered once per element "
+                                              "type)", (dt,), ctor)
+            raise lw.err(node, str(e)) from e
+        if ctor != dt:
+            raise lw.err(node, f"a {ctor} padding value for an array of {dt}")
+        pad = number(lw, node.args[0].value)  # of the array dtype: the number in it
     if pad is not None:
         if isinstance(dt, DType) and not dt.is_float and isinstance(pad, float) and not pad.is_integer():
             raise lw.err(node, f"a float padding value for an array of {dt}")
@@ -490,23 +501,46 @@ def padding(lw, c: Call, a: ArrayRef) -> Value:
     return _cast(lw, v, dt, node, f"a padding value of {v.type.dtype} for an array of {dt}")
 
 
+def _bounds(lw, a: ArrayRef, idx: list[Value], lits: tuple, shape: tuple, node) -> Value:
+    """cuTile Python's check_bounds mask (_gather_scatter_pointer_and_mask) as IR: per axis the index widened to
+    u64 and broadcast to the index shape (an int literal a u64 constant of it), compared ``index < extent``
+    unsigned with the axis extent widened alike, and'ed over the axes. The emitter builds the same chain inside a
+    gather (ir_rust.py pointer_chain); a rank >= 2 gather needs the mask as a value for its select."""
+    u64, operands, mask = DTYPES["u64"], iter(idx), None
+    for k, lit in enumerate(lits):
+        if lit is not None:
+            ix = lw.const(lit, u64, node, shape, f"{a.name}_i{k}")
+        else:
+            v = next(operands)
+            v = lw.to_tile(v, node) if isinstance(v.type, ScalarType) else v
+            ix = lw.broadcast(lw.convert(v, u64, node, f"{a.name}_i{k}"), shape, node)
+        n = lw.emit(OpKind.ARRAY_DIM, [a.value], [ScalarType(I32)], node, f"{a.name}_dim{k}", axis=k).result
+        ext = lw.broadcast(lw.convert(lw.to_tile(n, node), u64, node, f"{a.name}_n{k}"), shape, node)
+        m = lw.compare("lt", ix, ext, node, f"{a.name}_m{k}")
+        mask = m if mask is None else lw.binary("&", mask, m, node, f"{a.name}_mask")
+    return mask
+
+
 @lowers("ct.gather")
 @per_flag("check_bounds")
 def gather(lw, c: Call):
+    """``ct.gather``: cuTile Python's load_pointer with its padding value. A rank >= 2 index shape is cutile's
+    unpadded load_ptr_tko and a select of the padding (Builder.gather_select): the mask (bounds and the user's)
+    is then built here as IR values."""
     a, args, idx, attrs = _access(lw, c, "ct.gather", ["array", "indices"],
                                   {"mask", "padding_value", "check_bounds", "latency"})
     shape, dt = attrs["shape"], a.value.type.dtype
-    if len(shape) >= 2:
-        raise errors.CtrsError(errors.IR_GATHER_RANK, f"ct.gather with a rank-{len(shape)} index",
-                               "cutile's load_ptr_tko takes its padding as one scalar (Option<E>) and widens it "
-                               "through a rank-1 reshape before the broadcast, invalid Tile IR for rank >= 2 tiles "
-                               "(broadcast keeps the rank: cutile-ir-0.5.0 src/verify_target.rs); unchanged in "
-                               "cutile-compiler 0.3.1 and 0.5.0 (src/compiler/compile_cuda_tile_op.rs "
-                               "compile_load_ptr_tko): gather 1-D slices", lw.info.loc(c.node))
     pad_v = padding(lw, c, a)
     mask = _mask(lw, c.kw.get("mask"), shape, "ct.gather")
-    ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
     attrs |= {"has_mask": mask is not None, "latency": _latency(lw, c.kw)}
+    if len(shape) >= 2 or (isinstance(dt, DTypeParam) and dt.name != "E"):
+        # rank >= 2, or an element type the port keeps generic (passes/specialise.py makes only E concrete for a
+        # gather): cutile cannot spell that padding scalar (tile_to_scalar of a Tile<E1, {[]}> fails its JIT)
+        if attrs["check_bounds"]:
+            bounds = _bounds(lw, a, idx, attrs["index"], shape, c.node)
+            mask = bounds if mask is None else lw.binary("&", bounds, mask, c.node, a.name + "_mask")
+        return lw.gather_select(a.value, idx, mask, pad_v, c.node, c.hint, **(attrs | {"check_bounds": False}))
+    ops = [a.value, *idx, pad_v, *([mask] if mask is not None else [])]
     return lw.emit(OpKind.GATHER, ops, [TileType(dt, shape)], c.node, c.hint, **attrs).result
 
 

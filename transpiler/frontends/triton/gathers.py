@@ -125,10 +125,7 @@ def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
              "latency": load_latency(lw)}
     if flat is None and len(shape) >= 2:  # rank-n: no padding operand; the mask's lanes padded by a select
-        t = lw.emit(OpKind.GATHER, [a, off, *([m] if m is not None else [])], [TileType(dt, shape)], node,
-                    (hint or "v") + "_raw" if m is not None else hint, unpadded=True, **attrs).result
-        if m is not None:
-            t = lw.emit(OpKind.SELECT, [m, t, lw.broadcast(pad_v, shape, node)], [t.type], node, hint).result
+        t = lw.gather_select(a, [off], m, pad_v, node, hint, **attrs)
         lw.origin[t.id] = arr
         return t
     t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)], node,
