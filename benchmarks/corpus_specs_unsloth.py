@@ -374,6 +374,22 @@ def int4_dequant(configs=None) -> list[dict]:
     return out
 
 
+def int4_gemv(configs=None) -> list[dict]:
+    """int4 decode gemv (_gemv_kernel): M activation rows (one per program axis 2), packed int32 words (N, K / 8),
+    group-128 scales; BLOCK_N 8, BLOCK_KP 512 // PF; SPLIT_K 1 (the rows fill the GPU), no zero points/act-order."""
+    out = []
+    for dt, m, n, k in configs or (("bf16", 1, 4096, 4096), ("f16", 4, 8192, 2048), ("f32", 2, 2048, 8192)):
+        kp, groups = k // 8, k // 128
+        args = {"X": arr(dt, m * k), "P": arr("i32", n, kp), "S": arr(dt, n * groups), "Z": arr("i32", n * kp),
+                "G": arr("i32", n * kp), "Y": arr(dt, m * n), "M": i32(m), "N": n, "K": i32(k), "KP": kp,
+                "stride_xm": i32(k), "stride_pn": kp, "stride_sn": i32(groups), "stride_zn": i32(0),
+                "stride_ym": i32(n), "BITS": 4, "PF": 8, "GROUP": 128, "HAS_Z": 0, "HAS_G": 0, "BLOCK_N": 8,
+                "BLOCK_KP": 64, "SPLIT_K": 1}
+        out.append({"name": f"{dt}_{m}x{n}x{k}", "kernel": "_gemv_kernel", "args": args,
+                    "grid": [str(-(-n // 8)), "1", str(m)]})
+    return out
+
+
 def _block_h(nq: int, nk: int, hd: int) -> int:
     b = 1
     while b < min(nq, nk) and b * 2 * hd <= 2048:
@@ -448,7 +464,7 @@ FILES: dict[str, list[dict]] = {
     "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv(),
     "nvfp4.json": split_sum() + nvfp4_dequant() + nvfp4_matmul("_nvfp4_matmul_fwd_kernel")
     + nvfp4_matmul("_nvfp4_matmul_dx_kernel"),
-    "int4_packed.json": int4_dequant(),
+    "int4_packed.json": int4_dequant() + int4_gemv(),
     "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
     "rope_embedding.json": rope_qk(),
 }
