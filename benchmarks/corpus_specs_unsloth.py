@@ -314,6 +314,142 @@ def e4m3fn_bytes_dequant(configs=None) -> list[dict]:
     return out
 
 
+def nvfp4_dequant(configs=None) -> list[dict]:
+    """NVFP4 dequant (_nvfp4_dequantize_triton): packed (rows, half) bytes, one e4m3 scale per 16 outputs,
+    (8, 256) byte tiles; every array flat (the port gathers them, half_cols is a stride and a value)."""
+    out = []
+    for dt, rows, half in configs or (("bf16", 4096, 2048), ("f16", 2048, 4096), ("f32", 8192, 1024)):
+        sc = half // 8
+        args = {"packed_ptr": arr(dt, rows * half), "scale_ptr": arr(dt, rows * sc), "global_scale_ptr": arr(dt, 1),
+                "out_ptr": arr(dt, rows * half * 2), "rows": i32(rows), "half_cols": i32(half), "scale_cols": i32(sc),
+                "BLOCK_R": 8, "BLOCK_C": 256, "SCALE_E4M3_BYTES": 0, "INT64_OFFSETS": 0}
+        out.append({"name": f"{dt}_{rows}x{2 * half}", "kernel": "_nvfp4_dequant_kernel", "args": args,
+                    "grid": [str(-(-rows // 8)), str(-(-half // 256))]})
+    return out
+
+
+def nvfp4_matmul(kernel: str, configs=None) -> list[dict]:
+    """The fused NVFP4 matmuls (_nvfp4_matmul_fwd_fused / _dx_fused): _fused_config's blocks for M rows, no
+    split (the output is the (1, M, n_out) partial); fwd reduces over K (x [M, K] @ W^T), dx over N (g [M, N] @ W);
+    the packed weight is (N, K / 2), its scales (N, K / 16)."""
+    out = []
+    dx = kernel == "_nvfp4_matmul_dx_kernel"
+    for dt, m, n, k in configs or (("bf16", 16, 4096, 4096), ("f16", 64, 2048, 8192), ("f32", 128, 8192, 2048)):
+        n_out, red = (k, n) if dx else (n, k)
+        if m <= 16:
+            bm, bo, br = (16, 128, 64) if dx else (16, 64, 128)
+        elif m <= 64:
+            bm, bo, br = (32, 128, 64) if dx else (32, 64, 128)
+        else:
+            bm, bo, br = (64, 128, 64) if dx else (128, 64, 128)
+        half, sc = k // 2, k // 16
+        a, o = ("g_ptr", "dx_ptr") if dx else ("x_ptr", "y_ptr")
+        s = ("stride_gm", "stride_gn", "stride_dm", "stride_dk", "stride_ds", "n_per_split") if dx else \
+            ("stride_xm", "stride_xk", "stride_ym", "stride_yn", "stride_ys", "k_per_split")
+        args = {a: arr(dt, m * red), "packed_ptr": arr(dt, n * half), "scale_ptr": arr(dt, n * sc),
+                "global_scale_ptr": arr(dt, 1), o: arr(dt, 1, m, n_out), "M": m, "N": n if not dx else i32(n),
+                "K": i32(k) if not dx else k, "half_cols": i32(half), "scale_cols": i32(sc), s[0]: i32(red),
+                s[1]: i32(1), "stride_pr": i32(half), "stride_pc": i32(1), "stride_sr": i32(sc), "stride_sc": i32(1),
+                s[2]: n_out, s[3]: 1, s[4]: m * n_out, s[5]: i32(-(-red // br) * br), "BLOCK_M": bm,
+                "BLOCK_N": br if dx else bo, "BLOCK_K": bo if dx else br, "GROUP_M": 8, "SCALE_E4M3_BYTES": 0,
+                "INT64_OFFSETS": 0, "MASK_PAD": 0}
+        out.append({"name": f"{dt}_{m}x{n}x{k}", "kernel": kernel, "args": args,
+                    "grid": [str(-(-m // bm) * -(-n_out // bo)), "1"]})
+    return out
+
+
+def int4_dequant(configs=None) -> list[dict]:
+    """int4 (compressed-tensors / GPTQ) dequant: packed int32 words (N, K / 8), group-128 scales (N, K / 128),
+    no zero points or act-order (HAS_Z / HAS_G 0: Z and G are the packed words, never read); BLOCK_N 16, BLOCK_KP
+    512 // PF as _dequant launches it."""
+    out = []
+    for dt, n, k in configs or (("bf16", 4096, 4096), ("f16", 2048, 8192), ("f32", 8192, 2048)):
+        kp, groups = k // 8, k // 128
+        args = {"P": arr("i32", n, kp), "S": arr(dt, n * groups), "Z": arr("i32", n * kp), "G": arr("i32", n * kp),
+                "Out": arr(dt, n * k), "N": n, "K": i32(k), "KP": kp, "stride_pn": kp, "stride_sn": i32(groups),
+                "stride_zn": i32(0), "stride_on": i32(k), "BITS": 4, "PF": 8, "GROUP": 128, "HAS_Z": 0, "HAS_G": 0,
+                "BLOCK_N": 16, "BLOCK_KP": 64}
+        out.append({"name": f"{dt}_{n}x{k}", "kernel": "_dequant_kernel", "args": args,
+                    "grid": [str(-(-n // 16)), str(-(-kp // 64))]})
+    return out
+
+
+def int4_gemv(configs=None) -> list[dict]:
+    """int4 decode gemv (_gemv_kernel): M activation rows (one per program axis 2), packed int32 words (N, K / 8),
+    group-128 scales; BLOCK_N 8, BLOCK_KP 512 // PF; SPLIT_K 1 (the rows fill the GPU), no zero points/act-order."""
+    out = []
+    for dt, m, n, k in configs or (("bf16", 1, 4096, 4096), ("f16", 4, 8192, 2048), ("f32", 2, 2048, 8192)):
+        kp, groups = k // 8, k // 128
+        args = {"X": arr(dt, m * k), "P": arr("i32", n, kp), "S": arr(dt, n * groups), "Z": arr("i32", n * kp),
+                "G": arr("i32", n * kp), "Y": arr(dt, m * n), "M": i32(m), "N": n, "K": i32(k), "KP": kp,
+                "stride_xm": i32(k), "stride_pn": kp, "stride_sn": i32(groups), "stride_zn": i32(0),
+                "stride_ym": i32(n), "BITS": 4, "PF": 8, "GROUP": 128, "HAS_Z": 0, "HAS_G": 0, "BLOCK_N": 8,
+                "BLOCK_KP": 64, "SPLIT_K": 1}
+        out.append({"name": f"{dt}_{m}x{n}x{k}", "kernel": "_gemv_kernel", "args": args,
+                    "grid": [str(-(-n // 8)), "1", str(m)]})
+    return out
+
+
+def _block_h(nq: int, nk: int, hd: int) -> int:
+    b = 1
+    while b < min(nq, nk) and b * 2 * hd <= 2048:
+        b *= 2
+    return b
+
+
+def qk_norm_rope(kernel: str, configs=None) -> list[dict]:
+    """Fused QK RMSNorm + RoPE (_launch_forward / _launch_backward): Q [rows, n_heads_Q, head_dim] contiguous,
+    per-(row, head) f32 rstd, a (seq_len, head_dim) cos / sin cache, no position indices; BLOCK_H = _block_h."""
+    out = []
+    bwd = kernel == "_qk_norm_rope_backward"
+    for dt, b, s, nq, nk, hd in configs or (("bf16", 2, 512, 32, 8, 128), ("f16", 1, 1024, 16, 4, 128),
+                                              ("f32", 1, 256, 64, 8, 128)):
+        rows, bh = b * s, _block_h(nq, nk, hd)
+        args: dict = {}
+        for x, nh in (("Q", nq), ("K", nk)):
+            if bwd:
+                args |= {f"d{x}": arr(dt, rows * nh * hd), f"d{x}o": arr(dt, rows * nh * hd),
+                         f"d{x}o_batch_stride": i32(s * nh * hd), f"d{x}o_seq_stride": i32(nh * hd),
+                         f"d{x}o_head_stride": i32(hd)}
+            else:
+                args |= {f"{x}o": arr(dt, rows * nh * hd)}
+            args |= {x: arr(dt, rows * nh * hd), f"{x}_row_stride": i32(nh * hd), f"{x}_head_stride": i32(hd),
+                     f"W{x.lower()}": arr(dt, hd), f"r{x.lower()}": arr(dt, rows * nh), f"n_heads_{x}": i32(nh)}
+            if not bwd:
+                args[f"eps_{x}"] = f32(1e-6)
+        args |= {"cos": arr(dt, s * hd), "cos_row_stride": i32(hd), "sin": arr(dt, s * hd), "sin_row_stride": i32(hd),
+                 "rope_indices": arr(dt, rows), "seqlen": i32(s), "HEAD_DIM": hd, "BLOCK_H": bh,
+                 "HAS_ROPE_INDICES": 0}
+        grid = [str(rows), str(-(-nq // bh) + -(-nk // bh))]
+        out.append({"name": f"{dt}_{b}x{s}_{nq}q{nk}k_{hd}", "kernel": kernel, "args": args, "grid": grid})
+    return out
+
+
+def rope_qk(configs=None) -> list[dict]:
+    """Batched-heads RoPE (_rope_launch): Q / K [batch, n_heads, seq_len, head_dim] viewed from contiguous
+    [batch, seq_len, n_heads, head_dim] (unsloth's layout), out of place, a (seq_len, head_dim) cos / sin cache;
+    BLOCK_SIZE = head_dim / 2, HEADS = min(next_pow2(n_heads), 1024 // BLOCK_SIZE)."""
+    out = []
+    for dt, b, s, nq, nk, hd, bwd in configs or (("bf16", 2, 512, 32, 8, 128, 0), ("f16", 1, 1024, 16, 4, 128, 1),
+                                                   ("f32", 1, 256, 64, 8, 128, 0)):
+        half = hd // 2
+        bs = pow2(half)
+        hq, hk = max(1, min(pow2(nq), 1024 // bs)), max(1, min(pow2(nk), 1024 // bs))
+        gq, gk = -(-nq // hq), -(-nk // hk)
+        args: dict = {}
+        for x, nh, pre in (("Q", nq, "q"), ("Q_out", nq, "qo"), ("K", nk, "k"), ("K_out", nk, "ko")):
+            args |= {x: arr(dt, b * s * nh * hd), f"{pre}_batch_stride": i32(s * nh * hd), f"{pre}_seq_stride": nh * hd,
+                     f"{pre}_head_stride": i32(hd), f"{pre}_dim_stride": 1}
+        args |= {"cos": arr(dt, s * hd), "cos_row_stride": i32(hd), "sin": arr(dt, s * hd), "sin_row_stride": i32(hd),
+                 "rope_embedding_indices": arr(dt, s * hd), "seqlen": i32(s), "n_heads_Q": nq, "n_heads_K": nk,
+                 "n_groups_Q": gq, "half_head_dim": half, "BACKWARD_PASS": bwd, "HAS_ROPE_INDICES": 0,
+                 "LONG_INDEXING": 0, "CAST_TO_SIN": 0, "HEADS_Q": hq, "HEADS_K": hk, "BLOCK_SIZE": bs,
+                 "EVICT_INDICES": 0}
+        out.append({"name": f"{dt}_{b}x{s}_{nq}q{nk}k_{hd}_bwd{bwd}", "kernel": "_rope_embedding_QK", "args": args,
+                    "grid": [str(b * s), str(gq + gk)]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
@@ -326,7 +462,11 @@ FILES: dict[str, list[dict]] = {
     "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant(),
     "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
     "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv(),
-    "nvfp4.json": split_sum(),
+    "nvfp4.json": split_sum() + nvfp4_dequant() + nvfp4_matmul("_nvfp4_matmul_fwd_kernel")
+    + nvfp4_matmul("_nvfp4_matmul_dx_kernel"),
+    "int4_packed.json": int4_dequant() + int4_gemv(),
+    "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
+    "rope_embedding.json": rope_qk(),
 }
 
 

@@ -18,6 +18,12 @@ extents (``BLOCK_M x BLOCK_K``: no const shape spells their product) keeps its r
 *unpadded* (``padding_value`` None: the op takes any rank then); a masked one then pads with ``select(mask,
 gathered, other)``, which is what Triton's ``other=`` means (masked lanes read nothing). store_ptr_tko has no
 padding: a rank-n scatter is the op as it is.
+
+A stride parameter is a scalar argument in Triton. A partition view drops it (the tensor view carries the
+stride); when the same parameter is also needed as a value (a factor of a gather's per-lane offsets, a mask
+bound ``offs < 2 * half_cols``, arithmetic) the view's array is made flat as well (``Lowering.restart_flat``), so
+the parameter stays a runtime argument and both accesses read the flat buffer with the same element offsets. A
+pointer parameter no access reaches (its only load is in an arm a constexpr flag folds away) is a 1-D array too.
 """
 
 from __future__ import annotations

@@ -28,3 +28,15 @@ def abs_(lw, c: Call):
         raise lw.err(c.node, "tl.abs of something other than a tile of a known element type")
     kind = OpKind.ABSF if x.type.dtype.is_float else OpKind.ABSI
     return lw.keep_rank(lw.emit(kind, [x], [x.type], c.node, c.hint or "abs").result, x)
+
+
+@lowers("tl.debug_barrier")
+def debug_barrier(lw, c: Call):
+    """``tl.debug_barrier()`` is a CTA-wide ``bar.sync`` among Triton's threads. A cuTile tile block is one
+    program (no threads of its own to synchronise; its memory operations are ordered as its program orders them,
+    and an ``acq_rel`` atomic after it releases all of the block's prior stores): the barrier is dropped."""
+    if c.pos or c.kw:
+        raise lw.err(c.node, "tl.debug_barrier()")
+    lw.note(c.node, "hint", "tl.debug_barrier dropped (a cuTile tile block is one program: no threads to "
+            "synchronise)")
+    return None

@@ -222,7 +222,7 @@ class Lowering(Control, Builder):
             a = self.arrays[arr]
             return self.emit(OpKind.ARRAY_DIM, [a], [ScalarType(I32)], node, p.name, axis=axis).result
         if p.name in self.strides:
-            raise self.err(node, f"stride parameter '{p.name}' used as a value")
+            self.restart_flat(p.name, node, "a value")
         if p.name not in self.runtime:
             floaty = isinstance(like, Value) and (isinstance(like.type.dtype, DType) and like.type.dtype.is_float or
                                                   isinstance(like.type, TileType) and isinstance(like.type.dtype, DTypeParam))
@@ -252,11 +252,9 @@ class Lowering(Control, Builder):
             for b in rng.base[1:]:
                 start = self.binary("+", start, b, node)
             v = self.binary("+", v, self.binary("*", self.i32(start, node), rng.size, node), node, "offs")
-        if rng.ndim == 2:
-            shape = (rng.size, 1) if rng.axis == 0 else (1, rng.size)
+        if rng.ndim >= 2:  # offs[:, None], offs[None, :, None], ...: unit axes around the range's axis
+            shape = tuple(rng.size if k == rng.axis else 1 for k in range(rng.ndim))
             v = self.emit(OpKind.RESHAPE, [v], [TileType(I32, shape)], node, "offs", shape=shape).result
-        elif rng.ndim != 1:
-            raise self.err(node, "a range placed in more than 2 dimensions")
         return v
 
     def mask_value(self, mask: Mask, node) -> Value:
@@ -314,8 +312,10 @@ class Lowering(Control, Builder):
             elif kind == "constant":
                 params.append(Param(name, "constant", None, self.loc(p)))
             elif kind == "array":
-                if self.arrays[name].type.rank == 0:
-                    raise self.err(p, f"pointer parameter '{name}' is not accessed through a partition view")
+                if self.arrays[name].type.rank == 0:  # never read nor written (an arm folded away): Triton
+                    # memory is flat, so the pointer is a 1-D array of the port, as a gathered one is (gathers.py)
+                    self.arrays[name].type = ArrayType(self.arrays[name].type.dtype, 1)
+                    self.note(p, "param", f"pointer parameter '{name}' is not accessed (in this entry): a 1-D array")
                 params.append(Param(name, "array", self.arrays[name], self.loc(p)))
             elif name in self.extents or name in self.strides:
                 continue
@@ -674,9 +674,18 @@ class Lowering(Control, Builder):
 
     def stride_value(self, name: str, node) -> Value:
         """A stride parameter of a flat array's offsets: a runtime i32 parameter of the port."""
-        if name in self.strides:
-            raise self.err(node, f"'{name}' is a view's dropped stride and a gather offset's stride")
+        if name in self.strides:  # the view that dropped it gathers too: the stride stays a runtime value
+            self.restart_flat(name, node, "a gather offset's stride")
         return self.scalar(ScalarParam(name), node)
+
+    def restart_flat(self, name: str, node, why: str) -> None:
+        """Stride parameter ``name`` is needed as a value (Triton passes it as a scalar), but a partition view
+        dropped it: that view's array is accessed flat (gathers.py), lowering restarts, the stride stays a
+        runtime parameter. A stride of an array already flat has no view to give up: refused."""
+        arr = self.strides[name][0]
+        if arr in self.flat:
+            raise self.err(node, f"'{name}' is a view's dropped stride and {why}")
+        raise FlatNeeded(arr, f"'{name}' is the view's stride and {why}")
 
     def subscript(self, node: cst.Subscript):
         v = self.expr(node.value)

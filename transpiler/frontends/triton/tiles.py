@@ -58,7 +58,9 @@ def _full_of_value(lw, fill, dt: DType, shape: tuple, c: Call) -> Value:
 
     if isinstance(fill, Sym):
         fill = as_float(lw, fill, c.node) if dt.is_float else lw.i32(fill, c.node)
-    v = lw.value(fill, c.node)
+    # a runtime argument first met as the fill of a float tile is a float argument (eps of tl.full((), eps,
+    # tl.float32)): Triton types it by the Python value passed, a float for such a fill
+    v = lw.value(fill, c.node, like=0.0 if dt.is_float else None)
     if not isinstance(v, Value):
         raise lw.err(c.node, f"{c.fn} of a non-constant value")
     v = lw.convert(v, dt, c.node, c.hint)
@@ -126,6 +128,9 @@ def _tf32_input(lw, x: Value, node) -> Value:
         return lw.convert(x, TF32, node)
     if isinstance(dt, DTypeParam):
         arr = lw.origin.get(x.id)
+        if arr is None:  # computed, then cast to an array's element type (x.to(B.dtype.element_ty)): Triton types
+            # the operand by its dtype alone, so the flag is that of the first pointer parameter of this dtype
+            arr = next((n for n, v in lw.arrays.items() if v.type.dtype == dt), None)
         if arr is None:
             raise lw.err(node, "tl.dot operand of the array dtype not loaded from an array")
         flag = dtype_flag_name(arr, "f32", "tf32")
