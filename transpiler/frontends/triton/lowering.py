@@ -43,6 +43,7 @@ from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
+from .cdivs import resolve_as_ceil_div
 from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 from .source import builds_rank1, descriptor_params, pointer_params
@@ -341,6 +342,9 @@ class Lowering(Control, Builder):
         whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
         for name, b, view_op, tiles_op, node in self.cdivs:
             arr, axis, block = self.extents.get(name, (None, None, None))
+            if (arr is None or block is None or block[axis] != b) and resolve_as_ceil_div(self, name, b, view_op,
+                                                                                          tiles_op, node):
+                continue  # not a tile count: the scalar ceil-division of n's value (cdivs.py)
             if arr is None or block is None or block[axis] != b:
                 raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
             a = self.arrays[arr]

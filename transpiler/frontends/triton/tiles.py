@@ -14,6 +14,7 @@ from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...ir.naming import dtype_flag_name
 from .philox import bitcast_to
+from .cdivs import ceil_div
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr, Range
@@ -276,7 +277,10 @@ def cdiv(lw, c: Call):
         t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
         lw.cdivs.append((n.name, b, v, t, c.node))
         return t.result
-    raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
+    q = ceil_div(lw, n, b, c.node, c.hint)  # any other i32 scalars: Triton's (n + b - 1) // b (cdivs.py)
+    if q is None:
+        raise lw.err(c.node, "tl.cdiv other than of i32 scalars or of an extent by the block of the views it bounds")
+    return q
 
 
 @lowers("float")

@@ -1,0 +1,98 @@
+"""Triton constructs of unsloth's quantized GEMM / GEMV and MoE kernels (issue 18, branch unslothB), model-only
+(no cargo): ``tl.cdiv`` that counts no view's tiles (a scalar ceil-division), ``x.to`` of a dtype expression."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ctrs import errors, pipeline
+from ctrs.frontends import triton as fe_triton
+
+HEAD = "import triton\nimport triton.language as tl\n"
+
+
+def _write(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "k.py"
+    p.write_text(HEAD + textwrap.dedent(body))
+    return p
+
+
+def _ir(monkeypatch, tmp_path: Path, body: str) -> str:
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    return pipeline.emit_model(_write(tmp_path, body), "frontend").split("// stage")[1]
+
+
+def test_cdiv_of_runtime_loaded_and_nested_scalars_is_a_ceil_division(monkeypatch, tmp_path):
+    """A split-K range (``tl.cdiv(tl.cdiv(K, SPLIT_K), BLOCK_K)``, K a runtime argument the loads mask against) and
+    a loaded group size: Triton's (n + d - 1) // d, ``divi`` rounding to +inf (cuTile Python's ``ct.cdiv``)."""
+    text = _ir(monkeypatch, tmp_path, """
+        @triton.jit
+        def k(x_ptr, y_ptr, sizes_ptr, K, SPLIT_K: tl.constexpr, BLOCK_K: tl.constexpr):
+            pid = tl.program_id(0)
+            k_per = tl.cdiv(tl.cdiv(K, SPLIT_K), BLOCK_K) * BLOCK_K
+            m = tl.load(sizes_ptr + pid).to(tl.int32)
+            n_tiles = tl.cdiv(m, BLOCK_K)
+            offs = tl.arange(0, BLOCK_K)
+            acc = tl.zeros((BLOCK_K,), dtype=tl.float32)
+            for t in range(0, n_tiles):
+                k = pid * k_per + t * BLOCK_K + offs
+                acc += tl.load(x_ptr + k, mask=k < K, other=0.0).to(tl.float32)
+            tl.store(y_ptr + pid * BLOCK_K + offs, acc.to(y_ptr.dtype.element_ty))
+        """)
+    assert "%x_ptr: array<?x!E>, %y_ptr: array<?x!E>, %sizes_ptr: array<?x!E>, %K: i32)" in text
+    assert "%tiles = divi %K, %split_k {rounding = positive_inf} : i32" in text
+    assert "%cdiv = divi %tiles, %block_k {rounding = positive_inf} : i32" in text
+    assert "%n_tiles = divi %m_s, %block_k_2 {rounding = positive_inf} : i32" in text
+    assert "num_tiles" not in text
+
+
+def test_cdiv_of_an_extent_tiled_by_another_block_divides_the_extent(monkeypatch, tmp_path):
+    """``tl.cdiv(N, C)`` before the mask that names N the extent of x, whose views have block B: not a tile count,
+    the ceil-division of the extent read from the tensor."""
+    text = _ir(monkeypatch, tmp_path, """
+        @triton.jit
+        def k(x, y, N, B: tl.constexpr, C: tl.constexpr):
+            chunks = tl.cdiv(N, C)
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < N, other=0.0)
+            acc = tl.zeros((B,), dtype=tl.float32)
+            for c in range(0, chunks):
+                acc += v
+            tl.store(y + offs, acc, mask=offs < N)
+        """)
+    assert "kernel @k<E: dtype, B: const, C: const>(%x: array<?x!E>, %y: array<?x!E>) {" in text
+    assert "%N = array_dim %x {axis = 0} : i32" in text
+    assert "%chunks = divi %N, %c {rounding = positive_inf} : i32" in text
+    assert "num_tiles" not in text
+
+
+def test_cdiv_of_an_extent_by_its_views_block_stays_a_tile_count(monkeypatch, tmp_path):
+    text = _ir(monkeypatch, tmp_path, """
+        @triton.jit
+        def k(x, y, N, B: tl.constexpr):
+            n = tl.cdiv(N, B)
+            offs = tl.program_id(0) * B + tl.arange(0, B)
+            v = tl.load(x + offs, mask=offs < N, other=0.0)
+            acc = tl.zeros((B,), dtype=tl.float32)
+            for c in range(0, n):
+                acc += v
+            tl.store(y + offs, acc, mask=offs < N)
+        """)
+    assert "num_tiles %px {axis = 0} : i32" in text and "divi" not in text
+
+
+def test_cdiv_of_a_tile_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, B: tl.constexpr):
+            offs = tl.arange(0, B)
+            v = tl.load(x + offs).to(tl.int32)
+            tl.store(y + offs, tl.cdiv(v, 4).to(tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "tl.cdiv other than of i32 scalars" in e.value.message and e.value.loc.line == 8
