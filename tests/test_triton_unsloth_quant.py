@@ -96,3 +96,20 @@ def test_cdiv_of_a_tile_is_refused(monkeypatch, tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert "tl.cdiv other than of i32 scalars" in e.value.message and e.value.loc.line == 8
+
+
+@pytest.mark.parametrize("use, col", [("acc.to(OUT_DTYPE)", 31), ("tl.zeros((B,), dtype=OUT_DTYPE) + acc", 45)])
+def test_a_constexpr_used_as_a_dtype_is_refused_with_its_code(monkeypatch, tmp_path, use, col):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    p = _write(tmp_path, f"""
+        @triton.jit
+        def k(x, y, B: tl.constexpr, OUT_DTYPE: tl.constexpr):
+            offs = tl.arange(0, B)
+            acc = tl.load(x + offs).to(tl.float32)
+            tl.store(y + offs, {use})
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.TRITON_DTYPE_CONSTEXPR
+    assert "'OUT_DTYPE', a tl.constexpr parameter used as a dtype" in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (8, col)

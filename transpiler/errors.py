@@ -203,3 +203,7 @@ IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expressio
 # x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
 # (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
 TRITON_POINTER_CAST = "CTRS-E700"
+# --- unslothB (issue 18: unsloth's quantized GEMM / MoE kernels in the typed Triton front end; codes E720-E729) ---
+# a tl.constexpr parameter used as a dtype (x.to(OUT_DTYPE), tl.zeros(.., dtype=acc_dtype)): the port's element
+# types are its arrays' (an entry per dtype of their dtype variables); a spec / launch map has no dtype value
+TRITON_DTYPE_CONSTEXPR = "CTRS-E720"

@@ -15,6 +15,7 @@ from ...ir_rules import ir_rules
 from ...ir.naming import dtype_flag_name
 from .philox import bitcast_to
 from .cdivs import ceil_div
+from .dtype_params import refuse_dtype_constexpr
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr, Range
@@ -48,6 +49,7 @@ def full(lw, c: Call):
         return _full_of_value(lw, fill, dt.dtype, shape, c)
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
+        refuse_dtype_constexpr(lw, dt, a["dtype"], c.fn)
         raise lw.err(c.node, f"{c.fn} of a non-constant value or a generic dtype")
     return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
 
@@ -76,6 +78,7 @@ def to(lw, c: Call):
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
     dt = lw.expr(c.pos[1])
+    refuse_dtype_constexpr(lw, dt, c.pos[1], "x.to")
     if (isinstance(raw, Range) or isinstance(raw, Ptr) and raw.base is None) and isinstance(dt, DT) \
             and dt.dtype in (I32, I64):
         # tl.arange(..).to(tl.int64), (n0 + tl.arange(..)).to(tl.int64): the lanes of an index (LONG_INDEXING,
