@@ -113,3 +113,35 @@ def test_a_constexpr_used_as_a_dtype_is_refused_with_its_code(monkeypatch, tmp_p
     assert e.value.code == errors.TRITON_DTYPE_CONSTEXPR
     assert "'OUT_DTYPE', a tl.constexpr parameter used as a dtype" in e.value.message
     assert (e.value.loc.line, e.value.loc.col) == (8, col)
+
+
+def test_expand_dims_is_a_reshape_adding_unit_axes(monkeypatch, tmp_path):
+    """``tl.expand_dims(y, 0)`` (a 3-D descriptor store of a 2-D tile) and a negative / tuple axis."""
+    text = _ir(monkeypatch, tmp_path, """
+        @triton.jit
+        def k(x, y, B: tl.constexpr, C: tl.constexpr):
+            r = tl.arange(0, B)
+            c = tl.arange(0, C)
+            t = tl.load(x + r[:, None] * C + c[None, :]).to(tl.float32)
+            a = tl.expand_dims(t, 0)
+            b = tl.expand_dims(t, -1)
+            d = t.expand_dims((0, 2))
+            s = tl.sum(tl.sum(tl.reshape(a, (B, C)) + tl.reshape(b, (B, C)) + tl.reshape(d, (B, C)), axis=1), axis=0)
+            tl.store(y + tl.program_id(0), s)
+        """)
+    assert "%a = reshape %t_1 {shape = [1, B, C]} : tile<1xBxCxf32>" in text
+    assert "%b = reshape %t_1 {shape = [B, C, 1]} : tile<BxCx1xf32>" in text
+    assert "%d = reshape %t_1 {shape = [1, B, 1, C]} : tile<1xBx1xCxf32>" in text
+
+
+def test_expand_dims_of_an_axis_out_of_range_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, B: tl.constexpr):
+            t = tl.load(x + tl.arange(0, B))
+            tl.store(y + tl.arange(0, B), tl.reshape(tl.expand_dims(t, 2), (B,)))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "tl.expand_dims axes [2] of a rank-1 tile" in e.value.message
