@@ -145,3 +145,32 @@ def test_expand_dims_of_an_axis_out_of_range_is_refused(monkeypatch, tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert "tl.expand_dims axes [2] of a rank-1 tile" in e.value.message
+
+
+def test_sum_of_an_int32_tile_reduces_in_int32(monkeypatch, tmp_path):
+    """A group's row range from per-expert counts (unsloth's dW_per_expert: prefix sums in registers)."""
+    text = _ir(monkeypatch, tmp_path, """
+        @triton.jit
+        def k(sizes, y, NE: tl.constexpr, NUM: tl.constexpr):
+            e = tl.arange(0, NE)
+            n = tl.load(sizes + e, mask=e < NUM, other=0).to(tl.int32)
+            pid = tl.program_id(0)
+            start = tl.sum(tl.where(e < pid, n, 0), axis=0)
+            size = tl.max(tl.where(e == pid, n, 0))
+            tl.store(y + pid, (start + size).to(tl.float32))
+        """)
+    assert "%start_red = reduce_sum %v {axis = 0} : tile<i32>" in text
+    assert "%size_red = reduce_max %v_1 {axis = 0} : tile<i32>" in text
+
+
+def test_sum_of_an_int8_tile_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, B: tl.constexpr):
+            t = tl.load(x + tl.arange(0, B)).to(tl.int8)
+            tl.store(y + tl.program_id(0), tl.sum(t, axis=0).to(tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert "tl.sum of a non-float tile" in e.value.message

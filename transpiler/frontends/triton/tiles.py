@@ -188,7 +188,7 @@ def reduce(lw, c: Call):
     axis = lw.expr(a["axis"])
     keep = lw.expr(a["keep_dims"]) if "keep_dims" in a else False
     rank = lw.rank_of(x)
-    if not _is_float(x) or not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank \
+    if not _reducible(x) or not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank \
             or not isinstance(keep, bool):
         raise lw.err(c.node, f"{c.fn} of a non-float tile or with a non-constant axis")
     lift = len(x.type.shape) - rank
@@ -206,9 +206,15 @@ def reduce(lw, c: Call):
     return r
 
 
+def _reducible(x: Value) -> bool:
+    """A float tile, or a signed 32 / 64-bit integer one: Triton reduces those in their own dtype (narrower
+    integers are summed in int32 first, _pick_sum_dtype: not lowered)."""
+    return _is_float(x) or x.type.dtype in (I32, I64)
+
+
 def _reduce_all(lw, c: Call, x: Value) -> Value:
     """``tl.sum(x)`` / ``tl.max(x)`` without an axis: every axis reduced, last first (a 0-d result)."""
-    if not _is_float(x) or "keep_dims" in c.kw:
+    if not _reducible(x) or "keep_dims" in c.kw:
         raise lw.err(c.node, f"{c.fn}(x) of a non-float tile or with keep_dims")
     while len(x.type.shape):
         ax = len(x.type.shape) - 1
