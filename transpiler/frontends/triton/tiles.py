@@ -88,10 +88,11 @@ def to(lw, c: Call):
         return raw
     if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
         raise errors.CtrsError(errors.TRITON_POINTER_CAST, "a pointer cast to another element type "
-                               "(x.to(tl.pointer_type(..))): the port's arrays are &Tensor<E, ..> views with the "
-                               "element type of the tensor passed, and cutile 0.5.0 reinterprets only pointer tiles "
-                               "(ptr_to_ptr of get_tensor_base, cutile-0.5.0/src/_core.rs): it has no view or "
-                               "partition of a tensor as another element type",
+                               "(x.to(tl.pointer_type(..))) is not lowered: cutile 0.5.0 can spell it (ptr_to_ptr, "
+                               "cutile-0.5.0/src/_core.rs:2454, of the tensor's get_tensor_base, :2268, gathered "
+                               "through with load_ptr_tko, :3272, or viewed with make_tensor_view, :3576), but the "
+                               "port keeps one &Tensor<E, ..> per pointer parameter, of the element type of the "
+                               "tensor passed, and its views and gathers read that type",
                                "pass the tensor already viewed as that dtype (torch .view(dtype)) and drop the cast",
                                lw.tf.loc(c.node))
     if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
