@@ -174,3 +174,21 @@ def test_sum_of_an_int8_tile_is_refused(monkeypatch, tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert "tl.sum of a non-float tile" in e.value.message
+
+
+def test_a_tile_of_rank_7_is_refused_naming_cutiles_rank_limit(monkeypatch, tmp_path):
+    """A reshape to 7 axes (unsloth's marlin int4 unpack): cutile 0.5.0's tile ops stop at rank 6, so the port
+    would not compile; refused with its code instead."""
+    monkeypatch.setenv("CTRS_PIPELINE", "typed")
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, y, R: tl.constexpr):
+            w = tl.load(x + tl.arange(0, R * 128)).to(tl.int32)
+            q = tl.reshape(w, (R, 2, 2, 2, 2, 2, 4))
+            tl.store(y + tl.arange(0, R * 128), tl.reshape(q, (R * 128,)).to(tl.float32))
+        """)
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.TRITON_TILE_RANK
+    assert "a tile of rank 7" in e.value.message and "variadic_op(N = 6)" in e.value.message
+    assert e.value.loc.line == 7

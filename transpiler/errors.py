@@ -207,3 +207,6 @@ TRITON_POINTER_CAST = "CTRS-E700"
 # a tl.constexpr parameter used as a dtype (x.to(OUT_DTYPE), tl.zeros(.., dtype=acc_dtype)): the port's element
 # types are its arrays' (an entry per dtype of their dtype variables); a spec / launch map has no dtype value
 TRITON_DTYPE_CONSTEXPR = "CTRS-E720"
+# a tile of rank > 6: cutile 0.5.0 declares its tile ops for ranks up to 6 (#[cuda_tile::variadic_op(N = 6)],
+# src/_core.rs): a port holding one does not compile (no Tile_7)
+TRITON_TILE_RANK = "CTRS-E721"

@@ -48,6 +48,7 @@ from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 from .source import builds_rank1, descriptor_params, pointer_params
 
+MAX_TILE_RANK = 6  # cutile 0.5.0's variadic tile ops (N = 6)
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
            cst.RightShift: ">>"}
@@ -134,6 +135,15 @@ class Lowering(Control, Builder):
 
     def err(self, node, what: str) -> errors.CtrsError:
         return unsupported(self.tf, node, what)
+
+    def emit(self, kind: OpKind, operands, result_types, node, hint: str = "", **attrs) -> Op:
+        for t in result_types:  # cutile's tile ops stop at rank 6 (errors.TRITON_TILE_RANK)
+            if isinstance(t, TileType) and len(t.shape) > MAX_TILE_RANK:
+                raise errors.CtrsError(errors.TRITON_TILE_RANK, f"a tile of rank {len(t.shape)} ({t}): cutile 0.5.0 "
+                                       f"declares its tile ops up to rank {MAX_TILE_RANK} (#[cuda_tile::variadic_op("
+                                       f"N = 6)], src/_core.rs), so the port would not compile",
+                                       "split the computation into tiles of rank 6 or less", self.tf.loc(node))
+        return super().emit(kind, operands, result_types, node, hint, **attrs)
 
     def note(self, node, kind: str, text: str) -> None:
         self.notes.setdefault((self.tf.line(node), kind, text), None)
