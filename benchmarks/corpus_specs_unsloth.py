@@ -450,6 +450,136 @@ def rope_qk(configs=None) -> list[dict]:
     return out
 
 
+def cross_entropy_backward(configs=None) -> list[dict]:
+    """One program per (row, 4096-column block) (unsloth's backward: BLOCK_SIZE = 4096, n_blocks = cdiv(vocab,
+    4096)); dloss is f32 [rows] (row stride 1), loss f32 or the logits' dtype; logits / logsumexp / labels share one
+    element type (the port's dtype variable), labels whole numbers (-100 for an ignored row is in the data)."""
+    out = []
+    for dt, loss_dt, rows, vocab, cap, scale in configs or (("f32", "f32", 64, 32000, 0, 0),
+                                                           ("bf16", "f32", 16, 256000, 1, 0),
+                                                           ("f16", "f16", 8, 128256, 0, 1)):
+        blocks = -(-vocab // 4096)
+        args = {"logits_ptr": arr(dt, rows * vocab), "logits_row_stride": vocab, "dlogits_ptr": arr(dt, rows * vocab),
+                "dloss_ptr": arr("f32", rows), "dloss_row_stride": 1, "logsumexp_ptr": arr(dt, rows),
+                "loss_ptr": arr(loss_dt, rows), "labels_ptr": arr(dt, rows), "VOCAB_SIZE": vocab, "BLOCK_SIZE": 4096,
+                "DO_SOFTCAPPING": cap, "SOFTCAP": f32(30.0), "DO_LOGIT_SCALING": scale, "LOGIT_SCALE": f32(0.0625)}
+        out.append({"name": f"{dt}_{rows}x{vocab}_cap{cap}_scale{scale}", "kernel": "_cross_entropy_backward",
+                    "args": args, "grid": [str(rows), str(blocks)]})
+    return out
+
+
+def fp8_block_gemv(configs=None) -> list[dict]:
+    """Block-scaled fp8 GEMV (_fp8_block_gemv on an H200, 132 SMs: BLOCK_N 32, 4 programs per SM, BLOCK_M 16,
+    BLOCK_K min(128, group_k), split-K as the host computes it); y [split, M, N], weight scales [N/gn, K/gk]."""
+    out = []
+    for dt, m, n, k in configs or (("f32", 4, 4096, 4096), ("bf16", 1, 28672, 8192), ("f16", 16, 14336, 4096)):
+        gn = gk = 128
+        bn, sms = 32, 132
+        n_tiles, k_blocks = -(-n // bn), -(-k // gk)
+        split = max(1, min(k_blocks, (4 * sms + n_tiles - 1) // n_tiles, 16))
+        k_per = -(-k_blocks // split) * gk
+        split = -(-k // k_per)
+        sn, sk = -(-n // gn), -(-k // gk)
+        args = {"x_ptr": arr(dt, m * k), "w_ptr": arr(dt, n * k), "s_ptr": arr(dt, sn * sk), "y_ptr": arr(dt, split, m, n),
+                "K": i32(k), "K_PER_SPLIT": i32(k_per), "stride_xm": i32(k), "stride_wn": i32(k), "stride_sn": i32(sk),
+                "stride_sk": i32(1), "GROUP_N": gn, "GROUP_K": gk, "BLOCK_M": 16, "BLOCK_N": bn, "BLOCK_K": min(128, gk),
+                "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{m}x{n}x{k}_split{split}", "kernel": "_fp8_block_gemv_kernel", "args": args,
+                    "grid": [str(n_tiles), str(split)]})
+    return out
+
+
+def e4m3fn_scale_dequant(configs=None) -> list[dict]:
+    """Row- or column-scaled e4m3 dequant (_scale_dequant_one_pass: (16, 256) tiles, SCALE_ON_COLS for a transposed
+    view, ROUND_SCALE unless the output is f16); one scale per row (or column), stride 1."""
+    out = []
+    for dt, m, n, cols in configs or (("bf16", 4096, 4096, 0), ("f16", 2048, 8192, 1), ("f32", 8192, 2048, 0)):
+        args = {"x_ptr": arr(dt, m, n), "s_ptr": arr(dt, n if cols else m), "y_ptr": arr(dt, m, n), "BLOCK_M": 16,
+                "BLOCK_N": 256, "SCALE_ON_COLS": cols, "ROUND_SCALE": int(dt != "f16"), "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{m}x{n}_cols{cols}", "kernel": "_e4m3fn_scale_dequant_kernel", "args": args,
+                    "grid": [str(-(-m // 16)), str(-(-n // 256))]})
+    return out
+
+
+def dequant_repacked(configs=None) -> list[dict]:
+    """int4 dequant of a repacked weight (_dequant_repacked: tinygemm tiles TN 8 x TK 128, marlin 64 x 16; R the
+    tiles per program, group 128; 128 int32 words per tile); scales [N, K / group], zero points int32 [N / 8,
+    K / group] (HAS_Z) or the scale tensor passed again (unused)."""
+    layouts = {"tinygemm": (0, 8, 128), "marlin": (1, 64, 16)}
+    out = []
+    for dt, layout, n, k, has_z in configs or (("bf16", "tinygemm", 4096, 4096, 1), ("f16", "marlin", 4096, 14336, 0),
+                                               ("f32", "tinygemm", 2048, 8192, 0)):
+        marlin, tn, tk = layouts[layout]
+        group = 128
+        nt_n, nt_k = n // tn, k // tk
+        r = max(8, group // tk)
+        while nt_k % r:
+            r //= 2
+        ng = k // group
+        args = {"P": arr("i32", n * k // 8), "S": arr(dt, n * ng), "Z": arr("i32", (n // 8) * ng if has_z else 1),
+                "Out": arr(dt, n * k), "NT_N": i32(nt_n), "NT_K": i32(nt_k), "stride_sn": i32(ng),
+                "stride_zn": i32(ng if has_z else 0), "stride_on": i32(k), "MARLIN": marlin, "TN": tn, "TK": tk, "R": r,
+                "GROUP": group, "HAS_Z": has_z, "RAW": 0}
+        out.append({"name": f"{dt}_{layout}_{n}x{k}_z{has_z}", "kernel": "_dequant_repacked_kernel", "args": args,
+                    "grid": [str(nt_n * (nt_k // r))]})
+    return out
+
+
+def lh_bwd_dq(configs=None) -> list[dict]:
+    """Large-head attention dQ (unsloth's _bwd_impl: one program per BLOCK_M query rows of one head, keys between
+    LO / HI, int32 [B, S] like _lh_fwd's: the H200 run needs lo <= hi per row in them). K / V are read flat."""
+    out = []
+    for dt, b, h, hkv, s, bm, bn in configs or (("bf16", 1, 8, 2, 2048, 16, 32), ("f16", 2, 4, 4, 1024, 32, 32)):
+        d = 512
+        args = {"Q": arr(dt, b, h, s, d), "K": arr(dt, b * hkv * s * d), "V": arr(dt, b * hkv * s * d),
+                "DO": arr(dt, b, h, s, d), "DQ": arr(dt, b, h, s, d), "LSE": arr(dt, b * h, s),
+                "DELTA": arr(dt, b * h, s), "LO": arr("i32", b * s), "HI": arr("i32", b * s),
+                "qk_scale": f32(1.4426950408889634 / math.sqrt(d)), "sm_scale": f32(1 / math.sqrt(d)),
+                "skb": i32(hkv * s * d), "skh": i32(s * d), "skn": i32(d), "svb": i32(hkv * s * d), "svh": i32(s * d),
+                "svn": i32(d), "H": i32(h), "G": i32(h // hkv), "HEAD_DIM": d, "BLOCK_M": bm, "BLOCK_N": bn}
+        out.append({"name": f"{dt}_{b}x{h}x{s}x{d}_g{h // hkv}_m{bm}n{bn}", "kernel": "_lh_bwd_dq", "args": args,
+                    "grid": [f"(Q.shape[2] + {bm - 1}) // {bm}", f"{b * h}"]})
+    return out
+
+
+def w8a8_block_matmul(configs=None) -> list[dict]:
+    """Block-wise fp8 GEMM, pointer kernel (w8a8_block_fp8_matmul_triton: 128 x 128 quant blocks, BLOCK_SIZE_M 128
+    or next_power_of_2(M) >= 16 for few rows, GROUP_SIZE_M 8); A [M, K] / B [N, K] / scales read flat (their float
+    dtype holds the e4m3 values exactly), C [M, N] in the output dtype."""
+    out = []
+    for a_dt, c_dt, m, n, k in configs or (("f32", "bf16", 4096, 4096, 4096), ("bf16", "bf16", 16, 14336, 4096),
+                                           ("f16", "f16", 2048, 8192, 2048)):
+        bm = 128 if m >= 128 else max(pow2(m), 16)
+        sk, sn = -(-k // 128), -(-n // 128)
+        args = {"A": arr(a_dt, m * k), "B": arr(a_dt, n * k), "C": arr(c_dt, m, n), "As": arr(a_dt, m * sk),
+                "Bs": arr(a_dt, sn * sk), "K": i32(k), "group_n": i32(128), "group_k": i32(128), "stride_am": i32(k),
+                "stride_ak": i32(1), "stride_bk": i32(1), "stride_bn": i32(k), "stride_As_m": i32(sk),
+                "stride_As_k": i32(1), "stride_Bs_k": i32(1), "stride_Bs_n": i32(sk), "BLOCK_SIZE_M": bm,
+                "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8, "LONG_INDEXING": 0}
+        out.append({"name": f"{a_dt}_{c_dt}_{m}x{n}x{k}", "kernel": "_w8a8_block_fp8_matmul", "args": args,
+                    "grid": [str(-(-m // bm) * sn)]})
+    return out
+
+
+def fp8_rows_gemv(configs=None) -> list[dict]:
+    """Row-wise fp8 GEMV of up to 16 rows (_fp8_rowwise_gemv_rows: BLOCK_M 16, _fp8_rows_config's BLOCK_N /
+    BLOCK_K / SPLIT_K); with SPLIT_K > 1 the f32 partials [SPLIT_K, M, N] go to p, else p is the output."""
+    out = []
+    for dt, m, n, k in configs or (("bf16", 4, 4096, 4096), ("f32", 8, 4096, 8192), ("f16", 16, 14336, 4096)):
+        if k >= 8192:
+            bn, bk, split = (64 if dt == "f16" else 32), 128, 8
+        elif n <= 1024 and k >= 4096:
+            bn, bk, split = 32, 128, 8
+        else:
+            bn, bk, split = (16 if n <= 2048 else (64 if n >= 12288 and dt == "f16" else 32)), 256, 1
+        args = {"x_ptr": arr(dt, m * k), "w_ptr": arr(dt, n * k), "s_ptr": arr(dt, n), "y_ptr": arr(dt, m, n),
+                "p_ptr": arr(dt, split * m * n), "K": i32(k), "stride_wn": i32(k), "BLOCK_M": 16, "BLOCK_N": bn,
+                "BLOCK_K": bk, "SPLIT_K": split, "LONG_INDEXING": 0}
+        out.append({"name": f"{dt}_{m}x{n}x{k}_split{split}", "kernel": "_fp8_rowwise_gemv_rows_kernel", "args": args,
+                    "grid": [str(-(-n // bn)), str(split)]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
@@ -459,12 +589,13 @@ FILES: dict[str, list[dict]] = {
     "rms_layernorm.json": rms_forward("_rms_layernorm_forward") + rms_forward("_gemma_rms_layernorm_forward")
     + rms_backward() + rms_sum_dw() + rms_rows("_rms_layernorm_forward_rows") + rms_rows("_rms_layernorm_backward_rows"),
     "fused_add_rms_layernorm.json": add_rms_inference(),
-    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant(),
-    "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward(),
-    "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv(),
+    "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant()
+    + fp8_block_gemv() + e4m3fn_scale_dequant() + w8a8_block_matmul() + fp8_rows_gemv(),
+    "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward() + cross_entropy_backward(),
+    "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv() + lh_bwd_dq(),
     "nvfp4.json": split_sum() + nvfp4_dequant() + nvfp4_matmul("_nvfp4_matmul_fwd_kernel")
     + nvfp4_matmul("_nvfp4_matmul_dx_kernel"),
-    "int4_packed.json": int4_dequant() + int4_gemv(),
+    "int4_packed.json": int4_dequant() + int4_gemv() + dequant_repacked(),
     "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
     "rope_embedding.json": rope_qk(),
 }

@@ -208,3 +208,10 @@ TRITON_POINTER_CAST = "CTRS-E700"
 # with an overflow flag; `(x >> k)` by a constant k >= the bits dropped fits and is ported (frontends/cutile/tiles.py)
 IR_WRAPPING_NARROWING = "CTRS-E440"
 IR_BITCAST_WIDTH = "CTRS-E441"  # ct.bitcast between types of two widths (or bool): cuTile Python refuses it too
+# --- unslothB (issue 18: unsloth's quantized GEMM / MoE kernels in the typed Triton front end; codes E720-E729) ---
+# a tl.constexpr parameter used as a dtype (x.to(OUT_DTYPE), tl.zeros(.., dtype=acc_dtype)): the port's element
+# types are its arrays' (an entry per dtype of their dtype variables); a spec / launch map has no dtype value
+TRITON_DTYPE_CONSTEXPR = "CTRS-E720"
+# a tile of rank > 6: cutile 0.5.0 declares its tile ops for ranks up to 6 (#[cuda_tile::variadic_op(N = 6)],
+# src/_core.rs): a port holding one does not compile (no Tile_7)
+TRITON_TILE_RANK = "CTRS-E721"

@@ -83,8 +83,10 @@ def taken_extent(lw, sh, arr: str, axis: int, what: str) -> None:
     if not fixed(lw, sh):
         raise errors.CtrsError(errors.TRITON_DESC_VARYING, f"a {what} extent that a loop reassigns "
                                f"('{lw.tf.module.code_for_node(sh)}')", "each descriptor has its own bounds; the "
-                               "port's partition view (make_partition_view of the tensor) has the tensor's extents "
-                               "and cutile has no view bounded per iteration", lw.tf.loc(sh))
+                               "port's partition view (make_partition_view of the tensor) has the tensor's extents. "
+                               "cutile 0.5.0 could bound one per iteration (make_tensor_view, src/_core.rs:3576, of "
+                               "the tensor's get_tensor_base with the runtime extent, then .partition): not lowered "
+                               "yet", lw.tf.loc(sh))
     text = lw.tf.module.code_for_node(sh)
     lw.note(sh, "param", f"{what} extent '{text}' is {arr}.shape[{axis}]: the tensor passed must have that extent")
 

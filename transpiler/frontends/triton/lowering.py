@@ -43,10 +43,12 @@ from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .tiles import dot
+from .cdivs import resolve_as_ceil_div
 from .registry import CALLS, Call
 from .values import DT, ELEMENT, ArrayRef, BlockPtr, Desc, Moved, ScalarParam
 from .source import builds_rank1, descriptor_params, pointer_params
 
+MAX_TILE_RANK = 6  # cutile 0.5.0's variadic tile ops (N = 6)
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
            cst.RightShift: ">>"}
@@ -133,6 +135,15 @@ class Lowering(Control, Builder):
 
     def err(self, node, what: str) -> errors.CtrsError:
         return unsupported(self.tf, node, what)
+
+    def emit(self, kind: OpKind, operands, result_types, node, hint: str = "", **attrs) -> Op:
+        for t in result_types:  # cutile's tile ops stop at rank 6 (errors.TRITON_TILE_RANK)
+            if isinstance(t, TileType) and len(t.shape) > MAX_TILE_RANK:
+                raise errors.CtrsError(errors.TRITON_TILE_RANK, f"a tile of rank {len(t.shape)} ({t}): cutile 0.5.0 "
+                                       f"declares its tile ops up to rank {MAX_TILE_RANK} (#[cuda_tile::variadic_op("
+                                       f"N = 6)], src/_core.rs), so the port would not compile",
+                                       "split the computation into tiles of rank 6 or less", self.tf.loc(node))
+        return super().emit(kind, operands, result_types, node, hint, **attrs)
 
     def note(self, node, kind: str, text: str) -> None:
         self.notes.setdefault((self.tf.line(node), kind, text), None)
@@ -341,6 +352,9 @@ class Lowering(Control, Builder):
         whose views have block ``BLOCK`` there; its placeholder view becomes that view, the count its tiles."""
         for name, b, view_op, tiles_op, node in self.cdivs:
             arr, axis, block = self.extents.get(name, (None, None, None))
+            if (arr is None or block is None or block[axis] != b) and resolve_as_ceil_div(self, name, b, view_op,
+                                                                                          tiles_op, node):
+                continue  # not a tile count: the scalar ceil-division of n's value (cdivs.py)
             if arr is None or block is None or block[axis] != b:
                 raise self.err(node, f"tl.cdiv({name}, {b}): '{name}' is not the extent of an axis tiled by {b}")
             a = self.arrays[arr]

@@ -1,5 +1,6 @@
 """Shape family of the typed Triton front end: ``tl.trans`` (a permute, as cuTile Python's ``ct.transpose`` /
-``ct.permute`` emit it), ``tl.reshape`` / ``t.reshape`` (row-major, as ``ct.reshape``)."""
+``ct.permute`` emit it), ``tl.reshape`` / ``t.reshape`` (row-major, as ``ct.reshape``), ``tl.expand_dims`` (a reshape adding unit
+axes)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,33 @@ def reshape(lw, c: Call):
     x = tile(lw, c.pos[0], f"{c.fn} of a tile")
     dims = lw.shape(c.pos[1]) if len(c.pos) == 2 else tuple(lw.dim(lw.expr(p), p) for p in c.pos[1:])
     r = lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, dims)], c.node, c.hint or "rs", shape=dims).result
+    if x.id in lw.origin:
+        lw.origin[r.id] = lw.origin[x.id]
+    return r
+
+
+@lowers("tl.expand_dims", ".expand_dims")
+def expand_dims(lw, c: Call):
+    """``tl.expand_dims(x, axis)`` / ``x.expand_dims(axis)``: unit axes inserted at ``axis`` (an int or a tuple of
+    ints, negative counted from the result's end, as Triton's), a reshape of the same elements."""
+    if c.kw or len(c.pos) != 2:
+        raise lw.err(c.node, f"{c.fn}(x, axis)")
+    x = tile(lw, c.pos[0], f"{c.fn} of a tile")
+    if lw.rank_of(x) != len(x.type.shape):
+        raise lw.err(c.node, f"{c.fn} of a row kept as a (1, N) tile")
+    axes = lw.expr(c.pos[1])
+    axes = list(axes) if isinstance(axes, tuple) else [axes]
+    if not axes or not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise lw.err(c.pos[1], f"{c.fn} axis other than integers")
+    rank = len(x.type.shape) + len(axes)
+    new = sorted(a + rank if a < 0 else a for a in axes)
+    if len(set(new)) != len(new) or any(not 0 <= a < rank for a in new):
+        raise lw.err(c.pos[1], f"{c.fn} axes {axes!r} of a rank-{len(x.type.shape)} tile")
+    dims, rest = [], iter(x.type.shape)
+    for i in range(rank):
+        dims.append(1 if i in new else next(rest))
+    r = lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, tuple(dims))], c.node, c.hint or "ed",
+                shape=tuple(dims)).result
     if x.id in lw.origin:
         lw.origin[r.id] = lw.origin[x.id]
     return r

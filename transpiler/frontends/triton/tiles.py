@@ -14,6 +14,8 @@ from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...ir.naming import dtype_flag_name
 from .philox import bitcast_to
+from .cdivs import ceil_div
+from .dtype_params import refuse_dtype_constexpr
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr, Range
@@ -47,6 +49,7 @@ def full(lw, c: Call):
         return _full_of_value(lw, fill, dt.dtype, shape, c)
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
+        refuse_dtype_constexpr(lw, dt, a["dtype"], c.fn)
         raise lw.err(c.node, f"{c.fn} of a non-constant value or a generic dtype")
     return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
 
@@ -77,6 +80,7 @@ def to(lw, c: Call):
         raise lw.err(c.node, "x.to(dtype) without bitcast / rounding options")
     raw = lw.expr(c.pos[0], f"{c.hint}_in" if c.hint else "")
     dt = lw.expr(c.pos[1])
+    refuse_dtype_constexpr(lw, dt, c.pos[1], "x.to")
     if (isinstance(raw, Range) or isinstance(raw, Ptr) and raw.base is None) and isinstance(dt, DT) \
             and dt.dtype in (I32, I64):
         # tl.arange(..).to(tl.int64), (n0 + tl.arange(..)).to(tl.int64): the lanes of an index (LONG_INDEXING,
@@ -86,10 +90,11 @@ def to(lw, c: Call):
         return raw
     if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
         raise errors.CtrsError(errors.TRITON_POINTER_CAST, "a pointer cast to another element type "
-                               "(x.to(tl.pointer_type(..))): the port's arrays are &Tensor<E, ..> views with the "
-                               "element type of the tensor passed, and cutile 0.5.0 reinterprets only pointer tiles "
-                               "(ptr_to_ptr of get_tensor_base, cutile-0.5.0/src/_core.rs): it has no view or "
-                               "partition of a tensor as another element type",
+                               "(x.to(tl.pointer_type(..))) is not lowered: cutile 0.5.0 can spell it (ptr_to_ptr, "
+                               "cutile-0.5.0/src/_core.rs:2454, of the tensor's get_tensor_base, :2268, gathered "
+                               "through with load_ptr_tko, :3272, or viewed with make_tensor_view, :3576), but the "
+                               "port keeps one &Tensor<E, ..> per pointer parameter, of the element type of the "
+                               "tensor passed, and its views and gathers read that type",
                                "pass the tensor already viewed as that dtype (torch .view(dtype)) and drop the cast",
                                lw.tf.loc(c.node))
     if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
@@ -189,7 +194,7 @@ def reduce(lw, c: Call):
     axis = lw.expr(a["axis"])
     keep = lw.expr(a["keep_dims"]) if "keep_dims" in a else False
     rank = lw.rank_of(x)
-    if not _is_float(x) or not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank \
+    if not _reducible(x) or not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank \
             or not isinstance(keep, bool):
         raise lw.err(c.node, f"{c.fn} of a non-float tile or with a non-constant axis")
     lift = len(x.type.shape) - rank
@@ -207,9 +212,15 @@ def reduce(lw, c: Call):
     return r
 
 
+def _reducible(x: Value) -> bool:
+    """A float tile, or a signed 32 / 64-bit integer one: Triton reduces those in their own dtype (narrower
+    integers are summed in int32 first, _pick_sum_dtype: not lowered)."""
+    return _is_float(x) or x.type.dtype in (I32, I64)
+
+
 def _reduce_all(lw, c: Call, x: Value) -> Value:
     """``tl.sum(x)`` / ``tl.max(x)`` without an axis: every axis reduced, last first (a 0-d result)."""
-    if not _is_float(x) or "keep_dims" in c.kw:
+    if not _reducible(x) or "keep_dims" in c.kw:
         raise lw.err(c.node, f"{c.fn}(x) of a non-float tile or with keep_dims")
     while len(x.type.shape):
         ax = len(x.type.shape) - 1
@@ -281,7 +292,10 @@ def cdiv(lw, c: Call):
         t = lw.emit(OpKind.NUM_TILES, [v.result], [ScalarType(I32)], c.node, c.hint or "tiles")
         lw.cdivs.append((n.name, b, v, t, c.node))
         return t.result
-    raise lw.err(c.node, "tl.cdiv other than of an extent by the block of the views it bounds")
+    q = ceil_div(lw, n, b, c.node, c.hint)  # any other i32 scalars: Triton's (n + b - 1) // b (cdivs.py)
+    if q is None:
+        raise lw.err(c.node, "tl.cdiv other than of i32 scalars or of an extent by the block of the views it bounds")
+    return q
 
 
 @lowers("float")
