@@ -203,3 +203,6 @@ IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expressio
 # x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
 # (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
 TRITON_POINTER_CAST = "CTRS-E700"
+# --- refusals12 (issue 12: TileGym 1.5.1 refusals; codes E326-E339) ---
+# A.tiled_view(..).atomic_store_<op>(..) for a cutile without atomic_red_view_tko (0.3.1; 0.5.0 has it, V13_3)
+IR_VIEW_ATOMIC = "CTRS-E326"

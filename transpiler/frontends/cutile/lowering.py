@@ -37,7 +37,8 @@ from .memory import PAD_PREFIX, array_attribute, array_method, pad_mode, refuse_
 from .recovery import arg, bound_names, guard, parameter
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
-from .values import ELEMENT, ArrayRef, DT, EnumRef
+from .tiledview import METHODS as VIEW_METHODS, tiled_view, view_method
+from .values import ELEMENT, ArrayRef, DT, EnumRef, TiledViewRef
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -258,6 +259,11 @@ class Lowering(Builder):
                     if isinstance(node.func, cst.Name) and node.func.value in info.helpers:
                         calls.append((node.func.value, [a.value for a in node.args if a.keyword is None],
                                       {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
+                        return
+                    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "tiled_view" \
+                            and isinstance(node.func.value, cst.Name) and node.args \
+                            and isinstance(node.args[0].value, cst.Tuple):  # A.tiled_view(tile_shape)
+                        ranks.setdefault(node.func.value.value, len(node.args[0].value.elements))
                         return
                     fn = info.dotted(node.func)
                     if fn not in ("ct.load", "ct.store", "ct.num_tiles", *POINTER_CALLS) or not node.args:
@@ -635,7 +641,16 @@ class Lowering(Builder):
                 and node.func.value.value in self.env:  # a method of a name: an array's (A.slice), or poison
             recv = self.expr(node.func.value)
             if isinstance(recv, ArrayRef):
+                if node.func.attr.value == "tiled_view":
+                    return tiled_view(self, recv, node)
                 return array_method(self, recv, node)
+            if isinstance(recv, TiledViewRef):
+                return view_method(self, recv, node)
+        if handler is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in VIEW_METHODS \
+                and isinstance(node.func.value, cst.Call):  # A.tiled_view(..).atomic_store_add(..)
+            recv = self.expr(node.func.value)
+            if isinstance(recv, TiledViewRef):
+                return view_method(self, recv, node)
         if handler is None:
             if (got := self.hooked(node, hint)) is not None:
                 return got
