@@ -206,3 +206,6 @@ TRITON_POINTER_CAST = "CTRS-E700"
 # --- refusals12 (issue 12: TileGym 1.5.1 refusals; codes E326-E339) ---
 # A.tiled_view(..).atomic_store_<op>(..) for a cutile without atomic_red_view_tko (0.3.1; 0.5.0 has it, V13_3)
 IR_VIEW_ATOMIC = "CTRS-E326"
+# a @ct.kernel defined inside a function (a kernel factory, often @lru_cache'd): made per call with the factory's
+# arguments bound as closure values; the port has module-level kernels only
+IR_KERNEL_IN_FACTORY = "CTRS-E327"
