@@ -303,7 +303,7 @@ class KernelEmitter:
 
     def _operand_form(self, op: Op, i: int) -> str:
         if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE,
-                       OpKind.RUST_FRAGMENT):
+                       OpKind.RUST_FRAGMENT, OpKind.ATOMIC_RED_VIEW):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
 
@@ -528,6 +528,8 @@ class KernelEmitter:
                     inbounds=", ".join("false" for _ in index))
             self.let(out, self.fresh("_done"), "Token", text, op, unsafe=True)
             return None
+        if k == OpKind.ATOMIC_RED_VIEW:
+            return self.atomic_red_view(op, out)
         if k == OpKind.TO_TILE:
             return self.to_tile(op, out, target)
         if k == OpKind.ARRAY_DIM:
@@ -542,6 +544,31 @@ class KernelEmitter:
         if k == OpKind.RUST_FRAGMENT:
             return self.fragment(op, out, through)
         return self.compute(op, out, target)
+
+    def atomic_red_view(self, op: Op, out: list) -> None:
+        """``A.tiled_view(..).atomic_store_<op>(..)``: cuTile Python's atomic_red_view_tko into an unpadded
+        partition view, spelled by the target's ``[api.view_atomic_red]`` (cutile 0.5.0 src/_tileir.rs
+        atomic_red_view_tko; empty where the crate has no such op: CTRS-E326)."""
+        prof = targets.current()
+        api = prof.spelling("view_atomic_red")
+        if not api.get("rust"):
+            raise errors.CtrsError(errors.IR_VIEW_ATOMIC, f"TiledView.atomic_store_{op.attrs['mode']} for cutile "
+                                   f"{prof.version}: no atomic reduction into a partition view",
+                                   f"{api.get('note', '')} (translate with --cutile 0.5.0)",
+                                   errors.Loc(op.loc.file, op.loc.line, op.loc.col))
+        view, tile, *index = op.operands
+        rules = self.rules["pointer"]
+        dt = tile.type.dtype
+        kind = "float" if dt.is_float else ("uint" if dt.kind == "uint" else "int")
+        mode = rules["atomic_mode"].get(f"{op.attrs['mode']}_{kind}") or rules["atomic_mode"].get(op.attrs["mode"])
+        if mode is None:
+            raise _err(op, f"atomic {op.attrs['mode']} on {dt}")
+        text = api["rust"].format(view=self.val(view), tile=self.val(tile),
+                                  index=", ".join(self.val(v, _SCALAR) for v in index), mode=mode,
+                                  order=rules["memory_order"][op.attrs["memory_order"]],
+                                  scope=rules["memory_scope"][op.attrs["memory_scope"]],
+                                  token=f"get_tensor_token({self.val(self.views[view.id].operands[0])})")
+        self.let(out, self.fresh("_red"), "Token", text, op, unsafe=bool(api.get("unsafe")))
 
     def fragment(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A verified Rust fragment (OpKind.RUST_FRAGMENT), verbatim but for names: its inputs become the Rust

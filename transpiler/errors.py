@@ -215,3 +215,9 @@ TRITON_DTYPE_CONSTEXPR = "CTRS-E720"
 # a tile of rank > 6: cutile 0.5.0 declares its tile ops for ranks up to 6 (#[cuda_tile::variadic_op(N = 6)],
 # src/_core.rs): a port holding one does not compile (no Tile_7)
 TRITON_TILE_RANK = "CTRS-E721"
+# --- refusals12 (issue 12: TileGym 1.5.1 refusals; codes E326-E339) ---
+# A.tiled_view(..).atomic_store_<op>(..) for a cutile without atomic_red_view_tko (0.3.1; 0.5.0 has it, V13_3)
+IR_VIEW_ATOMIC = "CTRS-E326"
+# a @ct.kernel defined inside a function (a kernel factory, often @lru_cache'd): made per call with the factory's
+# arguments bound as closure values; the port has module-level kernels only
+IR_KERNEL_IN_FACTORY = "CTRS-E327"

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import libcst as cst
+
 from . import errors, model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
@@ -31,8 +33,32 @@ PIPELINE_NAME = "typed-ir"
 
 def _info(path: Path) -> ModuleInfo:
     info = ModuleInfo(path, read_kernel_source(path))
+    if info.ct_names and not info.kernels:
+        refuse_kernel_factories(info)
     pysource.check_kernel_file(path, pysource.CUTILE, bool(info.ct_names), info.kernels)
     return info
+
+
+def refuse_kernel_factories(info: ModuleInfo) -> None:
+    """A file whose @ct.kernel functions are all defined inside module-level functions (``@lru_cache def
+    make(occupancy): @ct.kernel(occupancy=occupancy) def k(..)``): cuTile Python makes one kernel object per
+    factory call, the factory's arguments bound as closure values; the port's kernels are module-level functions
+    whose compile-time values are const generics. CTRS-E327 at the first such kernel, naming its factory."""
+    for stmt in info.module.body:
+        if not isinstance(stmt, cst.FunctionDef):
+            continue
+        for inner in stmt.body.body:
+            if isinstance(inner, cst.FunctionDef) and any(info._is_kernel_deco(d.decorator) for d in inner.decorators):
+                params = ", ".join(p.name.value for p in stmt.params.params) or "no parameters"
+                decos = [info.module.code_for_node(d.decorator) for d in stmt.decorators]
+                raise errors.CtrsError(
+                    errors.IR_KERNEL_IN_FACTORY,
+                    f"@ct.kernel '{inner.name.value}' is defined inside function '{stmt.name.value}' "
+                    f"({', '.join('@' + d for d in decos) + ' ' if decos else ''}kernel factory of {params}): "
+                    "cuTile Python makes a kernel per factory call with those arguments as closure values; ctrs "
+                    "ports module-level kernels only",
+                    "define the kernel at module level and pass the factory's values as ct.Constant parameters "
+                    "or launch hints", info.loc(inner))
 
 
 def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None,

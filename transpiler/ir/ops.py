@@ -85,6 +85,9 @@ class OpKind(enum.Enum):
     # memory_scope (atomics). The emitter spells cuTile Python's pointer chain (u64 offsets, bounds mask).
     ATOMIC_RMW = ("atomic_rmw", Family.MEMORY)  # (array, *index, update[, mask]) -> old values
     ATOMIC_CAS = ("atomic_cas", Family.MEMORY)  # (array, *index, expected, desired[, mask]) -> old values
+    # A.tiled_view(shape).atomic_store_<op>(index, update) (frontends/cutile/tiledview.py): a reduction into a
+    # mutable partition view, no old values; attrs: mode, memory_order, memory_scope
+    ATOMIC_RED_VIEW = ("atomic_red_view", Family.MEMORY)  # (view, update, *index) -> []
     # mma
     MMA = ("mma", Family.MMA)  # (a, b, acc) -> acc
     # shape ops
@@ -117,7 +120,7 @@ class OpKind(enum.Enum):
 
 # ops with effects or that depend on where they run (never hoisted, never removed when unused)
 EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF, OpKind.ATOMIC_RMW,
-           OpKind.ATOMIC_CAS}
+           OpKind.ATOMIC_CAS, OpKind.ATOMIC_RED_VIEW}
 # ops whose result depends on memory: not hoisted out of a loop (a store in the loop may change it)
 READS_MEMORY = {OpKind.LOAD_VIEW, OpKind.GATHER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS}
 

@@ -96,6 +96,12 @@ def _check_types(op: Op) -> None:
             _fail(T, op, "needs one i32 index per view dimension")
         if op.attrs.get("ordered") and not (ins[-1].type == TokenType() and [r.type for r in outs] == [TokenType()]):
             _fail(T, op, "an ordered store takes a token and gives one")
+    elif k == OpKind.ATOMIC_RED_VIEW:
+        view, tile = ins[0].type, ins[1].type
+        if not isinstance(view, ViewType) or not view.mutable or tile != TileType(view.dtype, view.tile):
+            _fail(T, op, f"reduces {tile} into {view}, not a mutable view of its shape")
+        if len(ins) - 2 != len(view.tile) or not all(_is_i32(v) for v in ins[2:]):
+            _fail(T, op, "needs one i32 index per view dimension")
     elif k == OpKind.FOR:
         if not all(_is_i32(v) for v in ins[:3]):
             _fail(T, op, "start/stop/step must be i32")

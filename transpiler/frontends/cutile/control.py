@@ -414,6 +414,11 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
                 continue
             why = f"'{name}' is a different compile-time value in each arm"
         elif tv.type != ev.type:
+            lifted = _scalar_as_tile(lw, tv, ev, tb, te, node) or _scalar_as_tile(lw, ev, tv, eb, ee, node)
+            if lifted is not None:
+                (te if lifted[0] is tb else ee)[name] = lifted[1]
+                merged.append(name)
+                continue
             why = f"'{name}' is {tv.type} in one arm and {ev.type} in the other"
         else:
             merged.append(name)
@@ -463,6 +468,23 @@ def _number_as_runtime(lw, v, other, block: Block, env: dict, node):
         lw.block, lw.env = saved
     lw.note(node, "branch", f"an arm binds {v!r} where the other binds a runtime {t}: yielded as a constant")
     return block, c
+
+
+def _scalar_as_tile(lw, v, other, block: Block, env: dict, node):
+    """An arm that binds a runtime scalar where the other binds a 0-d tile of its dtype (``kv_end = n`` /
+    ``kv_end = min(n, ..)``): one type in cuTile Python (a scalar is a 0-d tile), so the arm yields the scalar
+    lifted to a 0-d tile (to_tile: no Tile IR op). Returns ``(block, tile)`` emitted at the end of ``block``, or
+    None when the two are not such a pair."""
+    if not (isinstance(v, Value) and isinstance(other, Value) and isinstance(v.type, ScalarType)
+            and isinstance(other.type, TileType) and other.type.shape == () and other.type.dtype == v.type.dtype):
+        return None
+    saved = lw.block, lw.env
+    lw.block, lw.env = block, env
+    try:
+        t = lw.to_tile(v, node)
+    finally:
+        lw.block, lw.env = saved
+    return block, t
 
 
 def _same(a, b) -> bool:

@@ -37,7 +37,9 @@ from .memory import PAD_PREFIX, array_attribute, array_method, pad_mode, refuse_
 from .recovery import arg, bound_names, guard, parameter
 from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
-from .values import ELEMENT, ArrayRef, DT, EnumRef
+from .tiledview import METHODS as VIEW_METHODS, tiled_view, view_method
+from .values import ELEMENT, ArrayRef, DT, EnumRef, TiledViewRef
+from .variant_ranks import fold_flag_test, split_on_rank_conflict, tested_flag
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -135,7 +137,7 @@ class Lowering(Builder):
         if ps.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or ps.kwonly_params or ps.star_kwarg \
                 or ps.posonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
-        ranks = self._array_ranks()
+        ranks = self._array_ranks(strict=True)
         numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
         for p in ps.params:
             with parameter(self, p):
@@ -253,20 +255,64 @@ class Lowering(Builder):
                 return inner.value.value
         return None
 
-    def _array_ranks(self) -> dict[str, int]:
+    def _array_ranks(self, strict: bool = False) -> dict[str, int]:
         """Rank of each array parameter, from the index / shape tuples of the calls that take it, in the
         kernel or in a helper it is passed to (followed through helper parameters to a fixpoint)."""
         info = self.info
 
+        lw = self
+        sites: dict[str, list[tuple[int, int, tuple]]] = {}  # the kernel's: array -> (rank, line, flag tests)
+        unread: dict[str, int] = {}  # arrays read only in arms the variant folds away: their first rank
+
         def direct(fn: cst.FunctionDef) -> tuple[dict[str, int], list[tuple[str, list, dict]]]:
             ranks: dict[str, int] = {}
             calls: list[tuple[str, list, dict]] = []
+            stack: list[str] = []
+            pushed: set[int] = set()
+            dead = [0]
+
+            def note(name: str, rank: int, node) -> None:
+                if dead[0]:  # in an arm the variant folds away: the rank only of an array no live arm reads
+                    unread.setdefault(name, rank)
+                    return
+                ranks.setdefault(name, rank)
+                if fn is lw.fn:
+                    sites.setdefault(name, []).append((rank, info.span(node).line, tuple(stack)))
 
             class V(cst.CSTVisitor):
+                def visit_If(self, node: cst.If) -> bool:
+                    # an arm a structural variant folds away is not the kernel's (variant_ranks.py)
+                    live = fold_flag_test(node.test, lw.fixed, lw.other, info.consts) if fn is lw.fn else None
+                    if live is None:
+                        return self.push(node)
+                    for arm, alive in ((node.body, live), (node.orelse, not live)):
+                        if arm is not None:
+                            dead[0] += not alive
+                            arm.visit(self)
+                            dead[0] -= not alive
+                    return False
+
+                def push(self, node: cst.If) -> bool:
+                    flag = tested_flag(node.test, lw.fn)
+                    if flag is not None:
+                        stack.append(flag)
+                        pushed.add(id(node))
+                    return True
+
+                def leave_If(self, node: cst.If) -> None:
+                    if id(node) in pushed:
+                        pushed.discard(id(node))
+                        stack.pop()
+
                 def visit_Call(self, node: cst.Call) -> None:
                     if isinstance(node.func, cst.Name) and node.func.value in info.helpers:
                         calls.append((node.func.value, [a.value for a in node.args if a.keyword is None],
                                       {a.keyword.value: a.value for a in node.args if a.keyword is not None}))
+                        return
+                    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "tiled_view" \
+                            and isinstance(node.func.value, cst.Name) and node.args \
+                            and isinstance(node.args[0].value, cst.Tuple):  # A.tiled_view(tile_shape)
+                        note(node.func.value.value, len(node.args[0].value.elements), node)
                         return
                     fn = info.dotted(node.func)
                     if fn not in ("ct.load", "ct.store", "ct.num_tiles", *POINTER_CALLS) or not node.args:
@@ -277,11 +323,11 @@ class Lowering(Builder):
                     if fn in POINTER_CALLS:  # ct.gather(x, idx): a tuple per axis, else one index of a 1-D array
                         idx = pos[1] if len(pos) > 1 else kw.get("indices")
                         if isinstance(a, cst.Name) and idx is not None:
-                            ranks.setdefault(a.value, len(idx.elements) if isinstance(idx, cst.Tuple) else 1)
+                            note(a.value, len(idx.elements) if isinstance(idx, cst.Tuple) else 1, node)
                         return
                     tup = kw.get("index", pos[1] if len(pos) > 1 else None) if fn != "ct.num_tiles" else kw.get("shape")
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
-                        ranks.setdefault(a.value, len(tup.elements))
+                        note(a.value, len(tup.elements), node)
 
             fn.body.visit(V())
             return ranks, calls
@@ -307,6 +353,10 @@ class Lowering(Builder):
             for p, a in (dict(zip(cparams, pos)) | kw).items():
                 if isinstance(a, cst.Name) and p in facts[callee][0]:
                     ranks.setdefault(a.value, facts[callee][0][p])
+        for name, rank in unread.items():
+            ranks.setdefault(name, rank)
+        if strict:
+            split_on_rank_conflict(sites, [p.name.value for p in self.fn.params.params], self.fixed, self.other)
         return ranks
 
     # -- statements --------------------------------------------------------------------------------
@@ -644,7 +694,16 @@ class Lowering(Builder):
                 and node.func.value.value in self.env:  # a method of a name: an array's (A.slice), or poison
             recv = self.expr(node.func.value)
             if isinstance(recv, ArrayRef):
+                if node.func.attr.value == "tiled_view":
+                    return tiled_view(self, recv, node)
                 return array_method(self, recv, node)
+            if isinstance(recv, TiledViewRef):
+                return view_method(self, recv, node)
+        if handler is None and isinstance(node.func, cst.Attribute) and node.func.attr.value in VIEW_METHODS \
+                and isinstance(node.func.value, cst.Call):  # A.tiled_view(..).atomic_store_add(..)
+            recv = self.expr(node.func.value)
+            if isinstance(recv, TiledViewRef):
+                return view_method(self, recv, node)
         if handler is None:
             if (got := self.hooked(node, hint)) is not None:
                 return got

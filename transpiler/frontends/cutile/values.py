@@ -45,3 +45,16 @@ class Poison:
 
 class PoisonUse(Exception):
     """A poison value was used: the statement fails silently (its cause was reported where it happened)."""
+
+
+class TiledViewRef:
+    """``A.tiled_view(tile_shape)`` (cuTile Python's TiledView: an array and a tile shape; a partition view is
+    made at each use, as its ops materialise one): frontends/cutile/tiledview.py."""
+
+    def __init__(self, array: ArrayRef, tile: tuple, padding: str):
+        self.array = array
+        self.tile = tile
+        self.padding = padding
+
+    def __repr__(self) -> str:
+        return f"<tiled view of {self.array.name} {self.tile}>"

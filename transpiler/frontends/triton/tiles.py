@@ -259,6 +259,8 @@ def where(lw, c: Call):
     x, y = (lw.expr(p) for p in c.pos[1:])
     x = lw.value(x, c.pos[1], like=y)
     y = lw.value(y, c.pos[2], like=x)
+    if isinstance(cond, Value) and cond.type == ScalarType(BOOL):  # a runtime scalar test: a 0-d bool tile
+        cond = lw.to_tile(cond, c.pos[0])
     if not isinstance(cond, Value) or cond.type.dtype != BOOL or not isinstance(cond.type, TileType):
         raise lw.err(c.pos[0], "tl.where on something other than a bool tile")
     if not isinstance(x, Value):
