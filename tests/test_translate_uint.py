@@ -57,13 +57,14 @@ def k(x, y, TILE: ct.Constant[int]):
     ("v = ct.bitcast(w, ct.int32)", errors.IR_BITCAST_WIDTH, "no rule for ct.bitcast from u64 to i32"),
 ])
 def test_narrowing_diagnostics(tmp_path, stmt, code, words):
-    """A narrowing that may wrap is one coded blocker at its line (the kernel is refused: keep-going reports every
-    blocker of the file, here also the unused parameters x, y); nothing is written."""
+    """A narrowing that may wrap is one coded blocker at its line, the kernel's only one (its unused parameters x, y
+    are kept as unused arrays): translate raises it; nothing is written."""
     src = tmp_path / "bad.py"
     src.write_text(_BAD.replace("{stmt}", stmt))
-    with pytest.raises(errors.Refused) as ei:
+    with pytest.raises(errors.CtrsError) as ei:
         translate.translate(src, tmp_path / "out")
-    e = next(b for b in ei.value.blockers if b.loc.line == 7)
+    e = ei.value
+    assert not isinstance(e, errors.Refused) and e.loc.line == 7
     assert e.code == code and words in e.message and e.hint, e.one_line()
     assert not (tmp_path / "out").exists()
 
