@@ -152,6 +152,10 @@ def _import_names(node: ast.ImportFrom, path: Path, stack: tuple[Path, ...]) -> 
     """Names of a ``from X import a, b`` resolved by extracting them from X's file on disk, and the files
     read for them."""
     src = _module_file(path.parent, node.module or "", node.level, path)
+    if src is None and not node.level:
+        standin = _package_standins(node)
+        if standin is not None:
+            return standin, set()
     if src is None:
         raise errors.CtrsError(errors.REF_EXTRACT, f"the kernels need '{ast.unparse(node)}' and it cannot be "
                                "imported", "install that package, or move what the kernels use into the kernel file",
@@ -306,6 +310,29 @@ def _torch_standin(node: ast.Import | ast.ImportFrom) -> dict[str, object] | Non
     if importlib.util.find_spec("torch") is not None:
         return None  # installed but failing to import: that error stands
     return {a.asname or "torch": _TorchStandIn("torch") for a in node.names}
+
+
+# Names that kernel files import from packages a GPU host or CI machine often lacks, with the installed module that
+# provides the same thing: a version-comparison class guarding which helper a file defines (unsloth's
+# `if Version(triton.__version__) >= Version("3.0.0"):` picks its tanh); the stand-in must behave the same.
+PACKAGE_STANDINS: dict[tuple[str, str], tuple[str, str]] = {
+    ("unsloth_zoo.utils", "Version"): ("packaging.version", "Version"),
+}
+
+
+def _package_standins(node: ast.ImportFrom) -> dict[str, object] | None:
+    """``from pkg import a, b`` that cannot be imported, when every name has an installed stand-in
+    (PACKAGE_STANDINS); else None."""
+    pairs = [(a, PACKAGE_STANDINS.get((node.module or "", a.name))) for a in node.names]
+    if any(s is None for _, s in pairs):
+        return None
+    out: dict[str, object] = {}
+    for a, (mod, name) in pairs:
+        try:
+            out[a.asname or a.name] = getattr(importlib.import_module(mod), name)
+        except (ImportError, AttributeError):
+            return None
+    return out
 
 
 def _imports_ok(node: ast.Import | ast.ImportFrom, path: Path) -> bool:
