@@ -251,7 +251,7 @@ def cmd_bundle(a) -> int:
         variant.write_text(corpus.isolate(path, k["front"], k["name"]))
         kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
         specs = [s for s in corpus.committed_specs(kern) if s["name"] in names]  # this kernel's (names repeat per file)
-        if a.only and operator(port_name(k)) not in a.only:
+        if a.only and operator(port_name(k)) not in a.only and k["name"] not in a.only:
             continue
         rel = str(Path(k["file"]).relative_to(corpus.TREES[k["front"]]))
         if k["front"] == "cutile" and not (shapes_dir() / Path(rel).with_suffix(".json")).exists():
@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("bundle", help="bundle the proven operators for the GPU host")
     b.add_argument("-o", "--output", default=".gpu-tilegym")
-    b.add_argument("--only", nargs="*", help="operators (file stems) to bundle")
+    b.add_argument("--only", nargs="*", help="operators (file stems) or kernel names to bundle")
     b.add_argument("--cutile", metavar="VERSION", help="cutile target profile to build the ports for (default 0.5.0)")
     b.set_defaults(fn=cmd_bundle)
     sh = sub.add_parser("shapes", help="capture TileGym's test shapes, benchmark sizes and drawn shapes "
