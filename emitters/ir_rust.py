@@ -20,7 +20,8 @@ import functools
 import math
 import re
 
-from ctrs import errors, model, targets
+from ctrs import errors, targets
+from ctrs.emitters import rust_model as model
 from ctrs.emitters.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType

@@ -1,4 +1,4 @@
-"""Render the tile IR model (transpiler/model.py) to a cuTile Rust kernel.rs with Jinja templates.
+"""Render the tile IR model (emitters/rust_model.py) to a cuTile Rust kernel.rs with Jinja templates.
 
 Reads only the model; the Rust shape of each operation is the rule template stored on its Op.
 """
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from ctrs import model
+from . import rust_model as model
 from ctrs.ir_rules import ir_rules
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"

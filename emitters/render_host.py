@@ -1,4 +1,4 @@
-"""Render the host side of a port crate from the tile IR model (transpiler/model.py).
+"""Render the host side of a port crate from the tile IR model (emitters/rust_model.py).
 
 One port directory holds: ``kernel.rs`` (render.py), ``lib.rs`` (includes kernel.rs + ffi.rs),
 ``ffi.rs`` (C ABI, one ``ctrs_<kernel>`` per entry, docs/porting.md §11), ``Cargo.toml`` (+ the
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from ctrs import model
+from . import rust_model as model
 from ctrs.emitters.spelling import const_expr
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"

@@ -67,15 +67,15 @@ def test_lowering_without_refused_raises_the_first_blocker():
 
 
 @pytest.mark.model
-def test_unused_parameter_blocks_and_one_used_only_by_a_failing_call_does_not(tmp_path):
+def test_unused_parameter_does_not_block_and_one_used_only_by_a_failing_call_does_not_either(tmp_path):
+    """A parameter the body never names is kept as an unused argument (cuTile Python passes it too): the only
+    blocker is the failing call, not the parameter it alone used."""
     k = tmp_path / "k.py"
     k.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef f(a, out, unused, n: ct.Constant[int]):\n"
                  "    t = ct.load(a, index=(0,), shape=(n,))\n    ct.atomic_thing(out, t)\n")
     refused: dict = {}
     fe.lower_file(pipeline._info(k), refused)
     assert [(b.loc.line, b.loc.col, b.message) for b in refused["f"]] == [
-        (5, 15, "typed-IR front end: parameter 'unused': neither an array read by ct.load/ct.store/ct.num_tiles/"
-                "ct.gather/ct.scatter/ct.atomic_* nor used as a number"),
         (7, 5, "typed-IR front end: call 'ct.atomic_thing'")]
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import libcst as cst
 
-from . import errors, model
+from . import errors
+from .emitters import rust_model as model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
 from .frontends.cutile.module import ModuleInfo

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import errors, model, pipeline, source, sources
+from . import errors, pipeline, source, sources
+from .emitters import rust_model as model
 
 
 def default_output(kernel: Path) -> Path:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import libcst as cst
 
-from ... import errors, model
+from ... import errors
+from ...emitters import rust_model as model
 from ..pysource import SourceFile, attr_chain, const_eval
 
 

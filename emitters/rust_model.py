@@ -1,8 +1,7 @@
-"""Shared tile IR model: what the front end produces, the specialiser rewrites and the emitters render.
+"""The emitter's statement tree: what emitters/ir_rust.py lowers the typed IR into and the jinja2 templates render.
 
-Nothing here knows about Python syntax or Rust syntax beyond the small type renderers: operations
-carry a rule template (from rules/cutile.toml) and named operands; every node carries its source
-span so any later diagnostic can point at the Python line:col that produced it.
+This is the last stage before text and the only model that holds Rust spelling (types, generics, op text from
+rules/ir.toml); every node keeps the Python line:col it came from (``Span``) for the source map and diagnostics.
 """
 
 from __future__ import annotations
