@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,14 @@ def _model_only(request, monkeypatch):
         yield
     finally:
         sys.meta_path.remove(finder)
+
+
+TRITON_HEAD = "import triton\nimport triton.language as tl\n"
+
+
+def write_triton(tmp_path: Path, body: str, name: str = "k.py") -> Path:
+    """A Triton kernel file: the two imports, then ``body`` dedented (the small kernels of the Triton tests)."""
+    p = tmp_path / name
+    p.write_text(TRITON_HEAD + textwrap.dedent(body))
+    return p
+

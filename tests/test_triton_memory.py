@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,7 @@ from ctrs.frontends import triton as fe_triton
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "triton_gather2d"
-HEAD = "import triton\nimport triton.language as tl\n"
-
-
-def _write(tmp_path: Path, body: str) -> Path:
-    p = tmp_path / "k.py"
-    p.write_text(HEAD + textwrap.dedent(body))
-    return p
+from .conftest import write_triton as _write
 
 
 def _model(path: Path) -> str:

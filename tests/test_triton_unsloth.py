@@ -19,13 +19,7 @@ from ctrs.frontends.triton import source as triton_source
 from ctrs.frontends import triton as fe_triton
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD = "import triton\nimport triton.language as tl\n"
-
-
-def _write(tmp_path: Path, body: str, name: str = "k.py") -> Path:
-    p = tmp_path / name
-    p.write_text(HEAD + textwrap.dedent(body))
-    return p
+from .conftest import TRITON_HEAD as HEAD, write_triton as _write
 
 
 def _model(path: Path, stage: str = "frontend") -> str:

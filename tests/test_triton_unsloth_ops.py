@@ -5,7 +5,6 @@ their numerics against the Triton originals are the H200 run's (no cuTile Python
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,7 @@ from ctrs import errors, pipeline, translate
 from ctrs.frontends import triton as fe_triton
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD = "import triton\nimport triton.language as tl\n"
-
-
-def _write(tmp_path: Path, body: str, name: str = "k.py") -> Path:
-    p = tmp_path / name
-    p.write_text(HEAD + textwrap.dedent(body))
-    return p
+from .conftest import write_triton as _write
 
 
 def _typed(monkeypatch):

@@ -8,19 +8,12 @@ argument; ``tl.debug_barrier`` is dropped. No cuTile Python counterpart: the por
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from ctrs import pipeline
 from ctrs.frontends import triton as fe_triton
 
-HEAD = "import triton\nimport triton.language as tl\n"
-
-
-def _write(tmp_path: Path, body: str, name: str = "k.py") -> Path:
-    p = tmp_path / name
-    p.write_text(HEAD + textwrap.dedent(body))
-    return p
+from .conftest import write_triton as _write
 
 
 def _typed(monkeypatch):

@@ -5,7 +5,6 @@ refusal of a pointer cast."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,13 +12,7 @@ import pytest
 from ctrs import errors, pipeline, translate
 from ctrs.frontends import triton as fe_triton
 
-HEAD = "import triton\nimport triton.language as tl\n"
-
-
-def _write(tmp_path: Path, body: str) -> Path:
-    p = tmp_path / "k.py"
-    p.write_text(HEAD + textwrap.dedent(body))
-    return p
+from .conftest import write_triton as _write
 
 
 def _ir(monkeypatch, tmp_path: Path, body: str) -> str:
