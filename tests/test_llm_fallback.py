@@ -638,31 +638,3 @@ def test_specs_of_other_kernels_only_make_no_request(tmp_path):
             translate.translate(RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(other)]))
         assert srv.requests == []
     assert "no specialisations of this file's kernels to verify an answer against" in ei.value.hint
-
-
-def test_rank2_gather_statement_reaches_the_model_and_memory_answer_is_vetted_out(tmp_path):
-    """A rank-2 ``ct.gather`` (CTRS-E230: the rules cannot spell its padding through cutile's load_ptr_tko, as in
-    TileGym's layer_norm gather kernel) is asked for as a statement; an answer that reads memory itself
-    (``load_ptr_tko``, outside the value-level allowlist) is rejected before building, the E230 stands and nothing
-    is written."""
-    k = tmp_path / "g2.py"
-    k.write_text("import cuda.tile as ct\n\nT = ct.Constant[int]\n\n\n@ct.kernel\ndef g2(x, y, R: T, C: T):\n"
-                 "    rows = ct.reshape(ct.arange(R, dtype=ct.int32), (R, 1)) * C\n"
-                 "    offs = rows + ct.reshape(ct.arange(C, dtype=ct.int32), (1, C))\n"
-                 "    t = ct.gather(x, offs, padding_value=0)\n"
-                 "    ct.store(y, index=(0, 0), tile=t)\n")
-    spec = tmp_path / "g2.json"
-    spec.write_text(json.dumps([{"name": "f32_8x16", "kernel": "g2", "args": {
-        "x": {"dtype": "float32", "shape": [128]}, "y": {"dtype": "float32", "shape": [8, 16]}, "R": 8, "C": 16}}]))
-    mem = ("```rust\nlet t: Tile<f32, { [R, C] }> = load_ptr_tko(x_ptrs, ordering::Weak, None, None, Some(0.0f32), "
-           "None, latency::<0>).0;\n```")
-    with Server([mem]) as srv:
-        with pytest.raises(errors.CtrsError) as ei:
-            translate.translate(k, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(spec)], attempts=1))
-        (req,) = srv.requests
-    user = req["body"]["messages"][1]["content"]
-    assert "`t = ct.gather(x, offs, padding_value=0)` (line 10" in user
-    e = ei.value
-    assert e.code == errors.IR_GATHER_RANK and e.loc.line == 10
-    assert "load_ptr_tko" in e.hint and "it was rejected before building" in e.hint
-    assert not (tmp_path / "port").exists()
