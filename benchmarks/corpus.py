@@ -30,7 +30,8 @@ the ratchet and specs to ``benchmarks/corpus/unsloth-2026.10.9/``.
   names its kernel; ``benchmarks/corpus_specs.py`` makes them with ``ctrs specs``). Per kernel: specs,
   EQUIVALENT, warnings-only, critical (CRITICAL or not comparable: a port that does not compile, no entry for the
   launch) and the first finding; specs of kernels that do not translate are counted as "not translated". Every
-  critical row is classified by ``triage.json`` there. ``--only REGEX`` checks the matching kernels only.
+  critical row is classified by ``triage.json`` there. ``--only REGEX`` checks the matching kernels only;
+  ``--keep JSON`` gives the others the check rows of an earlier report (same tier only).
 
 Writes ``<out>/corpus-tilegym-1.5.1.{md,json,png}`` (default ``benchmarks/results``): the summary line
 ``kernels N, rules-only R, llm L, refused X; specs S, equivalent E`` (S: specs of translated kernels checked),
@@ -634,9 +635,29 @@ def ratchet(ks: list[Kernel]) -> list[str]:
 # ---------------------------------------------------------------------------------------------- main
 
 
-def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=None) -> list[Kernel]:
+CHECK_FIELDS = ("specs", "equivalent", "warnings", "critical", "check", "check_s")
+
+
+def keep_checks(ks: list[Kernel], base: Path, skip: set[int]) -> int:
+    """Copy the check rows of an earlier report (``--keep``) into the kernels not re-checked now (ids in ``skip``
+    are): a partial run after a change then still reports the whole corpus. Returns how many kernels kept rows."""
+    old = {(k["file"], k["name"]): k for k in json.loads(base.read_text())["kernels"]}
+    n = 0
+    for k in ks:
+        prev = old.get((k.file, k.name))
+        if id(k) in skip or prev is None or not prev.get("check") or prev.get("tier") != k.tier:
+            continue
+        for f in CHECK_FIELDS:
+            setattr(k, f, prev[f])
+        n += 1
+    return n
+
+
+def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=None,
+        keep: Path | None = None) -> list[Kernel]:
     """Every kernel through the tier; ``llm``: a prepared llm_fallback Config (else, with ``llm_on``, one from the
-    environment: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL)."""
+    environment: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL); ``keep``: an earlier check report whose rows the
+    kernels outside ``only`` keep."""
     from ctrs import __version__, toolchain  # noqa: PLC0415
     from ctrs.workflow.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.workflow.progress import Progress  # noqa: PLC0415
@@ -697,6 +718,9 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
 
     if tier == "check":
         todo = [k for k in ks if spec_file(k).exists() and (only is None or re.search(only, f"{k.file}:{k.name}"))]
+        if keep is not None:
+            print(f"kept the check rows of {keep_checks(ks, keep, {id(k) for k in todo})} kernels from {keep}",
+                  file=sys.stderr)
         for k in todo:  # refused kernels: their specs are only counted (not translated), no cargo run
             if k.tier == "refused":
                 check_kernel(k, src)
@@ -721,6 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"), help="report directory")
     ap.add_argument("--llm", action="store_true", help="translate with the LLM fallback (OPENAI_BASE_URL, ...)")
     ap.add_argument("--only", metavar="REGEX", help="check tier: only kernels whose 'file:kernel' matches")
+    ap.add_argument("--keep", metavar="JSON", help="check tier with --only: kernels not re-checked keep their rows "
+                    "from this earlier corpus-*.json")
     ap.add_argument("--check-ratchet", action="store_true", help="exit 1 if rules-only counts drop below ratchet.json")
     ap.add_argument("--cutile", metavar="VERSION", help="cutile target profile to translate and check for "
                     "(default: ctrs's default, 0.5.0)")
@@ -730,7 +756,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with targets.using(a.cutile):
-            ks = run(a.tier, Path(a.out), a.llm, a.only)
+            ks = run(a.tier, Path(a.out), a.llm, a.only, keep=Path(a.keep) if a.keep else None)
     except errors.CtrsError as e:
         print(e.one_line(), file=sys.stderr)
         return 3

@@ -142,3 +142,20 @@ def test_check_tier_counts_committed_specs_and_classifies_critical_rows(tmp_path
     assert "5 specs of 2 translated kernels checked: 2 EQUIVALENT, 1 warnings-only, 2 CRITICAL" in md
     assert "| 1 | port defect | IRD-HINT-ENTRY | `k_a` | hints dropped |" in md
     assert "| 1 | unclassified | IRD-MISSING | `k_b` |  |" in md
+
+
+def test_keep_gives_unchecked_kernels_the_earlier_rows_of_the_same_tier(tmp_path):
+    """``--keep``: a partial check run keeps the earlier report's rows for the kernels it does not re-check, only
+    where the kernel's tier is unchanged (a kernel refused now does not keep the rows of its old port)."""
+    corpus = _corpus_module()
+    row = {"spec": "s1", "verdict": "EQUIVALENT", "findings": [], "extra": False}
+    old = [corpus.Kernel("cutile", "f.py", n, 1, "other", tier=t, specs=2, equivalent=2, check=[row, row],
+                         check_s=3.5) for n, t in (("a", "rules"), ("b", "rules"), ("c", "rules"))]
+    base = tmp_path / "old.json"
+    from dataclasses import asdict  # noqa: PLC0415
+    base.write_text(json.dumps({"kernels": [asdict(k) for k in old]}))
+    now = [corpus.Kernel("cutile", "f.py", n, 1, "other", tier=t) for n, t in
+           (("a", "rules"), ("b", "rules"), ("c", "refused"), ("d", "rules"))]
+    assert corpus.keep_checks(now, base, skip={id(now[1])}) == 1
+    assert (now[0].specs, now[0].equivalent, now[0].check_s, len(now[0].check)) == (2, 2, 3.5, 2)
+    assert [k.check for k in now[1:]] == [[], [], []]  # re-checked, refused now, not in the old report
