@@ -182,8 +182,9 @@ NOT_ASKED: dict[str, str] = {
     r"^triton/attention_variant": "a Triton file: an answer is verified against its cuTile counterpart's Tile IR "
                                   "(specs.json \"reference\"); none is named for this file (TileGym's cuTile "
                                   "attention_variant.py takes other parameters: Q/K/V arrays, not host-made tensor "
-                                  "descriptors), so nothing could be proven, and the blockers are a parameter's "
-                                  "descriptor block shape and a helper's `return`, no statement an answer replaces",
+                                  "descriptors), so nothing could be proven; and the blockers are no statement an "
+                                  "answer replaces (a descriptor parameter's block shape, a helper's `return` of a "
+                                  "value or list, a string tl.constexpr compared)",
     # unsloth (--corpus unsloth): its refused kernels other work does not cover
     r"int4_packed\.py:_dequant_repacked_kernel": "unsloth's Triton kernels have no cuTile counterpart to verify an "
                                                   "answer against; and the blocker, a rank-7 tile, has no cutile "
@@ -358,14 +359,15 @@ def _unasked(k) -> dict:
     bs = k.blockers or [{"code": "", "line": 0, "message": "refused", "text": "refused"}]
     src = Path(getattr(k, "src_dir", "")) / k.file
     lines = src.read_text(errors="replace").splitlines() if src.is_file() else []
-    first = bs[0]
-    python = " ".join(lines[first["line"] - 1].split()) if 0 < first["line"] <= len(lines) else ""
     kernel = f"{k.file.split('/ops/', 1)[-1]}:{k.name}"
-    every = "; ".join(f"{b['code']} line {b['line']}: {_clean(b['message'])[:160]}" for b in bs[:6])
     note = next((v for pat, v in NOT_ASKED.items() if re.search(pat, kernel)), "")
+    named = re.search(r"\((CTRS-E\d+)\)", note)  # the blocker the reason names, else the first one
+    first = next((b for b in bs if named and b["code"] == named.group(1)), bs[0])
+    python = " ".join(lines[first["line"] - 1].split()) if 0 < first["line"] <= len(lines) else ""
+    every = "; ".join(f"{b['code']} line {b['line']}: {_clean(b['message'])[:160]}" for b in bs[:6])
     return {"kernel": kernel, "line": first["line"], "construct": python, "scripted": python in ANSWERS,
             "requests": 0, "attempts": [], "result": "not asked", "kernel_translated": False,
-            "why": f"{note + ' / ' if note else ''}no blocker the fallback asks for (blockers: {every})",
+            "why": f"the fallback asked nothing{': ' + note if note else ''} (blockers: {every})",
             "verified_specs": [], "committed_specs": [s["name"] for s in corpus.committed_specs(k)], "rust": []}
 
 
@@ -417,7 +419,7 @@ def _write(out: Path, ks, rows: list[dict], only: str | None = None, which: str 
         why = r["why"] if r["result"] != "accepted" else "the kernel translates and every committed spec is EQUIVALENT"
         lines.append(f"| {r['kernel']} | {r['line']} | `{r['construct']}` | {'yes' if r['scripted'] else '-'} | "
                      f"{r['result']} | {atts.replace('|', '/')[:1200]} | {', '.join(r['verified_specs']) or '-'} | "
-                     f"{why.replace('|', '/')[:500]} |")
+                     f"{why.replace('|', '/')[:500 if r['requests'] else 1100]} |")
         print(f"{r['result']:9s} {r['kernel']}:{r['line']} `{r['construct']}`: {atts[:300]} {why[:300]}")
     out.mkdir(parents=True, exist_ok=True)
     (out / f"llm-measure-{corpus.CORPUS}.md").write_text("\n".join(lines) + "\n")

@@ -654,7 +654,7 @@ _GLU_LETS = ("let n0: Tile<i32, { [] }> = scalar_to_tile(N);",
              "let fix: Tile<bool, { [BLOCK_SIZE] }> = andi(xori(cmpi(rem, zero, predicate::LessThan), cmpi(n_b, zero, "
              "predicate::LessThan)), cmpi(rem, zero, predicate::NotEqual));",
              "let col: Tile<i32, { [BLOCK_SIZE] }> = select(fix, rem + n_b, rem);")
-GLU_FLOOR = "```rust\n" + "\n".join(_GLU_LETS) + "\n```"  # Python's divmod: floor division, remainder of the divisor's sign
+GLU_FLOOR = "```rust\n" + "\n".join(_GLU_LETS) + "\n```"  # Python's divmod: floor, remainder of the divisor's sign
 GLU_TRUNC = GLU_FLOOR.replace("rounding::NegativeInf", "rounding::Zero")  # builds; C's truncating division
 
 
