@@ -349,7 +349,7 @@ def translate_kernel(k: Kernel, src: Path, llm) -> None:
             k.tier = "llm" if llm is not None and _has_llm_lines(Path(d) / "port" / "kernel.rs") else "rules"
         except errors.CtrsError as e:
             k.tier = "refused"
-            problems = list(e.blockers) if k.front == "triton" and isinstance(e, errors.Refused) else []
+            problems = list(e.blockers) if isinstance(e, errors.Refused) else []  # each blocker, not the summary
             k.blockers = [_blocker(p, variant, k.file) for p in problems] or [_blocker(e, variant, k.file)]
         except Exception as e:  # noqa: BLE001 - a translator bug is a finding, not the end of the run
             k.tier = "refused"

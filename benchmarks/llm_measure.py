@@ -11,7 +11,9 @@ Triton kernel needs its cuTile counterpart for a reference: unsloth's have none,
 
 Prints and writes (``<out>/llm-measure-<corpus>.{md,json}``, e.g. llm-measure-tilegym-1.5.1) one row per
 construct the fallback met (asked for, or not asked because no spec exercises it / nothing can verify it):
-accepted / rejected / not asked, why, each attempt's verdict, and the specs that verified an accepted answer.
+accepted / rejected / not asked, why, each attempt's verdict, and the specs that verified an accepted answer; and
+one "not asked" row per refused kernel the fallback asked nothing for (no blocker of it is a construct an answer
+can replace), on its first blocker's line, with every blocker and the reason (NOT_ASKED below).
 ``--extra-specs`` (default benchmarks/llm_measure_specs/<corpus>/, same layout as the committed specs) adds specs
 for refused kernels that have none committed, merged with the committed ones (the verifier's set is the union).
 Everything runs on this machine: the scripted server listens on 127.0.0.1, the verification builds are
@@ -164,6 +166,31 @@ ANSWERS.update({
         f"let gathered_v: Tile<E, {{ [TILE_N, TILE_D] }}> = load_ptr_tko(v_ptrs, {_SMLA}).0;",
         f"let gathered_kpe: Tile<E, {{ [TILE_N, TILE_KPE] }}> = load_ptr_tko(kpe_ptrs, {_SMLA}).0;")],
 })
+# Session 7 (issue 16 point 5, again): the kernels rules still do not cover, other than those other work covers. Why
+# the fallback asks nothing for them (kernel regex -> the reason; the row lists every blocker as well).
+NOT_ASKED: dict[str, str] = {
+    # specs: llm_measure_specs (TileGym's autotune-disabled launch: BLOCK_M 128, BLOCK_N 128, BLOCK_K 64; int32
+    # index arrays, f32 scores and ds). The f32-index gathers (CTRS-E124, lines 226/227/422) are those of the entry
+    # with f32 index arrays, which no launch makes (the reported entry is the one that got furthest); every entry
+    # stops at the same `.slice` (CTRS-E401, independent of the dtypes).
+    r"moe_actgrad_bwd": "every per-dtype entry stops at `z_ptr.slice(axis=0, start=.., stop=..)` (CTRS-E401): an "
+                        "array view, not a value; an answer is `let` statements binding tiles and scalars "
+                        "(llm_fallback/answer.py) and an array is not usable in one, and cutile's only spelling, "
+                        "make_tensor_view of an offset pointer, is unsafe (cutile 0.5.0 src/_core.rs) and outside the "
+                        "allowed API; E401 is no construct code (pipeline.FALLBACK_CODES): a rule for array slices is "
+                        "what this kernel needs",
+    r"^triton/attention_variant": "a Triton file: an answer is verified against its cuTile counterpart's Tile IR "
+                                  "(specs.json \"reference\"); none is named for this file (TileGym's cuTile "
+                                  "attention_variant.py takes other parameters: Q/K/V arrays, not host-made tensor "
+                                  "descriptors), so nothing could be proven; and the blockers are no statement an "
+                                  "answer replaces (a descriptor parameter's block shape, a helper's `return` of a "
+                                  "value or list, a string tl.constexpr compared)",
+    # unsloth (--corpus unsloth): its refused kernels other work does not cover
+    r"int4_packed\.py:_dequant_repacked_kernel": "unsloth's Triton kernels have no cuTile counterpart to verify an "
+                                                  "answer against; and the blocker, a rank-7 tile, has no cutile "
+                                                  "spelling at all (tile ops are declared up to rank 6: "
+                                                  "#[cuda_tile::variadic_op(N = 6)], cutile 0.5.0 src/_core.rs)",
+}
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")
@@ -189,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                     "benchmarks/llm_measure_specs/<corpus>/)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
     ap.add_argument("--only", help="translate only the kernels matching this regex on '<front>/<file>:<kernel>'")
+    ap.add_argument("--build-timeout", type=float, default=1800.0, help="seconds one verification build may take "
+                    "(default 1800: a first build of the harness compiles the cutile crates)")
     ap.add_argument("--candidates", help="write every candidate kernel.rs that was built into this directory")
     a = ap.parse_args(argv)
     from ctrs.llm_fallback import verify  # noqa: PLC0415
@@ -227,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             return
         if llm is not None:
             llm.accepted = {}
+        k.src_dir = src  # the unpacked corpus: the source line of a kernel's first blocker (_unasked)
         plain(k, src, llm)
         if llm is not None and k.tier == "llm":
             records[f"{k.file}:{k.name}"] = list(llm.accepted.values())
@@ -251,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     corpus.translate_kernel = translate_kernel
     verify.Verifier.verify = verify_candidate
     with tempfile.TemporaryDirectory(prefix="ctrs-llm-measure-") as cache, Server([answer_for] * 2000) as srv:
-        cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=ATTEMPTS, cache_dir=Path(cache), log=log)
+        cfg = Config(model="scripted-hand-answers", base_url=srv.url, attempts=ATTEMPTS, cache_dir=Path(cache), log=log,
+                     build_timeout=a.build_timeout)
         ks = corpus.run("translate", None, True, a.only, llm=cfg)
         requests = [r["body"] for r in srv.requests]
     if a.only:  # the kernels in scope only (the others were not translated; a variant name can repeat across
@@ -291,6 +322,9 @@ def _rows(ks, logs: list[str], records: dict, requests: list[dict], verdicts: di
     for k in ks:
         variant = f"_ctrs_{Path(k.file).stem}__{k.name}.py"
         mine = sorted((line, row) for (f, line), row in met.items() if f == variant)
+        if not mine and k.tier == "refused":  # nothing asked: no blocker was a construct the fallback asks for
+            rows.append(_unasked(k))
+            continue
         if not mine or (k.tier == "rules"):
             continue
         accepted = {r["loc"][1]: r for r in records.get(f"{k.file}:{k.name}", [])}
@@ -316,6 +350,25 @@ def _rows(ks, logs: list[str], records: dict, requests: list[dict], verdicts: di
                 "verified_specs": rec.get("verified_specs", []) if rec else [], "committed_specs": specs,
                 "rust": [f"let {s.name}: {s.type} = {s.expr};" for s in rec["stmts"]] if rec else []})
     return rows
+
+
+def _unasked(k) -> dict:
+    """The row of a kernel the fallback asked nothing for: its first blocker is the construct (its source line),
+    ``why`` every blocker (code, line, message) and, where one is written, the reason no answer could carry it
+    (NOT_ASKED)."""
+    bs = k.blockers or [{"code": "", "line": 0, "message": "refused", "text": "refused"}]
+    src = Path(getattr(k, "src_dir", "")) / k.file
+    lines = src.read_text(errors="replace").splitlines() if src.is_file() else []
+    kernel = f"{k.file.split('/ops/', 1)[-1]}:{k.name}"
+    note = next((v for pat, v in NOT_ASKED.items() if re.search(pat, kernel)), "")
+    named = re.search(r"\((CTRS-E\d+)\)", note)  # the blocker the reason names, else the first one
+    first = next((b for b in bs if named and b["code"] == named.group(1)), bs[0])
+    python = " ".join(lines[first["line"] - 1].split()) if 0 < first["line"] <= len(lines) else ""
+    every = "; ".join(f"{b['code']} line {b['line']}: {_clean(b['message'])[:160]}" for b in bs[:6])
+    return {"kernel": kernel, "line": first["line"], "construct": python, "scripted": python in ANSWERS,
+            "requests": 0, "attempts": [], "result": "not asked", "kernel_translated": False,
+            "why": f"the fallback asked nothing{': ' + note if note else ''} (blockers: {every})",
+            "verified_specs": [], "committed_specs": [s["name"] for s in corpus.committed_specs(k)], "rust": []}
 
 
 def _compact(detail: str) -> str:
@@ -366,7 +419,7 @@ def _write(out: Path, ks, rows: list[dict], only: str | None = None, which: str 
         why = r["why"] if r["result"] != "accepted" else "the kernel translates and every committed spec is EQUIVALENT"
         lines.append(f"| {r['kernel']} | {r['line']} | `{r['construct']}` | {'yes' if r['scripted'] else '-'} | "
                      f"{r['result']} | {atts.replace('|', '/')[:1200]} | {', '.join(r['verified_specs']) or '-'} | "
-                     f"{why.replace('|', '/')[:500]} |")
+                     f"{why.replace('|', '/')[:500 if r['requests'] else 1100]} |")
         print(f"{r['result']:9s} {r['kernel']}:{r['line']} `{r['construct']}`: {atts[:300]} {why[:300]}")
     out.mkdir(parents=True, exist_ok=True)
     (out / f"llm-measure-{corpus.CORPUS}.md").write_text("\n".join(lines) + "\n")

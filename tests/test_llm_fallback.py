@@ -638,3 +638,45 @@ def test_specs_of_other_kernels_only_make_no_request(tmp_path):
             translate.translate(RANGE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[str(other)]))
         assert srv.requests == []
     assert "no specialisations of this file's kernels to verify an answer against" in ei.value.hint
+
+
+
+# ------------------------------- a real-kernel-shaped construct: a flat id split into row and column by one ct.divmod
+
+GLU = DATA / "llm_glu_divmod.py"  # `row, col = ct.divmod(flat, N)` (no rule) in a flat-indexed GLU kernel
+GLU_SPEC = str(DATA / "llm_glu_divmod.json")
+_GLU_LETS = ("let n0: Tile<i32, { [] }> = scalar_to_tile(N);",
+             "let n1: Tile<i32, { [1] }> = n0.reshape(const_shape![1]);",
+             "let n_b: Tile<i32, { [BLOCK_SIZE] }> = n1.broadcast(const_shape![BLOCK_SIZE]);",
+             "let row: Tile<i32, { [BLOCK_SIZE] }> = divi(flat, n_b, rounding::NegativeInf);",
+             "let rem: Tile<i32, { [BLOCK_SIZE] }> = remi(flat, n_b);",
+             "let zero: Tile<i32, { [BLOCK_SIZE] }> = constant(0i32, const_shape![BLOCK_SIZE]);",
+             "let fix: Tile<bool, { [BLOCK_SIZE] }> = andi(xori(cmpi(rem, zero, predicate::LessThan), cmpi(n_b, zero, "
+             "predicate::LessThan)), cmpi(rem, zero, predicate::NotEqual));",
+             "let col: Tile<i32, { [BLOCK_SIZE] }> = select(fix, rem + n_b, rem);")
+GLU_FLOOR = "```rust\n" + "\n".join(_GLU_LETS) + "\n```"  # Python's divmod: floor, remainder of the divisor's sign
+GLU_TRUNC = GLU_FLOOR.replace("rounding::NegativeInf", "rounding::Zero")  # builds; C's truncating division
+
+
+def test_real_kernel_shaped_divmod_accepted_end_to_end(tmp_path):
+    """The shape of TileGym's flat-indexed GLU kernels (a block of flat element ids split into a row and a column:
+    `global_id // N`, `global_id % N`; the gate gathered at the column, the value N columns on), with the split
+    written as one `row, col = ct.divmod(flat, N)`, which the typed path has no rule for (CTRS-E124): asked as one
+    statement defining both names, against the local scripted server. The first answer divides rounding toward
+    zero (C's division, not Python's): it builds, and the IR diff rejects it for both specs and says so on the
+    retry; the second floors and fixes the remainder's sign as cuTile Python's divmod does, and is accepted:
+    IR-EQUIVALENT for both specs (f32 and f16: the entries the rules lower this kernel into per dtype of its arrays
+    each carry the answer), spliced as one RUST_FRAGMENT whose lets are marked in kernel.rs."""
+    with Server([GLU_TRUNC, GLU_FLOOR]) as srv:
+        out = translate.translate(GLU, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[GLU_SPEC], attempts=2))
+        users = [r["body"]["messages"][-1]["content"] for r in srv.requests]
+    assert len(users) == 2
+    assert "`row, col = ct.divmod(flat, N)` (lines 15-15, column 5); define each of `row`, `col`" in users[0]
+    assert "its Tile IR differs from the reference" in users[1] and "not EQUIVALENT for 2 of 2 specs" in users[1]
+    rs = out[0].read_text()
+    assert "*/ divi(flat, n_b, rounding::NegativeInf);" in rs and "rounding::Zero" not in rs
+    assert "*/ select(fix, rem + n_b, rem);" in rs
+    assert "pub fn glu_flat_f32<const N: i32, const BLOCK_SIZE: i32>(" in rs and "pub fn glu_flat_f16<" in rs
+    (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert (c["line"], c["defines"], c["attempts"]) == (15, ["row", "col"], 2)
+    assert c["verified_specs"] == ["f32_rows64_N512_block1024", "f16_rows32_N1000_block256"]
