@@ -200,8 +200,8 @@ TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range o
 # --- derived-consts (session 5): shape dimensions computed from const generics (frontends/derived.py; E640-E659)
 IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expression of the const generics declared before it
 # --- triton-wild (issue 18: real-world Triton in the typed Triton front end; codes E700-E739) ---
-# x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
-# (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
+# x.to(tl.pointer_type(T)): retired by ptr18 (frontends/triton/pointer_casts.py lowers it through ptr_to_ptr); kept
+# so the code stays stable (nothing raises it)
 TRITON_POINTER_CAST = "CTRS-E700"
 # --- cleanup11 (issue 11's last points; codes E440-E449) ---
 # ct.astype narrowing an unsigned integer tile that may not fit (a wrapping truncation): cutile writes trunci only
