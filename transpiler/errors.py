@@ -212,8 +212,8 @@ IR_BITCAST_WIDTH = "CTRS-E441"  # ct.bitcast between types of two widths (or boo
 # a tl.constexpr parameter used as a dtype (x.to(OUT_DTYPE), tl.zeros(.., dtype=acc_dtype)): the port's element
 # types are its arrays' (an entry per dtype of their dtype variables); a spec / launch map has no dtype value
 TRITON_DTYPE_CONSTEXPR = "CTRS-E720"
-# a tile of rank > 6: cutile 0.5.0 declares its tile ops for ranks up to 6 (#[cuda_tile::variadic_op(N = 6)],
-# src/_core.rs): a port holding one does not compile (no Tile_7)
+# a tile of rank > 6: cutile 0.5.0 declares its tile type and ops for ranks up to 6 (Tile: variadic_struct(N = 6),
+# cutile-0.5.0 src/_core.rs:668): a port holding one does not compile (no Tile_7); frontends/triton/high_rank.py
 TRITON_TILE_RANK = "CTRS-E721"
 # --- refusals12 (issue 12: TileGym 1.5.1 refusals; codes E326-E339) ---
 # A.tiled_view(..).atomic_store_<op>(..) for a cutile without atomic_red_view_tko (0.3.1; 0.5.0 has it, V13_3)
