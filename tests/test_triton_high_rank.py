@@ -87,7 +87,7 @@ def test_other_use_of_a_rank_7_tile_is_refused_with_the_crate_citation(monkeypat
 def test_port_compiles_without_a_rank_7_tile(tmp_path):
     port = translate.translate(KERNEL, tmp_path / "port")[0]
     specs = specmod.load_specs(str(DATA / "triton_high_rank.json"))
-    res = ir_rs.compile_ports(port, [(s, s.kernel) for s in specs])
+    res = ir_rs.compile_ports(port, [(s, s.rust["entry"]) for s in specs])
     for r in res:
         assert len(re.findall(r"= permute ", r.text)) == 2
         assert not re.search(r"tile<(\d+x){7,}", r.text)
