@@ -508,7 +508,7 @@ def dequant_repacked(configs=None) -> list[dict]:
     layouts = {"tinygemm": (0, 8, 128), "marlin": (1, 64, 16)}
     out = []
     for dt, layout, n, k, has_z in configs or (("bf16", "tinygemm", 4096, 4096, 1), ("f16", "marlin", 4096, 14336, 0),
-                                               ("f32", "tinygemm", 2048, 8192, 0)):
+                                               ("f32", "tinygemm", 2048, 8192, 0), ("bf16", "marlin", 8192, 2048, 1)):
         marlin, tn, tk = layouts[layout]
         group = 128
         nt_n, nt_k = n // tn, k // tk

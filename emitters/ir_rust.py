@@ -716,6 +716,9 @@ class KernelEmitter:
         e = dtype_rust(arr.type.dtype)
         base = pl(out, op, f"{a}_base", f"PointerTile<*mut {e}, {{ [] }}>", "raw_base" if raw else "tensor_base",
                   array=a)
+        if op.attrs.get("elem") is not None:  # through a pointer cast (frontends/triton/pointer_casts.py)
+            e = dtype_rust(op.attrs["elem"])
+            base = pl(out, op, f"{a}_cast", f"PointerTile<*mut {e}, {{ [] }}>", "ptr_cast", x=base)
         if shape:
             b1 = pl(out, op, f"{a}_base1", f"PointerTile<*mut {e}, {{ [{ones}] }}>", "reshape", x=base, shape=ones)
             base = pl(out, op, f"{a}_baseb", f"PointerTile<*mut {e}, {{ [{n}] }}>", "broadcast", x=b1, shape=n)

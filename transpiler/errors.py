@@ -200,8 +200,8 @@ TRITON_POINTER_DIFF = "CTRS-E421"  # a pointer minus a pointer / minus a range o
 # --- derived-consts (session 5): shape dimensions computed from const generics (frontends/derived.py; E640-E659)
 IR_DERIVED_GENERIC = "CTRS-E640"  # a derived const generic that is no expression of the const generics declared before it
 # --- triton-wild (issue 18: real-world Triton in the typed Triton front end; codes E700-E739) ---
-# x.to(tl.pointer_type(T)): an array reinterpreted as another element type. cutile 0.5.0 has the pointer-tile op
-# (ptr_to_ptr, _core.rs) but the port's arrays are &Tensor<E, ..> views of the tensor passed: not lowered
+# x.to(tl.pointer_type(T)): retired by ptr18 (frontends/triton/pointer_casts.py lowers it through ptr_to_ptr); kept
+# so the code stays stable (nothing raises it)
 TRITON_POINTER_CAST = "CTRS-E700"
 # --- cleanup11 (issue 11's last points; codes E440-E449) ---
 # ct.astype narrowing an unsigned integer tile that may not fit (a wrapping truncation): cutile writes trunci only
@@ -212,8 +212,8 @@ IR_BITCAST_WIDTH = "CTRS-E441"  # ct.bitcast between types of two widths (or boo
 # a tl.constexpr parameter used as a dtype (x.to(OUT_DTYPE), tl.zeros(.., dtype=acc_dtype)): the port's element
 # types are its arrays' (an entry per dtype of their dtype variables); a spec / launch map has no dtype value
 TRITON_DTYPE_CONSTEXPR = "CTRS-E720"
-# a tile of rank > 6: cutile 0.5.0 declares its tile ops for ranks up to 6 (#[cuda_tile::variadic_op(N = 6)],
-# src/_core.rs): a port holding one does not compile (no Tile_7)
+# a tile of rank > 6: cutile 0.5.0 declares its tile type and ops for ranks up to 6 (Tile: variadic_struct(N = 6),
+# cutile-0.5.0 src/_core.rs:668): a port holding one does not compile (no Tile_7); frontends/triton/high_rank.py
 TRITON_TILE_RANK = "CTRS-E721"
 # --- refusals12 (issue 12: TileGym 1.5.1 refusals; codes E326-E339) ---
 # A.tiled_view(..).atomic_store_<op>(..) for a cutile without atomic_red_view_tko (0.3.1; 0.5.0 has it, V13_3)

@@ -307,7 +307,7 @@ class Builder:
         front end's index operands, ``mask`` every lane condition (bounds and the user's), ``pad`` a 0-d tile of
         the array dtype; ``attrs`` the gather's (``shape`` its index shape). Shared by the Triton front end
         (frontends/triton/gathers.py) and the cuTile one (frontends/cutile/memory.py)."""
-        dt, shape = a.type.dtype, tuple(attrs["shape"])
+        dt, shape = attrs.get("elem") or a.type.dtype, tuple(attrs["shape"])  # elem: a pointer cast
         ops = [a, *indices, *([mask] if mask is not None else [])]
         t = self.emit(OpKind.GATHER, ops, [TileType(dt, shape)], node,
                       (hint or "v") + "_raw" if mask is not None else hint, unpadded=True,

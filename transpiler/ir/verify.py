@@ -141,12 +141,13 @@ def _check_pointer_op(op: Op) -> None:
         want = 0
     if len(rest) != want:
         _fail(errors.IR_VERIFY_STRUCTURE, op, f"{len(rest)} value operands, expected {want}")
+    el = op.attrs.get("elem") or arr.type.dtype  # elem: a gather/scatter through a pointer cast (ptr_to_ptr)
     for v in rest:
         vshape = () if op.kind == OpKind.GATHER else shape  # a gather's operand is its 0-d padding constant
-        if v.type != TileType(arr.type.dtype, vshape):
-            _fail(T, op, f"value {v.type} is not a {vshape} tile of {arr.type.dtype}")
-    if op.kind != OpKind.SCATTER and [r.type for r in op.results] != [TileType(arr.type.dtype, shape)]:
-        _fail(T, op, f"result is not a {shape} tile of {arr.type.dtype}")
+        if v.type != TileType(el, vshape):
+            _fail(T, op, f"value {v.type} is not a {vshape} tile of {el}")
+    if op.kind != OpKind.SCATTER and [r.type for r in op.results] != [TileType(el, shape)]:
+        _fail(T, op, f"result is not a {shape} tile of {el}")
 
 
 def _check_regions(op: Op) -> None:

@@ -123,29 +123,30 @@ def same_lanes(lw, val: Value, shape: tuple, node) -> None:
 def gather(lw, arr: str, p: Ptr, mask, pad, node, hint: str) -> Value:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
-    dt = a.type.dtype
+    dt = p.elem or a.type.dtype  # a pointer cast (pointer_casts.py): the elements of its type
+    cast = {"elem": p.elem} if p.elem is not None else {}
     if isinstance(pad, Value):  # other= a runtime scalar: cast to the element type, a 0-d tile
         pad_v = lw.to_tile(lw.convert(pad, dt, node, arr + "_pad"), node)
     else:
         pad_v = lw.const(pad, dt, node, (), arr + ("_zero_t" if pad == 0 else "_pad_t"))
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
-             "latency": load_latency(lw)}
+             "latency": load_latency(lw), **cast}
     if flat is None and len(shape) >= 2:  # rank-n: no padding operand; the mask's lanes padded by a select
         t = lw.gather_select(a, [off], m, pad_v, node, hint, **attrs)
+    else:
+        t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)],
+                    node, hint, **attrs).result
+        if flat is not None:
+            t = _reshape(lw, t, shape, node, hint)
+    if not cast:  # the array's elements (its tf32 flag ...); a cast pointer's are of another type
         lw.origin[t.id] = arr
-        return t
-    t = lw.emit(OpKind.GATHER, [a, off, pad_v, *([m] if m is not None else [])], [TileType(dt, flat or shape)], node,
-                hint, **attrs).result
-    if flat is not None:
-        t = _reshape(lw, t, shape, node, hint)
-    lw.origin[t.id] = arr
     return t
 
 
 def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
-    dt = a.type.dtype
+    dt = p.elem or a.type.dtype  # a pointer cast (pointer_casts.py): Triton stores elements of its type
     if val.type.dtype != dt:
         val = lw.convert(val, dt, node, "out")
     if isinstance(val.type, ScalarType):
@@ -159,5 +160,5 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     if flat is not None:
         val = _reshape(lw, val, flat, node, "out_flat")
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
-             "latency": None}
+             "latency": None, **({"elem": p.elem} if p.elem is not None else {})}
     lw.emit(OpKind.SCATTER, [a, off, val, *([m] if m is not None else [])], [], node, **attrs)

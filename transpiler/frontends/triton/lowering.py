@@ -42,6 +42,7 @@ from .memory import prescan_block_ptrs
 from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
+from .high_rank import CITATION as HIGH_RANK_CITATION, HighRank, refusal as high_rank_refusal
 from .tiles import dot
 from .cdivs import resolve_as_ceil_div
 from .registry import CALLS, Call
@@ -139,9 +140,8 @@ class Lowering(Control, Builder):
     def emit(self, kind: OpKind, operands, result_types, node, hint: str = "", **attrs) -> Op:
         for t in result_types:  # cutile's tile ops stop at rank 6 (errors.TRITON_TILE_RANK)
             if isinstance(t, TileType) and len(t.shape) > MAX_TILE_RANK:
-                raise errors.CtrsError(errors.TRITON_TILE_RANK, f"a tile of rank {len(t.shape)} ({t}): cutile 0.5.0 "
-                                       f"declares its tile ops up to rank {MAX_TILE_RANK} (#[cuda_tile::variadic_op("
-                                       f"N = 6)], src/_core.rs), so the port would not compile",
+                raise errors.CtrsError(errors.TRITON_TILE_RANK, f"a tile of rank {len(t.shape)} ({t}): "
+                                       f"{HIGH_RANK_CITATION}, so the port would not compile",
                                        "split the computation into tiles of rank 6 or less", self.tf.loc(node))
         return super().emit(kind, operands, result_types, node, hint, **attrs)
 
@@ -253,6 +253,8 @@ class Lowering(Control, Builder):
             return gathers_offsets(self, v, node)
         if isinstance(v, (Ptr, ArrayRef, BlockPtr, DT)):
             raise self.err(node, f"{type(v).__name__.lower()} used as a tile value")
+        if isinstance(v, HighRank):  # a reshape to rank > 6 used other than by permute / reshape (high_rank.py)
+            raise high_rank_refusal(self, node, f"a tile of rank {len(v.shape)} {v.shape}")
         return v
 
     def range_value(self, rng: Range, node) -> Value:

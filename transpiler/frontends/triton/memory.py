@@ -216,6 +216,8 @@ def _access(lw, c: Call, a: dict, store: bool):
     mask = lw.expr(a["mask"]) if "mask" in a and not _is_none(a["mask"]) else None
     if p.base is not None and p.base in lw.flat:
         return Flat(p.base, p, mask)
+    if p.elem is not None:  # through a pointer cast (pointer_casts.py): a gather/scatter of the flat array
+        raise FlatNeeded(p.base, "it is accessed through a pointer cast to another element type")
     if mask is not None and not isinstance(mask, Mask):  # any other predicate: a gather/scatter's mask
         raise FlatNeeded(p.base, "a mask other than `offs < n`") if p.base is not None else \
             lw.err(c.node, "the address is not a pointer parameter plus offsets")

@@ -56,14 +56,18 @@ class Term:
 
 @dataclass(frozen=True)
 class Ptr:
-    """``base + sum(terms)``; base None: an offset not yet added to a pointer parameter."""
+    """``base + sum(terms)``; base None: an offset not yet added to a pointer parameter. ``elem``: the element
+    type the base pointer was cast to (``p.to(tl.pointer_type(T))``, pointer_casts.py): the terms count elements of
+    that type; None: the array's own."""
     base: str | None
     terms: tuple = ()
+    elem: object = None
 
     def plus(self, other: Ptr) -> Ptr:
         if self.base is not None and other.base is not None:
             raise NotView("two pointers added")
-        return Ptr(self.base if self.base is not None else other.base, self.terms + other.terms)
+        lead = self if self.base is not None else other
+        return Ptr(lead.base, self.terms + other.terms, lead.elem)
 
 
 @dataclass(frozen=True)

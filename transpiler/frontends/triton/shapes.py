@@ -7,8 +7,22 @@ from __future__ import annotations
 from ...ir.ops import OpKind
 from ...ir.types import TileType
 from ..cutile.shapes import permute
+from ...ir.values import Value
+from . import high_rank
+from .high_rank import HighRank
 from .registry import Call, lowers
 from .tiles import tile
+
+
+def tile_or_high_rank(lw, node, what: str):
+    """A tile operand of a reshape / permute, or the :class:`HighRank` of a reshape to rank > 6."""
+    raw = lw.expr(node)
+    if isinstance(raw, HighRank):
+        return raw
+    x = lw.value(raw, node)
+    if not isinstance(x, Value) or not isinstance(x.type, TileType):
+        raise lw.err(node, what)
+    return x
 
 
 @lowers("tl.trans")
@@ -16,7 +30,14 @@ def trans(lw, c: Call):
     """``tl.trans(x)`` reverses the axes of a 2-D tile; ``tl.trans(x, *dims)`` / ``tl.trans(x, dims)`` permutes."""
     if c.kw or not c.pos:
         raise lw.err(c.node, "tl.trans(x[, dims])")
-    x = tile(lw, c.pos[0], "tl.trans of a tile")
+    x = tile_or_high_rank(lw, c.pos[0], "tl.trans of a tile")
+    if isinstance(x, HighRank):  # a permute of a rank > 6 reshape (high_rank.py)
+        dims = [lw.expr(p) for p in c.pos[1:]]
+        if len(dims) == 1 and isinstance(dims[0], tuple):
+            dims = list(dims[0])
+        if not dims:
+            raise high_rank.refusal(lw, c.node, f"tl.trans without dims of a rank-{len(x.shape)} tile")
+        return high_rank.permuted(lw, x, tuple(dims), c.node)
     rank = len(x.type.shape)
     if lw.rank_of(x) != rank:
         raise lw.err(c.node, "tl.trans of a row kept as a (1, N) tile")
@@ -38,8 +59,14 @@ def reshape(lw, c: Call):
     order (Triton's default ``can_reorder=False``)."""
     if c.kw or len(c.pos) < 2:
         raise lw.err(c.node, f"{c.fn}(x, shape) without can_reorder")
-    x = tile(lw, c.pos[0], f"{c.fn} of a tile")
+    x = tile_or_high_rank(lw, c.pos[0], f"{c.fn} of a tile")
     dims = lw.shape(c.pos[1]) if len(c.pos) == 2 else tuple(lw.dim(lw.expr(p), p) for p in c.pos[1:])
+    if isinstance(x, HighRank):  # back from rank > 6 (high_rank.py)
+        if len(dims) > high_rank.MAX_RANK:
+            raise high_rank.refusal(lw, c.node, f"a reshape of a rank-{len(x.shape)} tile to rank {len(dims)}")
+        return high_rank.lower(lw, x, tuple(dims), c)
+    if len(dims) > high_rank.MAX_RANK:  # kept until a reshape brings it back to rank <= 6
+        return HighRank(x, tuple(dims), tuple(range(len(dims))))
     r = lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, dims)], c.node, c.hint or "rs", shape=dims).result
     if x.id in lw.origin:
         lw.origin[r.id] = lw.origin[x.id]

@@ -221,6 +221,13 @@ def builds_rank1(tf: TritonFile, fn: cst.FunctionDef) -> bool:
     return bool(found)
 
 
+def _pointer_cast(n) -> bool:
+    """``x.to(tl.pointer_type(..))``."""
+    return isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "to" and \
+        bool(n.args) and isinstance(n.args[0].value, cst.Call) and isinstance(n.args[0].value.func, cst.Attribute) \
+        and n.args[0].value.func.attr.value == "pointer_type"
+
+
 def pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
     """Parameters used as the base of a tl.load / tl.store / tl.atomic_* pointer or of a block pointer."""
     params = {p.name.value for p in fn.params.params
@@ -237,6 +244,8 @@ def pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
             f = tf.dotted(node.func)
             if (f in ("tl.load", "tl.store", "tl.make_block_ptr") or (f or "").startswith("tl.atomic_")) and node.args:
                 heads.append(node.args[0].value)
+            if _pointer_cast(node):  # p.to(tl.pointer_type(T)): p is a pointer (frontends/triton/pointer_casts.py)
+                heads.append(node.func.value)
 
     fn.body.visit(V())
 
@@ -253,6 +262,8 @@ def pointer_params(tf: TritonFile, fn: cst.FunctionDef) -> set[str]:
             return roots(n.left, depth + 1)
         if isinstance(n, cst.Call) and tf.dotted(n.func) == "tl.make_block_ptr" and n.args:
             return roots(n.args[0].value, depth + 1)
+        if _pointer_cast(n):
+            return roots(n.func.value, depth + 1)
         return set()
 
     out: set[str] = set()

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ... import errors
 from ...ir.ops import Generic, OpKind
 from ...ir.types import BOOL, F32, I32, I64, TF32, DType, DTypeChoice, DTypeParam, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ...ir_rules import ir_rules
 from ...ir.naming import dtype_flag_name
 from .philox import bitcast_to
+from .pointer_casts import is_pointer_type, pointer_cast
 from .cdivs import ceil_div
 from .dtype_params import refuse_dtype_constexpr
 from .memory import view
@@ -88,15 +88,10 @@ def to(lw, c: Call):
         lw.note(c.node, "index", "64-bit index lanes kept i32 offsets (cuTile tile indices and gather offsets are "
                 "i32: exact below 2**31 elements)")
         return raw
-    if isinstance(raw, (ArrayRef, Ptr)) or (isinstance(dt, tuple) and dt[:1] == ("pointer_type",)):
-        raise errors.CtrsError(errors.TRITON_POINTER_CAST, "a pointer cast to another element type "
-                               "(x.to(tl.pointer_type(..))) is not lowered: cutile 0.5.0 can spell it (ptr_to_ptr, "
-                               "cutile-0.5.0/src/_core.rs:2454, of the tensor's get_tensor_base, :2268, gathered "
-                               "through with load_ptr_tko, :3272, or viewed with make_tensor_view, :3576), but the "
-                               "port keeps one &Tensor<E, ..> per pointer parameter, of the element type of the "
-                               "tensor passed, and its views and gathers read that type",
-                               "pass the tensor already viewed as that dtype (torch .view(dtype)) and drop the cast",
-                               lw.tf.loc(c.node))
+    if isinstance(raw, (ArrayRef, Ptr)) or is_pointer_type(dt):  # p.to(tl.pointer_type(T)) (pointer_casts.py)
+        if not is_pointer_type(dt):
+            raise lw.err(c.node, "x.to(dtype) of a pointer (a pointer cast is x.to(tl.pointer_type(dtype)))")
+        return pointer_cast(lw, raw, dt, c)
     if (isinstance(raw, Sym) or isinstance(raw, int) and not isinstance(raw, bool)) and isinstance(dt, DT) \
             and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
         return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
