@@ -8,8 +8,7 @@ from ...ir.ops import OpKind
 from ...ir.types import TileType
 from ..cutile.shapes import permute
 from ...ir.values import Value
-from . import high_rank
-from .high_rank import HighRank
+from .high_rank import MAX_RANK, HighRank, lower as lower_high_rank, permuted, refusal
 from .registry import Call, lowers
 from .tiles import tile
 
@@ -36,8 +35,8 @@ def trans(lw, c: Call):
         if len(dims) == 1 and isinstance(dims[0], tuple):
             dims = list(dims[0])
         if not dims:
-            raise high_rank.refusal(lw, c.node, f"tl.trans without dims of a rank-{len(x.shape)} tile")
-        return high_rank.permuted(lw, x, tuple(dims), c.node)
+            raise refusal(lw, c.node, f"tl.trans without dims of a rank-{len(x.shape)} tile")
+        return permuted(lw, x, tuple(dims), c.node)
     rank = len(x.type.shape)
     if lw.rank_of(x) != rank:
         raise lw.err(c.node, "tl.trans of a row kept as a (1, N) tile")
@@ -62,10 +61,10 @@ def reshape(lw, c: Call):
     x = tile_or_high_rank(lw, c.pos[0], f"{c.fn} of a tile")
     dims = lw.shape(c.pos[1]) if len(c.pos) == 2 else tuple(lw.dim(lw.expr(p), p) for p in c.pos[1:])
     if isinstance(x, HighRank):  # back from rank > 6 (high_rank.py)
-        if len(dims) > high_rank.MAX_RANK:
-            raise high_rank.refusal(lw, c.node, f"a reshape of a rank-{len(x.shape)} tile to rank {len(dims)}")
-        return high_rank.lower(lw, x, tuple(dims), c)
-    if len(dims) > high_rank.MAX_RANK:  # kept until a reshape brings it back to rank <= 6
+        if len(dims) > MAX_RANK:
+            raise refusal(lw, c.node, f"a reshape of a rank-{len(x.shape)} tile to rank {len(dims)}")
+        return lower_high_rank(lw, x, tuple(dims), c)
+    if len(dims) > MAX_RANK:  # kept until a reshape brings it back to rank <= 6
         return HighRank(x, tuple(dims), tuple(range(len(dims))))
     r = lw.emit(OpKind.RESHAPE, [x], [TileType(x.type.dtype, dims)], c.node, c.hint or "rs", shape=dims).result
     if x.id in lw.origin:
