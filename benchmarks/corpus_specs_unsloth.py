@@ -572,9 +572,10 @@ def w8a8_small_m(configs=None) -> list[dict]:
     _small_m_config picks on an H200 (132 SMs): the widest BLOCK_SIZE_N of 128 / 64 / 32 giving two tiles per SM
     (else 16), SPLIT_K while the grid stays within 4 programs per SM. Only SPLIT_K == 1 configs (Llama-3 8B / 70B
     MLP widths): with SPLIT_K > 1 the arrival counters L must start at zero, and the runner fills int32 arrays with
-    random values. Shared memory of the Triton reference at its default 3 stages: (128 x BLOCK_SIZE_N + 16 x 128)
-    half-precision elements per stage, 36 KiB at BLOCK_SIZE_N 64, far below sm_90's 227 KiB (an f32 B at
-    BLOCK_SIZE_N 128 would need 3 x 72 KiB: out of resources, so no f32 spec; unsloth passes bf16 / f16 X only)."""
+    random values. Shared memory of the Triton reference at its default 3 stages: (16 x 128 + 128 x BLOCK_SIZE_N)
+    half-precision elements per stage, 3 x 12 KiB at BLOCK_SIZE_N 32 and 3 x 20 KiB at 64, far below sm_90's
+    227 KiB (f32 operands at BLOCK_SIZE_N 128 would need 3 x 72 KiB plus the dot's layout conversions: out of
+    resources, so no f32 spec; unsloth passes bf16 / f16 X only)."""
     out = []
     for dt, m, n, k in configs or (("bf16", 4, 14336, 4096), ("f16", 16, 28672, 4096)):
         block_n = next((c for c in (128, 64, 32) if -(-n // c) >= 2 * H200_SMS), 16)
