@@ -184,7 +184,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                                       if isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for p in b.__cause__.params}
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers) \
-            and not keep_apart(classes, limit):
+            and not keep_apart(classes, limit, blockers, ks):
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
@@ -235,12 +235,21 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     return [], _entry_blockers(name, tried, blockers, suffix)
 
 
-def keep_apart(classes: Classes, limit: int) -> bool:
+def keep_apart(classes: Classes, limit: int, blockers=(), kernels=()) -> bool:
     """Whether the free variables stay apart, each its own type generic: the solved classes are the arrays whose
     values never meet without a cast (a Triton kernel's f32 partials read into an f32 accumulator and the bf16 dW it
     stores ``.to(dW.dtype.element_ty)``: a launch passes them in different dtypes), and the port may have ``limit``
     type generics (its C entries dispatch over every combination of their dtypes: 3 ** n match arms, each one
-    instantiation of the launcher). Beyond it they are one generic E, as before."""
+    instantiation of the launcher). Not when a variable's lowering depends on its value (``blockers`` has a
+    GenericMeetsConcrete), nor when more than one of the lowered ``kernels``' type generics must be concrete
+    (passes/specialise.concrete_elements: an fma contraction, a gather padding): their entries would multiply by 3
+    per variable kept apart (a kernel lowered per dtype of each). Otherwise they are one generic E, as before."""
+    from ...passes.specialise import concrete_elements  # noqa: PLC0415 - the pass decides which generics split
+
+    if any(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+        return False
+    if any(len(concrete_elements(k)) > 1 for k in kernels):
+        return False
     return 1 < len([r for r in classes.reps() if r not in classes.bound]) <= limit
 
 
