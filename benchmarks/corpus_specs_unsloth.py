@@ -491,9 +491,11 @@ def fp8_block_gemv(configs=None) -> list[dict]:
 
 def e4m3fn_scale_dequant(configs=None) -> list[dict]:
     """Row- or column-scaled e4m3 dequant (_scale_dequant_one_pass: (16, 256) tiles, SCALE_ON_COLS for a transposed
-    view, ROUND_SCALE unless the output is f16); one scale per row (or column), stride 1."""
+    view, ROUND_SCALE unless the output is f16); one scale per row (or column), stride 1. Square weights (attention
+    q / o projections: 2048, 4096, 8192): the port ties the scale vector's extent to both M and N (its launch map
+    reads s_ptr for the row and the column branch alike), so a spec with M != N is refused by the wrapper."""
     out = []
-    for dt, m, n, cols in configs or (("bf16", 4096, 4096, 0), ("f16", 2048, 8192, 1), ("f32", 8192, 2048, 0)):
+    for dt, m, n, cols in configs or (("bf16", 4096, 4096, 0), ("f16", 2048, 2048, 1), ("f32", 8192, 8192, 0)):
         args = {"x_ptr": arr(dt, m, n), "s_ptr": arr(dt, n if cols else m), "y_ptr": arr(dt, m, n), "BLOCK_M": 16,
                 "BLOCK_N": 256, "SCALE_ON_COLS": cols, "ROUND_SCALE": int(dt != "f16"), "LONG_INDEXING": 0}
         out.append({"name": f"{dt}_{m}x{n}_cols{cols}", "kernel": "_e4m3fn_scale_dequant_kernel", "args": args,
@@ -561,6 +563,36 @@ def w8a8_block_matmul(configs=None) -> list[dict]:
     return out
 
 
+H200_SMS = 132  # _sm_count of an H200 (the small-M config below depends on it)
+
+
+def w8a8_small_m(configs=None) -> list[dict]:
+    """Decode-sized fused act_quant + w8a8 block GEMM (fp8_block_small_m_linear: M <= 16 rows of X [M, K], the
+    weight B [N, K] and its 128 x 128 block scales Bs [N / 128, K / 128] read flat, C [M, N]), with the config
+    _small_m_config picks on an H200 (132 SMs): the widest BLOCK_SIZE_N of 128 / 64 / 32 giving two tiles per SM
+    (else 16), SPLIT_K while the grid stays within 4 programs per SM. Only SPLIT_K == 1 configs (Llama-3 8B / 70B
+    MLP widths): with SPLIT_K > 1 the arrival counters L must start at zero, and the runner fills int32 arrays with
+    random values. Shared memory of the Triton reference at its default 3 stages: (16 x 128 + 128 x BLOCK_SIZE_N)
+    half-precision elements per stage, 3 x 12 KiB at BLOCK_SIZE_N 32 and 3 x 20 KiB at 64, far below sm_90's
+    227 KiB (f32 operands at BLOCK_SIZE_N 128 would need 3 x 72 KiB plus the dot's layout conversions: out of
+    resources, so no f32 spec; unsloth passes bf16 / f16 X only)."""
+    out = []
+    for dt, m, n, k in configs or (("bf16", 4, 14336, 4096), ("f16", 16, 28672, 4096)):
+        block_n = next((c for c in (128, 64, 32) if -(-n // c) >= 2 * H200_SMS), 16)
+        tiles, k_blocks = -(-n // block_n), -(-k // 128)
+        split = 1
+        while tiles * split * 2 <= 4 * H200_SMS and k_blocks // (split * 2) >= 8:
+            split *= 2
+        assert split == 1, (dt, m, n, k, split)
+        args = {"X": arr(dt, m, k), "B": arr(dt, n * k), "C": arr(dt, m, n), "Bs": arr(dt, -(-n // 128) * (k // 128)),
+                "P": arr(dt, m * n), "L": arr("i32", tiles), "K": i32(k), "stride_bn": i32(k),
+                "stride_Bs_n": i32(k // 128), "stride_Bs_k": i32(1), "KB_PER_SPLIT": i32(k_blocks),
+                "GROUP_N": 128, "BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": 128, "SPLIT_K": split}
+        out.append({"name": f"{dt}_{m}x{n}x{k}_n{block_n}", "kernel": "_w8a8_block_fp8_small_m", "args": args,
+                    "grid": [str(tiles), str(split)]})
+    return out
+
+
 def fp8_rows_gemv(configs=None) -> list[dict]:
     """Row-wise fp8 GEMV of up to 16 rows (_fp8_rowwise_gemv_rows: BLOCK_M 16, _fp8_rows_config's BLOCK_N /
     BLOCK_K / SPLIT_K); with SPLIT_K > 1 the f32 partials [SPLIT_K, M, N] go to p, else p is the output."""
@@ -590,7 +622,7 @@ FILES: dict[str, list[dict]] = {
     + rms_backward() + rms_sum_dw() + rms_rows("_rms_layernorm_forward_rows") + rms_rows("_rms_layernorm_backward_rows"),
     "fused_add_rms_layernorm.json": add_rms_inference(),
     "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant()
-    + fp8_block_gemv() + e4m3fn_scale_dequant() + w8a8_block_matmul() + fp8_rows_gemv(),
+    + fp8_block_gemv() + e4m3fn_scale_dequant() + w8a8_block_matmul() + fp8_rows_gemv() + w8a8_small_m(),
     "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward() + cross_entropy_backward(),
     "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv() + lh_bwd_dq(),
     "nvfp4.json": split_sum() + nvfp4_dequant() + nvfp4_matmul("_nvfp4_matmul_fwd_kernel")

@@ -227,6 +227,22 @@ def test_tf32_tolerance_rule(analyses):
     assert gpu.tolerance("float32", {**mm, "tolerances": {"float32": [0.5, 0.5]}}, "matmul") == (0.5, 0.5, 0.0)
 
 
+def test_f32_reduction_tolerance_rule(analyses):
+    """f32 outputs of a Triton kernel whose port sums (op_stats reduce / mma / scan, ieee precision): the reorder
+    bound F32_SUM_ULP * sqrt(L) * max|ref| with L the spec's largest array; elementwise kernels keep 1e-5."""
+    gemv = {"triton": {"gemv": {"tf32": False}},
+            "kernels": [{"name": "gemv_f32", "python_name": "gemv", "op_stats": {"reduce": 2, "binary": 5}}]}
+    assert gpu.reduces(gemv, "gemv") and not gpu.reduces(gemv, "other")
+    assert gpu.tolerance("float32", gemv, "gemv", 2048 * 8192) == (1e-5, 1e-5, 2.0 ** -23 * 4096)
+    assert gpu.tolerance("float32", gemv, "gemv") == (*gpu.DEFAULT_TOLERANCES["float32"], 0.0)  # no length known
+    assert gpu.tolerance("bfloat16", gemv, "gemv", 1 << 20) == (1e-2, 1e-2, 2.0 ** -7)  # half precision: as before
+    va = analyses["triton_vector_add"]
+    assert not gpu.reduces(va, "vector_add")
+    assert gpu.tolerance("float32", va, "vector_add", 1 << 20) == (*gpu.DEFAULT_TOLERANCES["float32"], 0.0)
+    assert gpu.tolerance("float32", analyses["triton_matmul"], "matmul", 1 << 20) == (0.0, 0.0, gpu.TF32_SCALE)
+    assert gpu.tolerance("float32", {"kernels": gemv["kernels"]}, "gemv", 1 << 20) == (1e-5, 1e-5, 0.0)  # cuTile ref
+
+
 def test_autotune_launch_options_follow_the_spec_constants(analyses):
     ana = analyses["triton_autotune_add"]
     specs = load_specs(str(ROOT / "fixtures" / "triton_autotune_add" / "specs.json"))

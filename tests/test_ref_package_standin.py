@@ -1,7 +1,7 @@
 """A kernel file whose helper is chosen by a version check through a package the machine lacks
 (`from unsloth_zoo.utils import Version`): the reference module binds the installed stand-in
-(refmodule.PACKAGE_STANDINS), so the helper the check picks is defined; any other missing package stays a coded
-error."""
+(refmodule.PACKAGE_STANDINS), so the helper the check picks is defined; a name of that import the kernels do not
+use is left out (tests/test_ref_dropped_imports.py), one they use without a stand-in stays a coded error."""
 
 from __future__ import annotations
 
@@ -39,7 +39,15 @@ def test_version_from_a_missing_package_is_the_installed_equivalent(tmp_path):
 
 def test_a_name_without_a_standin_stays_a_coded_error(tmp_path):
     p = tmp_path / "k.py"
-    p.write_text(SRC.replace("import Version", "import Version, patch_loss"))
+    p.write_text(SRC.replace("import Version", "import Version, SCALE_OF").replace("SCALE = 2.0", "SCALE = SCALE_OF(2)")
+                 .replace("x.dtype))", "x.dtype) * SCALE_OF)"))
     with pytest.raises(errors.CtrsError) as e:
         refmodule.load(p)
-    assert e.value.code == errors.REF_EXTRACT and "unsloth_zoo.utils" in str(e.value)
+    assert e.value.code == errors.REF_EXTRACT and "unsloth_zoo.utils" in str(e.value) and e.value.loc.line == 2
+
+
+def test_a_name_the_kernels_do_not_use_is_left_out(tmp_path):
+    p = tmp_path / "k.py"
+    p.write_text(SRC.replace("import Version", "import Version, patch_loss"))
+    mod = refmodule.load(p)
+    assert mod.SCALE == 2.0 and not hasattr(mod, "patch_loss")

@@ -234,11 +234,12 @@ def test_control_flow_on_the_typed_path():
     assert "%v_3 = if const MODE eq 1 -> (tile<BLOCKxf32>) {" in final
     assert "%v_5 = if const MODE eq 2 -> (tile<BLOCKxf32>) {" in final
     assert "%m_1 = cmpf %s, %c_3 {ordering = ordered, predicate = gt} : bool  loc(triton_control.py:24:8)" in final
-    assert "kernel @split_upcast__UPCAST_0<E: dtype, BLOCK: const>" in final
-    assert "kernel @split_upcast__UPCAST_1<E: dtype, BLOCK: const>" in final
-    assert "kernel @pick__MODE_1<E: dtype, BLOCK: const>(%x: array<?x!E>, %y: array<?x!E>, %s: f32) variant {MODE = 1}" \
-        in final
-    assert "kernel @pick__MODE_2<E: dtype, BLOCK: const, MODE: const>" in final  # any MODE but 1
+    # y is stored .to(y.dtype.element_ty): x and y keep a type generic each (dtypes.keep_apart)
+    assert "kernel @split_upcast__UPCAST_0<E: dtype, E1: dtype, BLOCK: const>" in final
+    assert "kernel @split_upcast__UPCAST_1<E: dtype, E1: dtype, BLOCK: const>" in final
+    assert "kernel @pick__MODE_1<E: dtype, E1: dtype, BLOCK: const>(%x: array<?x!E>, %y: array<?x!E1>, %s: f32) " \
+        "variant {MODE = 1}" in final
+    assert "kernel @pick__MODE_2<E: dtype, E1: dtype, BLOCK: const, MODE: const>" in final  # any MODE but 1
     assert "%sel = if %m -> (f32) {  loc(triton_control.py:47:9)" in final
     assert "%abs = absf %v : tile<BLOCKxf32>  loc(triton_control.py:48:9)" in final
 

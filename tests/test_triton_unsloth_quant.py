@@ -56,7 +56,7 @@ def test_cdiv_of_an_extent_tiled_by_another_block_divides_the_extent(monkeypatch
                 acc += v
             tl.store(y + offs, acc, mask=offs < N)
         """)
-    assert "kernel @k<E: dtype, B: const, C: const>(%x: array<?x!E>, %y: array<?x!E>) {" in text
+    assert "kernel @k<E: dtype, E1: dtype, B: const, C: const>(%x: array<?x!E>, %y: array<?x!E1>) {" in text  # f32 acc
     assert "%N = array_dim %x {axis = 0} : i32" in text
     assert "%chunks = divi %N, %c {rounding = positive_inf} : i32" in text
     assert "num_tiles" not in text

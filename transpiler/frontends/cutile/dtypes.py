@@ -164,10 +164,12 @@ def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, l
 
 
 def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
-            strict_in: bool = False):
+            strict_in: bool = False, apart: int = 0):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
-    depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). Returns
-    (entries, blockers of the generic lowering when no entry is left)."""
+    depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). ``apart``: the
+    most type generics a port may have for its independent variables to stay apart (``keep_apart``; 0: the
+    variables no use forces apart are one generic E). Returns (entries, blockers of the generic lowering when no
+    entry is left)."""
     budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
     met: set[str] = set()
@@ -178,10 +180,11 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     # variable whose tiles meet a concrete float (f32 wins whatever it is: f32 statistics read next to half-precision
     # data keep a type generic of their own, E1 ...) and one whose lowering depends on its value (specialised per
     # dtype: an index array meeting i32, a reduced array; the arrays beside it stay generic)
-    apart = set(met) | {p.name for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)
-                        for p in b.__cause__.params}
+    limit, apart = apart, set(met) | {p.name for b in blockers
+                                      if isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for p in b.__cause__.params}
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
-    if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers):
+    if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers) \
+            and not keep_apart(classes, limit, blockers, ks):
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
@@ -220,7 +223,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
             for a in arrays:
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
-        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict)
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict, limit)
         if not bs:
             out += es
         else:
@@ -230,6 +233,24 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     if out:
         return out, []
     return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def keep_apart(classes: Classes, limit: int, blockers=(), kernels=()) -> bool:
+    """Whether the free variables stay apart, each its own type generic: the solved classes are the arrays whose
+    values never meet without a cast (a Triton kernel's f32 partials read into an f32 accumulator and the bf16 dW it
+    stores ``.to(dW.dtype.element_ty)``: a launch passes them in different dtypes), and the port may have ``limit``
+    type generics (its C entries dispatch over every combination of their dtypes: 3 ** n match arms, each one
+    instantiation of the launcher). Not when a variable's lowering depends on its value (``blockers`` has a
+    GenericMeetsConcrete), nor when more than one of the lowered ``kernels``' type generics must be concrete
+    (passes/specialise.concrete_elements: an fma contraction, a gather padding): their entries would multiply by 3
+    per variable kept apart (a kernel lowered per dtype of each). Otherwise they are one generic E, as before."""
+    from ...passes.specialise import concrete_elements  # noqa: PLC0415 - the pass decides which generics split
+
+    if any(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
+        return False
+    if any(len(concrete_elements(k)) > 1 for k in kernels):
+        return False
+    return 1 < len([r for r in classes.reps() if r not in classes.bound]) <= limit
 
 
 def _independent(generic: list, entry: list) -> bool:

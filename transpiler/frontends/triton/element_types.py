@@ -18,6 +18,9 @@ from ...ir.types import I32, DTypeParam
 from ..cutile import dtypes
 
 ELEMENT_DTYPES = ("f32", "f16", "bf16")  # the element entries a dtype-dependent variable is tried with (after ints)
+# Independent pointers (no value flows between them without a cast) keep a type generic each while the port has at
+# most this many (dtypes.keep_apart): Triton takes every pointer's element type from its tensor at launch
+APART_GENERICS = 2
 
 
 def array_generics(arrays: list) -> list[Generic]:
@@ -28,6 +31,20 @@ def array_generics(arrays: list) -> list[Generic]:
         out.append(Generic(dt.name, "type", "array_dtype", "element type of every array" if len(of) == len(arrays)
                            else f"element type of {', '.join(of)}"))
     return out
+
+
+def stored(lw, val, dt, node, hint: str):
+    """``val`` as stored into an array of element type ``dt``: Triton casts a stored value to the pointer's
+    element type. A tile of another array's dtype variable stored without an explicit cast (``tl.store(z, x + y)``)
+    makes the two one variable (a launch passes them in one dtype, as before); a value cast explicitly
+    (``acc.to(dW.dtype.element_ty)``) or of a concrete dtype leaves them apart (dtypes.keep_apart)."""
+    if val.type.dtype == dt:
+        return val
+    if isinstance(val.type.dtype, DTypeParam) and isinstance(dt, DTypeParam):
+        e = lw.err(node, f"a tile of {val.type.dtype} stored into an array of {dt}")
+        e.__cause__ = irtyping.Unify(dt, val.type.dtype, "a tile stored into the other's array without a cast")
+        raise e
+    return lw.convert(val, dt, node, hint)
 
 
 def offsets_of_variable(lw, x, node) -> errors.CtrsError:
@@ -59,5 +76,5 @@ def lower_kernel(tf, fn, arrays: list[str], lower_once) -> tuple[list, list, lis
             good.extend(made)
         return ks, blockers
 
-    ks, blockers = dtypes.entries(lower, arrays, fn.name.value, ELEMENT_DTYPES, tf.loc(fn))
+    ks, blockers = dtypes.entries(lower, arrays, fn.name.value, ELEMENT_DTYPES, tf.loc(fn), apart=APART_GENERICS)
     return ks, blockers, good

@@ -31,6 +31,7 @@ from __future__ import annotations
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
+from . import element_types
 from .addresses import load_latency
 from .pointers import Mask, Ptr
 
@@ -147,8 +148,7 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
     dt = p.elem or a.type.dtype  # a pointer cast (pointer_casts.py): Triton stores elements of its type
-    if val.type.dtype != dt:
-        val = lw.convert(val, dt, node, "out")
+    val = element_types.stored(lw, val, dt, node, "out")
     if isinstance(val.type, ScalarType):
         val = lw.to_tile(val, node)
     if tuple(val.type.shape) != shape:

@@ -10,6 +10,7 @@ import libcst as cst
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
+from . import element_types
 from .gathers import FlatNeeded, gather as gathers_gather, same_lanes, scatter as gathers_scatter
 from .addresses import load_latency
 from .descriptors import taken_extent, taken_stride
@@ -292,8 +293,7 @@ def store(lw, c: Call):
         return None
     arr, index, shape, _tshape = acc
     dt = lw.arrays[arr].type.dtype
-    if val.type.dtype != dt:  # Triton casts a stored value to the pointer's element type
-        val = lw.convert(val, dt, c.node, "out")
+    val = element_types.stored(lw, val, dt, c.node, "out")  # Triton casts a stored value to the pointer's type
     if tuple(val.type.shape) != tuple(shape):
         same_lanes(lw, val, tuple(shape), c.node)
         val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result
