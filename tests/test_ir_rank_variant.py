@@ -1,19 +1,16 @@
 """An array whose rank depends on a ct.Constant flag (frontends/cutile/variant_ranks.py): one entry per value
 of the flag, each reading the array at its own rank (an array no live arm reads keeps the rank of its first use),
-(IR equivalence for tests/data/cf_rank_variant.json: a strict xfail, IRD-ARGS, not diagnosed yet); a runtime scalar and a 0-d tile bound in
+IR-equivalent for tests/data/cf_rank_variant.json; a runtime scalar and a 0-d tile bound in
 the two arms of an if are one value (control.py _scalar_as_tile)."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
 from ctrs import pipeline, translate
-from ctrs.spec import load_specs
-from ctrs.verify import ir_ref, ir_rs, irdiff
+from ctrs.workflow import check
 
-from .conftest import DATA, assert_equivalent_report
+from .conftest import DATA
 
 KERNEL = DATA / "cf_rank_variant.py"
 
@@ -32,17 +29,14 @@ def test_rank_follows_the_flag():
     assert any("__MODE_3" in name for name in ranks)  # the entry for any other MODE (0 included): scale unread
 
 
-@pytest.mark.xfail(strict=True, reason="IRD-ARGS: the rank split (raised inside a dtype-entries lowering) and the "
-                   "USE_LENS dtype split make entries (__MODE_1_i32 and __MODE_1__USE_LENS_1_f32) whose dispatch "
-                   "picks one with other entry arguments than the reference; same rows as attention_variant.py "
-                   "(triage.json): not diagnosed yet (branch refusals12)")
 def test_rank_variants_are_ir_equivalent(tmp_path):
+    # each launch runs the entry its flag values and dtypes pick (check.entry_for, as the wrapper): the MODE
+    # entries read scale at their own rank; `n` is a runtime scalar (`n: int`), so the specs pass it as one
+    # (a bare number would make it a compile-time constant of the reference: one entry argument fewer)
     mod = translate.translate_module(KERNEL)
     assert mod.pipeline == pipeline.PIPELINE_NAME
-    files = translate.translate(KERNEL, tmp_path / "port")
-    kernel_rs = next(p for p in files if p.name == "kernel.rs")
-    specs = load_specs(str(DATA / "cf_rank_variant.json"))
-    gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust.get("entry") or s.kernel) for s in specs])
-    for s, gen in zip(specs, gens):
-        ref = ir_ref.compile_reference(KERNEL, s)
-        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+    rows = check.check(KERNEL, [str(DATA / "cf_rank_variant.json")], keep=tmp_path / "port")
+    assert sorted((r.spec, r.entry, r.verdict) for r in rows) == [
+        ("matrix_bf16", "scaled_rows__MODE_2_i32", "EQUIVALENT"),
+        ("none_f16", "scaled_rows__MODE_3_i32", "EQUIVALENT"),
+        ("vector_f32", "scaled_rows__MODE_1_i32", "EQUIVALENT")]
