@@ -5,9 +5,14 @@ the two arms of an if are one value (control.py _scalar_as_tile)."""
 
 from __future__ import annotations
 
+import json
 import re
 
-from ctrs import pipeline, translate
+import pytest
+
+from ctrs import errors, pipeline, translate
+from ctrs.emitters import render_host
+from ctrs.spec import load_specs
 from ctrs.workflow import check
 
 from .conftest import DATA
@@ -40,3 +45,26 @@ def test_rank_variants_are_ir_equivalent(tmp_path):
         ("matrix_bf16", "scaled_rows__MODE_2_i32", "EQUIVALENT"),
         ("none_f16", "scaled_rows__MODE_3_i32", "EQUIVALENT"),
         ("vector_f32", "scaled_rows__MODE_1_i32", "EQUIVALENT")]
+
+
+@pytest.mark.model
+def test_bare_number_for_a_runtime_scalar_is_refused(tmp_path):
+    # `lim: int` is passed at run time: a spec giving it as a bare number would prove the port against a reference
+    # that folded it as a ct.Constant (one entry argument fewer): CTRS-E442 at its JSON path, with the fix
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef clip_rows(x, y, lim: int, T: ct.Constant[int]):\n"
+                   "    b = ct.bid(0)\n    t = ct.load(x, index=(b,), shape=(T,))\n"
+                   "    r = b * T + ct.arange(T, dtype=ct.int32)\n"
+                   "    ct.store(y, index=(b,), tile=ct.where(r < lim, t, 0.0))\n")
+    arr = {"dtype": "float32", "shape": [64]}
+    good = {"name": "ok", "kernel": "clip_rows", "grid": ["4"],
+            "args": {"x": arr, "y": arr, "lim": {"scalar": "int32", "value": 40}, "T": 16}}
+    bad = {**good, "name": "bare", "args": {**good["args"], "lim": 40}}
+    (tmp_path / "specs.json").write_text(json.dumps([good, bad]))
+    fks = render_host.ffi_kernels(translate.translate_module(src))
+    specs = [(s, "specs.json") for s in load_specs(str(tmp_path / "specs.json"))]
+    check.check_known(specs[:1], fks, src)  # the scalar spelled as one: accepted
+    with pytest.raises(errors.CtrsError) as e:
+        check.check_known(specs, fks, src)
+    assert e.value.code == errors.SPEC_RUNTIME_SCALAR_AS_CONSTANT
+    assert ".args.lim" in e.value.message and '{"scalar": "int32", "value": 40}' in e.value.hint

@@ -221,3 +221,8 @@ IR_VIEW_ATOMIC = "CTRS-E326"
 # a @ct.kernel defined inside a function (a kernel factory, often @lru_cache'd): made per call with the factory's
 # arguments bound as closure values; the port has module-level kernels only
 IR_KERNEL_IN_FACTORY = "CTRS-E327"
+# --- equivB12 (issue 12: every translated TileGym kernel IR-equivalent at >= 2 specs; codes E442-E449) ---
+# a spec giving a bare number for a parameter the kernel takes at run time (`n: int`, `scale: float`): that is a
+# ct.Constant of the reference's signature (one entry argument fewer than the launch, IRD-ARGS); a runtime scalar
+# is written {"scalar": "int32" | "float32", "value": ..}
+SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
