@@ -36,7 +36,9 @@ SCALAR_C = {"i32": ("int32_t", "int"), "i64": ("int64_t", "int"), "u32": ("uint3
             "f32": ("float", "float"), "f64": ("double", "float"), "bool": ("bool", "bool")}
 # Comparison tolerances per dtype for numeric checks against the reference (atol, rtol).
 TOLERANCES = {"f32": [1e-5, 1e-5], "f16": [1e-3, 1e-3], "bf16": [1e-2, 1e-2], "i32": [0, 0], "i64": [0, 0]}
-MAX_DIMS = 5
+# TensorDesc's extents / strides: the largest array rank a port takes (cutile 0.5.0 declares its tile ops for
+# ranks up to 6: #[cuda_tile::variadic_op(N = 6)], src/_core.rs; mamba2's rank-6 dd_last_partials)
+MAX_DIMS = 6
 # Op kinds (rules) that do floating-point arithmetic: a kernel with none of them only moves data.
 FLOAT_ARITH_KINDS = {"binary", "unary", "fma", "mma", "reduce", "scan", "mul_const", "scalar_fn"}
 RUST_KEYWORDS = {"as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if",

@@ -120,6 +120,7 @@ TYPED_IR = {
     "tests/data/ops_scalar_minmax.py",
     "tests/data/ops_scalar_neg.py",
     "tests/data/ops_zeros_e.py",
+    "tests/data/rank6_view.py",
     "tests/data/ref_torch_standin.py",
     "tests/data/rule_sqrt_approx.py",
     "tests/data/spelling_vector_add.py",

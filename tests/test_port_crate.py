@@ -173,7 +173,7 @@ def test_cdef_mirrors_ffi_rs(kernel):
     assert c and c.keys() == r.keys()
     for sym in c:
         assert c[sym] == [C_OF_RUST[t] for t in r[sym]], sym
-    assert "int32_t ptr" not in cdef and "uint64_t ptr;" in cdef and "int64_t shape[5];" in cdef
+    assert "int32_t ptr" not in cdef and "uint64_t ptr;" in cdef and "int64_t shape[6];" in cdef
 
 
 def test_wrapper_imports_without_torch(built):

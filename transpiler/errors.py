@@ -225,3 +225,8 @@ IR_KERNEL_IN_FACTORY = "CTRS-E327"
 # a name the reference module bound to a stand-in because its import cannot be resolved on this machine and the
 # kernels do not reference it (refmodule._Dropped: host code, environment probes) was used after all
 REF_IMPORT_DROPPED = "CTRS-E722"
+# --- equivB12 (issue 12: every translated TileGym kernel IR-equivalent at >= 2 specs; codes E442-E449) ---
+# a spec giving a bare number for a parameter the kernel takes at run time (`n: int`, `scale: float`): that is a
+# ct.Constant of the reference's signature (one entry argument fewer than the launch, IRD-ARGS); a runtime scalar
+# is written {"scalar": "int32" | "float32", "value": ..}
+SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"

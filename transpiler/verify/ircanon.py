@@ -37,6 +37,13 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
     For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
     Only the reference is rewritten: a port that hard-codes a 1 is still a difference.
+  * unit strides of arrays of rank > 5 (port side only, ``high_rank_strides_dynamic``): cuTile Python
+    specialises strides (``stride == 1`` constants, divisibility) only up to rank 5 (TMA's limit: a rank-6
+    array's view has every stride dynamic, read with ``assume bounded<0, ?>``); cutile's launcher makes a unit
+    stride static at any rank (compute_spec: ``stride_one``). For the launch being proven that stride *is* 1, so
+    the port's static ``1`` is read as the entry argument that carries it (cutile passes every stride), known
+    ``bounded<0, ?>`` (1 is), in the view's type too (``strides = [ ?, .., 1 ]`` -> ``[ ?, .., ? ]``). Only the
+    port is rewritten, only rank > 5 views.
   * padded pointer loads (docs/ir.md "Padded gathers"): an unpadded masked ``load_ptr_tko`` whose result only feeds
     ``select %mask, %result, %pad`` on the load's own mask is the padded load ``load_ptr_tko %ptr, %mask, %pad``
     (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a
@@ -175,6 +182,44 @@ def _dynamic_unit_dims(op: Op, entry: Op, root_of: dict[str, int], is_one=None) 
     return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
 
 
+HIGH_RANK = 6  # the smallest rank cuTile Python does not specialise strides of (TMA: up to 5 dims)
+_HIGH_TV = re.compile(r"tensor_view < ((?:[0-9?]+x){%d,}\w+) , strides = \[ ([^\]]*) \] >" % HIGH_RANK)
+
+
+def _dynamic_high_rank_strides(op: Op, entry: Op, root_of: dict[str, int], known: dict[int, str]) -> Op:
+    """Port side: the static unit strides of a rank > 5 tensor view read as the entry arguments carrying them
+    (module doc); ``known`` gets each such argument's index -> the fact its value 1 entails."""
+    def dyn(m):
+        return f"tensor_view < {m.group(1)} , strides = [ {' , '.join('?' for _ in _split_top(m.group(2)))} ] >"
+
+    sig = _HIGH_TV.sub(dyn, op.sig)
+    if sig == op.sig:
+        return op
+    m_tv = _HIGH_TV.search(op.sig)
+    if op.name != "make_tensor_view" or not op.uses or op.uses[0] not in root_of or m_tv is None:
+        return replace(op, sig=sig)
+    ms, mh = _STRIDE_LIST.search(op.sig), _SHAPE_LIST.search(op.sig)
+    if not ms or not mh:
+        return replace(op, sig=sig)
+    shape, strides = _split_top(mh.group(1)), _split_top(ms.group(1))
+    base, rank = root_of[op.uses[0]], len(strides)
+    uses, pos, items = list(op.uses), 1 + sum(x == "%" for x in shape), []
+    for k, it in enumerate(strides):
+        a = base + 1 + rank + k
+        if it == "1" and a < len(entry.defs):
+            uses.insert(pos, entry.defs[a])
+            known[a] = "bounded<0,?>"
+            items.append("%")
+            pos += 1
+        else:
+            items.append(it)
+            pos += it == "%"
+    ms2 = _STRIDE_LIST.search(sig)
+    sig = sig[:ms2.start()] + f"strides = [ {' , '.join(items)} ]" + sig[ms2.end():]
+    shift = len(uses) - len(op.uses)
+    return replace(op, sig=sig, uses=uses, token_uses=[t + shift for t in op.token_uses])
+
+
 def _renamed(op: Op, names: dict[str, str]) -> Op:
     """``op`` (its regions too) with the uses in ``names`` replaced."""
     if not names:
@@ -279,7 +324,7 @@ def _pad_select(ops: list[Op], i: int, uses: Counter) -> int | None:
     return None
 
 
-def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
+def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_dynamic: bool = False) -> Canon:
     if entry.regions:
         entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
         entry = replace(entry, regions=[_padded_loads(r, _value_uses(r)) for r in entry.regions])
@@ -344,6 +389,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     assumes: list[tuple[CanonOp, int | None, str]] = []  # (assume, entry arg it constrains or None, fact)
     induction = {o.defs[0] for o in entry.walk() if o.name == "for" and o.defs}  # loop indices
     canon_of: dict[int, CanonOp] = {}  # id(original op) -> its CanonOp (the op may be a rewritten copy)
+    static_unit: dict[int, str] = {}  # entry arg -> the fact a static unit stride read as it entails (port side)
 
     def is_one(name: str) -> bool:
         """``name`` is the integer constant 1 (through assumes)."""
@@ -363,6 +409,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     def _visit(op: Op) -> CanonOp:
         if unit_dims_dynamic:
             op = _dynamic_unit_dims(op, entry, root_of, is_one)
+        if high_rank_strides_dynamic:
+            op = _dynamic_high_rank_strides(op, entry, root_of, static_unit)
         m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
         if m:
             return splat_const(op, m.group(1), m.group(2), m.group(3))
@@ -472,6 +520,9 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
             facts.setdefault(arg, []).append(fact)
         else:
             value_facts.setdefault(c.key, []).append(fact)
+    for arg, fact in static_unit.items():
+        if fact not in facts.get(arg, []):
+            facts.setdefault(arg, []).append(fact)
     return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
 
 

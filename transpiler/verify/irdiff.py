@@ -335,7 +335,8 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
         report.findings.append(Finding(CRITICAL, "IRD-ENTRIES", "entry",
                                        f"entry count differs: ref {len(rmod.entries)} vs port {len(gmod.entries)}"))
     for re_, ge in zip(rmod.entries, gmod.entries):
-        ref, gen = ircanon.canonicalise(re_, unit_dims_dynamic=True), ircanon.canonicalise(ge)
+        ref, gen = ircanon.canonicalise(re_, unit_dims_dynamic=True), ircanon.canonicalise(
+            ge, high_rank_strides_dynamic=True)
         rl, gl = ref.live_ops(), gen.live_ops()
         report.stats = {"ref_ops": len(rl), "gen_ops": len(gl), "matched": len(rl.keys() & gl.keys())}
         if ref.arg_types != gen.arg_types:

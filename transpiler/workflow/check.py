@@ -87,9 +87,13 @@ def check_known(specs: list[tuple[specmod.Spec, str]], fks: list, kernel: Path) 
     """A spec from a file or --spec names a kernel of the file and, if any, a Rust entry: a translated one,
     the kernel's own name (the wrapper resolves it to the variant) or an entry of a hand-written port
     (``*.rs``) beside the spec file, which ``ir-rs`` compiles: else
-    CTRS-E010 at its JSON path (a mistyped name must not silently fall back to another entry)."""
+    CTRS-E010 at its JSON path (a mistyped name must not silently fall back to another entry). A bare number for a
+    cuTile kernel's runtime scalar parameter is CTRS-E442 (the reference would take it as a ct.Constant)."""
+    from ..frontends.triton.source import is_triton_file  # noqa: PLC0415
+
     kernels = sorted({fk.python_name for fk in fks})
     entries = sorted({fk.name for fk in fks})
+    cutile_file = not is_triton_file(kernel)
     for s, _ in specs:
         if not s.origin:  # mined from the file's own launch code
             continue
@@ -97,6 +101,17 @@ def check_known(specs: list[tuple[specmod.Spec, str]], fks: list, kernel: Path) 
             raise errors.CtrsError(errors.SPEC_INVALID, f"{s.json_path}.kernel: unknown kernel '{s.kernel}' "
                                    f"(kernels of {Path(kernel).name}: {', '.join(kernels)})",
                                    "name a @ct.kernel / @triton.jit function of the file", errors.Loc(s.origin))
+        # a cuTile kernel's runtime scalar (a Triton kernel's reference is a counterpart with its own signature)
+        runtime = {a.name for fk in fks if fk.python_name == s.kernel for a in fk.scalars} if cutile_file else set()
+        bare = [n for n in sorted(runtime) if isinstance(s.args.get(n), specmod.ConstArg)]
+        if bare:
+            v = s.args[bare[0]].value
+            dt = "float32" if isinstance(v, float) else "int32"
+            raise errors.CtrsError(errors.SPEC_RUNTIME_SCALAR_AS_CONSTANT,
+                                   f"{s.json_path}.args.{bare[0]}: a bare number for a runtime scalar parameter of "
+                                   f"'{s.kernel}' (not a ct.Constant): the reference would compile it as a constant "
+                                   "(one entry argument fewer than the launch passes)",
+                                   f'write {{"scalar": "{dt}", "value": {v!r}}}', errors.Loc(s.origin))
         entry = s.rust.get("entry")
         if entry and entry not in entries and entry != s.kernel and entry not in _hand_entries(s.origin):
             raise errors.CtrsError(errors.SPEC_INVALID, f"{s.json_path}.rust.entry: unknown Rust entry '{entry}' "
