@@ -221,3 +221,7 @@ IR_VIEW_ATOMIC = "CTRS-E326"
 # a @ct.kernel defined inside a function (a kernel factory, often @lru_cache'd): made per call with the factory's
 # arguments bound as closure values; the port has module-level kernels only
 IR_KERNEL_IN_FACTORY = "CTRS-E327"
+# --- gg18 (issue 18: unsloth's grouped-GEMM MoE kernels; codes E710-E714) ---
+# an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
+# name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
+TRITON_DESC_STALE = "CTRS-E710"
