@@ -55,9 +55,26 @@ def test_early_returns_in_nested_ifs_compile(tmp_path):
     """``if SKIP_EMPTY: if c == 0: return`` (a constexpr arm) and ``if c > n: ..; return else: ..`` (a runtime
     if-else): cutile lowers a return only at a body's top level, the port moves the rest into the other arms."""
     by = _compiled(tmp_path, "triton_early_exit")
-    assert set(by) == {"f32_512x300_skip", "bf16_64x1000_all"}
-    for text in by.values():
-        assert text.count("store_ptr_tko") == 2 and "return" in text
+    assert set(by) == {"f32_512x300_skip", "bf16_64x1000_all", "loop_f32_256x3000", "loop_bf16_64x4096"}
+    for name in ("f32_512x300_skip", "bf16_64x1000_all"):
+        assert by[name].count("store_ptr_tko") == 2 and "return" in by[name]
+    for name in ("loop_f32_256x3000", "loop_bf16_64x4096"):  # the flag: an i1 the loop carries
+        assert re.search(r"= for %\S+ in \(%\S+ to %\S+, step %\S+\) : tile<i32> iter_values\(.*\) -> \(tile<i1>",
+                         by[name]) or "tile<i1>" in by[name]
+        assert by[name].count("store_ptr_tko") == 3
+
+
+@pytest.mark.model
+def test_return_inside_a_loop_is_a_flag_the_loop_carries():
+    """copy_until_negative: ``return`` in the loop's if sets the flag; the rest of each iteration and the store
+    after the loop run under ``if not`` it (it was "a return other than `if cond: return` directly in the kernel
+    body")."""
+    mod, notes = fe_triton.lower_file(DATA / "triton_early_exit.py")
+    said = [t for _l, k, _kind, t in notes if k.startswith("copy_until_negative")]
+    assert any(t.startswith("a return inside the loop -> a flag") for t in said)
+    text = pipeline.emit_model(DATA / "triton_early_exit.py", "frontend")
+    body = text[text.index("copy_until_negative"):]
+    assert "%_ctrs_returned" in body and body.count("scatter %y") == 3
 
 
 @pytest.mark.model

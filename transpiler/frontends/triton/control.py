@@ -32,6 +32,7 @@ from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
 from ..cutile.early_return import returns_early
+from .loop_returns import lowered as loop_lowered, returns_in_loop
 from ..cutile.recovery import guard, live
 from .pointers import Mask, Range
 
@@ -90,6 +91,10 @@ class Control:
                     self.note(s, "control", "early return -> the rest of the kernel runs under the negated condition")
                     branch(self, s.test, lambda: self.statements(rest, top=True), lambda: None, s, negate=True)
                 return
+            if top and returns_in_loop(s):  # a return inside a loop: a flag (loop_returns.py)
+                self.note(s, "control", "a return inside the loop -> a flag: the rest of each iteration and the "
+                          "statements after the loop run while no return was reached (loop_returns.py)")
+                return self.statements([*stmts[:i], *loop_lowered(s, stmts[i + 1:])][i:], top=True)
             if top and _bare_return(s):
                 self.note(s, "control", "return: the end of the kernel on this path (what follows is not reached)")
                 return
