@@ -121,7 +121,8 @@ class Control:
 
     def control_small(self, s) -> bool:
         if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
-            if self.dotted(s.annotation.annotation) == "tl.constexpr" and _flag_expr(self, s.value):
+            if self.dotted(s.annotation.annotation) == "tl.constexpr" and isinstance(s.value, cst.BooleanOperation) \
+                    and _flag_expr(self, s.value):
                 self.env[s.target.value] = FlagAlias(_expand(self, s.value))  # `BOTH: tl.constexpr = A and B`
                 return True
             self.bind(s.target.value, self.expr(s.value, hint=s.target.value))  # `x: tl.constexpr = ..`
