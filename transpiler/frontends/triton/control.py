@@ -32,6 +32,7 @@ from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
 from ..cutile.early_return import returns_early
+from .descriptors import names_in
 from .loop_returns import lowered as loop_lowered, returns_in_loop
 from ..cutile.recovery import guard, live
 from .pointers import Mask, Range
@@ -314,17 +315,6 @@ def _is_none(lw, node):
 # -- branches ----------------------------------------------------------------------------------------------
 
 
-def _names_in(node) -> list[str]:
-    out: list[str] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            out.append(n.value)
-
-    node.visit(V())
-    return out
-
-
 def _runtime(lw, node) -> bool:
     """Whether ``node`` mentions a runtime value (a call, or a name bound to anything but a compile-time value)."""
     found = []
@@ -346,7 +336,7 @@ def branch(lw, test, then_fn, else_fn, node, negate: bool = False, tail: bool = 
     """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements);
     ``negate``: ``if not test``; ``tail``: nothing follows the ``if`` (an early return's arms), so its arms
     re-bind names without results."""
-    if any(isinstance(lw.env.get(n), FlagAlias) for n in _names_in(test)):
+    if any(isinstance(lw.env.get(n), FlagAlias) for n in names_in(test)):
         test = _expand(lw, test)
     if negate and not _runtime(lw, test):
         return branch(lw, test, else_fn, then_fn, node, tail=tail)

@@ -42,14 +42,14 @@ def _assignments(fn: cst.FunctionDef) -> tuple[dict[str, list], list]:
     class V(cst.CSTVisitor):
         def visit_For(self, node) -> None:
             loops.append(node)
-            for n in _names(node.target):
+            for n in names_in(node.target):
                 where.setdefault(n, []).append(node)
 
         def visit_While(self, node) -> None:
             loops.append(node)
 
         def _target(self, t, node) -> None:
-            for n in _names(t):
+            for n in names_in(t):
                 where.setdefault(n, []).append(node)
 
         def visit_Assign(self, node) -> None:
@@ -66,7 +66,8 @@ def _assignments(fn: cst.FunctionDef) -> tuple[dict[str, list], list]:
     return where, loops
 
 
-def _names(node) -> list[str]:
+def names_in(node) -> list[str]:
+    """Every name ``node`` mentions, in order."""
     out: list[str] = []
 
     class V(cst.CSTVisitor):
@@ -134,7 +135,7 @@ def _check_fresh(lw, d: Desc, use) -> None:
     where, loops = cache
     made, at = lw.tf.line(d.made), lw.tf.line(use)
     for e in (*d.shape, *d.strides):
-        for name in _names(e):
+        for name in names_in(e):
             for a in where.get(name, []):
                 line = lw.tf.line(a)
                 between = made < line < at

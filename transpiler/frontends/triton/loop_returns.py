@@ -17,17 +17,14 @@ import libcst as cst
 FLAG = "_ctrs_returned"
 
 
-def has_return(node) -> bool:
+def has_return(s) -> bool:
     found: list = []
 
     class V(cst.CSTVisitor):
-        def visit_Return(self, n: cst.Return) -> None:
-            found.append(n)
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
 
-        def visit_FunctionDef(self, n) -> bool:
-            return False
-
-    node.visit(V())
+    s.visit(V())
     return bool(found)
 
 
