@@ -612,6 +612,59 @@ def fp8_rows_gemv(configs=None) -> list[dict]:
     return out
 
 
+# MoE grouped GEMM backward (moe/grouped_gemm/kernels/backward.py): shapes of the MoE models unsloth trains --
+# (dtype, experts, top-k, tokens, N, K): DeepSeek-V2-Lite's gate/up projection (64 experts, top-6, hidden 2048,
+# 2 x 1408 intermediate), Mixtral-8x7B's down projection (8 experts, top-2, 14336 -> 4096), Qwen1.5-MoE's down
+# projection (60 experts, top-4, 1408 -> 2048). The H200 run fills int32 arrays with values in [0, 100): every
+# expert's m_sizes entry is below 100, so TOTAL_TOKENS = tokens x top-k >= 100 x experts keeps each expert's rows
+# in the arrays; gather indices below 100 are rows too. Tiles: the host's heuristic 64 x 64 (M, N) with BLOCK_K 128
+# (Triton's default 3 stages: 3 * 128 * (64 + 64) + 64 * 64 elements, 106,496 B in 16-bit types, under the H200's
+# 227 KB per block). The port reads every array flat (gathers.py, descriptors.py).
+# Not matched yet: m_sizes / gather_indices are int32 here (unsloth's launch), but the port types them with the one
+# element type E (their tiles are cast to an integer before use, which forces no dtype apart in
+# frontends/triton/element_types.py), so no entry takes an int32 m_sizes beside bf16 rows until a loaded tile cast
+# to an integer gets the array its own integer dtype variable. With E-typed index arrays the ports compile (branch
+# gg18's report); random float sizes would make negative rows, so the specs keep the launch's int32.
+MOE_DW = (("bf16", 64, 6, 1072, 2816, 2048), ("f16", 8, 2, 512, 4096, 14336), ("bf16", 60, 4, 1536, 2048, 1408))
+
+
+def _moe_dw_args(dt: str, e: int, topk: int, tokens: int, n: int, k: int, tma: int) -> dict:
+    total = tokens * topk
+    return {"x_ptr": arr(dt, total * k), "dY_ptr": arr(dt, total * n), "dW_ptr": arr(dt, e * n * k),
+            "m_sizes_ptr": arr("i32", e), "gather_indices_ptr": arr("i32", total), "NUM_TOKENS": i32(tokens),
+            "TOPK": topk, "NUM_EXPERTS": e, "N": n, "K": k, "NUM_SMS": i32(132), "BLOCK_SIZE_N": 64,
+            "BLOCK_SIZE_K": 128, "BLOCK_SIZE_M": 64, "PERMUTE_X": 0, "PERMUTE_Y": 0, "USE_TMA_LOAD_dY": tma,
+            "USE_TMA_LOAD_X": tma, "USE_TMA_STORE": 0}
+
+
+def moe_dw_per_expert(configs=None) -> list[dict]:
+    """_grouped_gemm_dW_per_expert_kernel: one program per (expert, N tile, K tile), grid E * cdiv(N, 64) *
+    cdiv(K, 128); EXPERTS_POW2 the next power of two of E. The first spec reads dY / X through the per-expert
+    descriptors (TMA loads: their extent is the expert's m_end) and accumulates (an empty expert returns early)."""
+    out = []
+    for i, (dt, e, topk, tokens, n, k) in enumerate(configs or MOE_DW):
+        tma, acc = (1, 1) if i == 0 else (0, 0)
+        args = _moe_dw_args(dt, e, topk, tokens, n, k, tma) | {"ACCUMULATE": acc, "EXPERTS_POW2": pow2(e)}
+        out.append({"name": f"{dt}_e{e}_top{topk}_{tokens}x{n}x{k}{'_tma_acc' if tma else ''}",
+                    "kernel": "_grouped_gemm_dW_per_expert_kernel", "args": args,
+                    "grid": [str(e * -(-n // 64) * -(-k // 128))]})
+    return out
+
+
+def moe_dw(configs=None) -> list[dict]:
+    """_grouped_gemm_dW_kernel (the legacy persistent dW): NUM_SMS (132 on an H200) programs striding over the
+    (N tile, K tile) outputs, every expert's rows per tile; dW is zeroed by the host (torch.zeros), the spec's
+    random dW is overwritten for every tile. The first spec loads both operands through descriptors re-made per
+    expert (TMA_LOAD_BOTH: extent m_end)."""
+    out = []
+    for i, (dt, e, topk, tokens, n, k) in enumerate(configs or MOE_DW):
+        tma = 1 if i == 0 else 0
+        args = _moe_dw_args(dt, e, topk, tokens, n, k, tma) | {"ACCUMULATE": 0}
+        out.append({"name": f"{dt}_e{e}_top{topk}_{tokens}x{n}x{k}{'_tma' if tma else ''}",
+                    "kernel": "_grouped_gemm_dW_kernel", "args": args, "grid": ["132"]})
+    return out
+
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
@@ -630,6 +683,7 @@ FILES: dict[str, list[dict]] = {
     "int4_packed.json": int4_dequant() + int4_gemv() + dequant_repacked(),
     "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
     "rope_embedding.json": rope_qk(),
+    "moe/grouped_gemm/kernels/backward.json": moe_dw_per_expert() + moe_dw(),
 }
 
 
@@ -723,6 +777,7 @@ def write_drawn() -> None:
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, specs in FILES.items():
+        (OUT / name).parent.mkdir(parents=True, exist_ok=True)
         (OUT / name).write_text("[\n" + ",\n".join(json.dumps(s) for s in specs) + "\n]\n")
         print(f"{OUT / name}: {len(specs)} specs")
     write_drawn()

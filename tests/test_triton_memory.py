@@ -268,8 +268,10 @@ def test_descriptor_block_shape_names_host_variables_passed_as_constexprs(tmp_pa
     assert "tensor descriptor parameter 'a_desc': block shape unknown" in e.value.message
 
 
-def test_descriptor_extent_computed_once_is_the_tensors(tmp_path):
-    """grouped GEMM's ``TOTAL_TOKENS = NUM_TOKENS * TOPK`` descriptor extent and constexpr row stride ``K``."""
+def test_descriptor_extent_computed_once_bounds_the_descriptor_not_the_tensor(tmp_path):
+    """grouped GEMM's ``TOTAL_TOKENS = NUM_TOKENS * TOPK`` extent bounds this descriptor only (it was taken as
+    x_ptr.shape[0], with a note: a tensor with more rows read them where the descriptor reads zeros): a masked
+    gather of the flat x_ptr, ``0 <= row < TOTAL`` and ``0 <= col < K``, the row stride K a value."""
     p = _write(tmp_path, """
         @triton.jit
         def k(x_ptr, y_ptr, NUM_TOKENS, TOPK: tl.constexpr, K: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr):
@@ -279,28 +281,50 @@ def test_descriptor_extent_computed_once_is_the_tensors(tmp_path):
             t = x_desc.load([pid * BM, 0]).to(tl.float32)
             tl.store(y_ptr + pid * BM + tl.arange(0, BM), tl.sum(t, axis=1))
         """)
-    _mod, notes = fe_triton.lower_file(p)
+    mod, notes = fe_triton.lower_file(p)
     said = {t for _l, _k, _kind, t in notes}
-    assert "tensor descriptor extent 'TOTAL' is x_ptr.shape[0]: the tensor passed must have that extent" in said
-    assert "tensor descriptor stride 'K' is x_ptr's axis-0 stride: the tensor passed must have it" in said
-    assert "load_view %px_ptr" in _model(p)
+    assert "tl.make_tensor_descriptor(x_ptr) with its own bounds -> a masked gather / scatter of the flat x_ptr " \
+           "per access (descriptors.py)" in said
+    assert not any("is x_ptr.shape[0]" in t for t in said)
+    x = next(q for q in mod.kernels[0].params if q.name == "x_ptr")
+    assert x.value.type.rank == 1 and "NUM_TOKENS" in [q.name for q in mod.kernels[0].params]
+    text = _model(p)
+    assert "gather %x_ptr" in text and "load_view %px_ptr" not in text
+    assert text.count("cmpi %dpos") >= 2 or text.count("= cmpi") >= 4
 
 
-def test_descriptor_extent_a_loop_reassigns_is_refused(tmp_path):
+def test_descriptor_extent_a_loop_reassigns_is_a_masked_scatter(tmp_path):
+    """``shape=[m_end, N]`` made in the per-expert loop (it was CTRS-E420): each store is a scatter masked by
+    that iteration's ``m_end`` (read where the store is: no statement between re-binds it)."""
     p = _write(tmp_path, """
         @triton.jit
-        def k(y_ptr, sizes, N: tl.constexpr, E: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+        def k(y_ptr, sizes, N: tl.constexpr, NE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
             m_end = 0
-            for e in range(E):
-                m_end = m_end + tl.load(sizes + e)
+            for e in range(NE):
+                m_end = m_end + tl.load(sizes + e).to(tl.int32)
                 y_desc = tl.make_tensor_descriptor(y_ptr, shape=[m_end, N], strides=[N, 1], block_shape=[BM, BN])
                 y_desc.store([0, 0], tl.zeros((BM, BN), dtype=tl.float32))
         """)
+    text = _model(p)
+    assert "scatter %y_ptr" in text and "has_mask = true" in text
+    assert "scf.for" in text or " for " in text
+
+
+def test_descriptor_access_after_its_extent_is_reassigned_is_refused(tmp_path):
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(y_ptr, sizes, N: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+            hi = tl.load(sizes)
+            y_desc = tl.make_tensor_descriptor(y_ptr, shape=[hi, N], strides=[N, 1], block_shape=[BM, BN])
+            hi = hi * 2
+            y_desc.store([0, 0], tl.zeros((BM, BN), dtype=tl.float32))
+        """)
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
-    assert e.value.code == errors.TRITON_DESC_VARYING == "CTRS-E420"
-    assert "a tensor descriptor extent that a loop reassigns ('m_end')" in e.value.message
-    assert (e.value.loc.line, e.value.loc.col) == (9, 58)
+    assert e.value.code == errors.TRITON_DESC_STALE == "CTRS-E710"
+    assert "after 'hi' (an extent or stride of the descriptor made on line 7) may have been reassigned (line 8)" \
+        in e.value.message
+    assert (e.value.loc.line, e.value.loc.col) == (9, 5)
 
 
 def test_every_spec_feeds_the_triton_kernel_and_the_port():

@@ -230,3 +230,7 @@ REF_IMPORT_DROPPED = "CTRS-E722"
 # ct.Constant of the reference's signature (one entry argument fewer than the launch, IRD-ARGS); a runtime scalar
 # is written {"scalar": "int32" | "float32", "value": ..}
 SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
+# --- gg18 (issue 18: unsloth's grouped-GEMM MoE kernels; codes E710-E714) ---
+# an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
+# name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
+TRITON_DESC_STALE = "CTRS-E710"

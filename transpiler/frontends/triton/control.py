@@ -31,6 +31,9 @@ from ...ir.ops import Op, OpKind
 from ...ir.types import BOOL, F32, I32, I64, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from ..cutile.control import Flag, else_statements, truth_of_constant, two_arms
+from ..cutile.early_return import returns_early
+from .descriptors import names_in
+from .loop_returns import lowered as loop_lowered, returns_in_loop
 from ..cutile.recovery import guard, live
 from .pointers import Mask, Range
 
@@ -89,8 +92,26 @@ class Control:
                     self.note(s, "control", "early return -> the rest of the kernel runs under the negated condition")
                     branch(self, s.test, lambda: self.statements(rest, top=True), lambda: None, s, negate=True)
                 return
+            if top and returns_in_loop(s):  # a return inside a loop: a flag (loop_returns.py)
+                self.note(s, "control", "a return inside the loop -> a flag: the rest of each iteration and the "
+                          "statements after the loop run while no return was reached (loop_returns.py)")
+                return self.statements([*stmts[:i], *loop_lowered(s, stmts[i + 1:])][i:], top=True)
+            if top and _bare_return(s):
+                self.note(s, "control", "return: the end of the kernel on this path (what follows is not reached)")
+                return
+            if top and returns_early(s):  # a return in a nested if / elif / else (cuTile front end's rule)
+                rest = stmts[i + 1:]
+                with guard(self, s, _bound(rest)):
+                    self.note(s, "control", "an if that returns early (in a nested arm) -> the statements after it "
+                              "move into its arms (cutile lowers a return only at a function body's top level)")
+                    branch(self, s.test, self._to_end([*s.body.body, *rest]),
+                           self._to_end([*else_statements(s), *rest]), s, tail=True)
+                return
             with guard(self, s):
                 self.stmt(s)
+
+    def _to_end(self, stmts):
+        return lambda: self.statements(stmts, top=True)
 
     def control_stmt(self, s) -> bool:
         """Lower a statement this module owns; False when it is not one."""
@@ -101,6 +122,10 @@ class Control:
 
     def control_small(self, s) -> bool:
         if isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+            if self.dotted(s.annotation.annotation) == "tl.constexpr" and isinstance(s.value, cst.BooleanOperation) \
+                    and _flag_expr(self, s.value):
+                self.env[s.target.value] = FlagAlias(_expand(self, s.value))  # `BOTH: tl.constexpr = A and B`
+                return True
             self.bind(s.target.value, self.expr(s.value, hint=s.target.value))  # `x: tl.constexpr = ..`
             return True
         if isinstance(s, cst.Return):
@@ -118,6 +143,44 @@ def _bound(stmts) -> list[str]:
     for s in stmts:
         out += [n for n in bound_names(s) if n not in out]
     return out
+
+
+class FlagAlias:
+    """``NAME: tl.constexpr = <and / or / not of constexpr flags>`` (unsloth's ``TMA_LOAD_BOTH: tl.constexpr =
+    USE_TMA_LOAD_X and USE_TMA_LOAD_dY``): a condition naming it is the expression (``node``, aliases expanded),
+    so ``if USE_X and not BOTH`` nests the flags' ifs as any and / or / not of flags does (:func:`branch`)."""
+
+    def __init__(self, node):
+        self.node = node
+
+
+def _flag_expr(lw, node) -> bool:
+    """``node`` is an and / or / not of tl.constexpr flags (or aliases of such)."""
+    if isinstance(node, cst.BooleanOperation):
+        return _flag_expr(lw, node.left) and _flag_expr(lw, node.right)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return _flag_expr(lw, node.expression)
+    if isinstance(node, cst.Name):
+        v = lw.env.get(node.value)
+        return isinstance(v, (FlagAlias, Sym, bool, int))
+    return False
+
+
+def _expand(lw, node):
+    """``node`` with every flag alias replaced by its (parenthesised) expression."""
+    class T(cst.CSTTransformer):
+        def leave_Name(self, orig, new):
+            v = lw.env.get(orig.value)
+            if isinstance(v, FlagAlias):
+                return v.node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return new
+
+    return node.visit(T())
+
+
+def _bare_return(s) -> bool:
+    return isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Return) \
+        and s.body[0].value is None
 
 
 def _is_guard_return(st) -> bool:
@@ -269,16 +332,22 @@ def _runtime(lw, node) -> bool:
     return bool(found)
 
 
-def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
+def branch(lw, test, then_fn, else_fn, node, negate: bool = False, tail: bool = False) -> None:
     """Lower ``if test: then_fn() else: else_fn()`` (the arms are callables that lower their statements);
-    ``negate``: ``if not test``."""
+    ``negate``: ``if not test``; ``tail``: nothing follows the ``if`` (an early return's arms), so its arms
+    re-bind names without results."""
+    if any(isinstance(lw.env.get(n), FlagAlias) for n in names_in(test)):
+        test = _expand(lw, test)
     if negate and not _runtime(lw, test):
-        return branch(lw, test, else_fn, then_fn, node)
+        return branch(lw, test, else_fn, then_fn, node, tail=tail)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) \
+            and isinstance(test.expression, cst.BooleanOperation) and not _runtime(lw, test):
+        return branch(lw, test.expression, else_fn, then_fn, node, tail=tail)  # not (A and B): arms swapped
     if isinstance(test, cst.BooleanOperation) and not _runtime(lw, test):
         a, b = test.left, test.right
         if isinstance(test.operator, cst.And):
-            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node), else_fn, node)
-        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node), node)
+            return branch(lw, a, lambda: branch(lw, b, then_fn, else_fn, node, tail=tail), else_fn, node, tail=tail)
+        return branch(lw, a, then_fn, lambda: branch(lw, b, then_fn, else_fn, node, tail=tail), node, tail=tail)
     c = condition(lw, test)
     text = lw.tf.module.code_for_node(test)
     if negate:
@@ -301,7 +370,7 @@ def branch(lw, test, then_fn, else_fn, node, negate: bool = False) -> None:
         return run
 
     pre = dict(lw.env)
-    two_arms(lw, c, arm(then_fn), arm(else_fn), node, text)
+    two_arms(lw, c, arm(then_fn), arm(else_fn), node, text, tail)
     for n, r in lw.env.items():  # a merged result keeps its arm's Triton rank (a (1, N) row tile stays 1-D)
         if isinstance(r, Value) and r is not pre.get(n):
             src = next((e[n] for e in envs if isinstance(e.get(n), Value) and e[n].id in lw.trank), None)

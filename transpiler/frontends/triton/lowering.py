@@ -37,8 +37,10 @@ from ..cutile.values import Poison, PoisonUse
 from .constexprs import as_float, floaty
 from .llm_hook import call as llm_hook_call
 from .element_types import array_generics, offsets_of_variable
-from .control import Control, if_expr
+from .control import Control, _to_tensor_dtype, if_expr
 from .memory import prescan_block_ptrs
+from .descriptors import body_local_desc
+from .dtype_params import defaulted as defaulted_dtype
 from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
@@ -294,6 +296,8 @@ class Lowering(Control, Builder):
             ann = p.annotation.annotation if p.annotation else None
             if ann is not None and self.dotted(ann) == "tl.constexpr" and name in self.fixed:
                 self.env[name] = self.fixed[name]  # a flag fixed by a structural entry (control.py): not a parameter
+            elif ann is not None and self.dotted(ann) == "tl.constexpr" and defaulted_dtype(self, p) is not None:
+                self.env[name] = defaulted_dtype(self, p)  # a dtype default no call passes (dtype_params.py)
             elif ann is not None and self.dotted(ann) == "tl.constexpr":
                 self.env[name] = Sym(name)
                 order.append((name, "constant", p))
@@ -439,7 +443,16 @@ class Lowering(Control, Builder):
             raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
         assigned = assigned_names(s.body) - set(advances)
         for n in sorted(assigned):
-            if n in self.env and not isinstance(self.env[n], (Value, Poison)):
+            x = self.env.get(n)
+            if isinstance(x, (bool, int, float)) and _to_tensor_dtype(x) is not None:
+                # a number the loop re-binds (`m_end = 0` then `m_end = m_start + m_size`): Triton's loop carries
+                # it as the scalar tensor to_tensor makes of it (i1 / i32 / f32), the body's value must match
+                self.env[n] = self.const(x, _to_tensor_dtype(x), s, None, n)
+                self.note(s, "control", f"'{n}' = {x!r} re-bound in the loop body: carried as a "
+                          f"{_to_tensor_dtype(x)} scalar (Triton's to_tensor)")
+            elif isinstance(x, Desc) and body_local_desc(self, s, n):
+                continue  # re-made in the body before any use there, unused after the loop (descriptors.py)
+            elif n in self.env and not isinstance(self.env[n], (Value, Poison)):
                 raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
@@ -464,7 +477,12 @@ class Lowering(Control, Builder):
                 if init[carried.index(n)].id in self.trank:
                     self.trank[a.id] = self.trank[init[carried.index(n)].id]
             self.body(s.body.body)
-            return [live(self.env[n]) for n in carried]
+            out = [live(self.env[n]) for n in carried]
+            # a Triton scalar is a 0-d tensor: a 0-d tile the body makes of a carried scalar (`m_end = m_start +
+            # m_size`, m_size loaded) is that scalar
+            return [self.scalar_0d(v, s) if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ()
+                    and isinstance(i.type, ScalarType) and v.type.dtype == i.type.dtype else v
+                    for v, i in zip(out, init)]
 
         outer_latency = self.__dict__.get("body_latency")
         self.body_latency = self.loop_latency or outer_latency  # num_stages= of this loop (addresses.loop_args)
@@ -761,6 +779,20 @@ class Lowering(Control, Builder):
     def call(self, node: cst.Call, hint: str):
         fn = self.dotted(node.func)
         f = node.func
+        if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name) and f.value.value in self.one_armed \
+                and f.value.value not in self.env:
+            self.lookup(f.value)  # a descriptor made in one arm of a constexpr if: lowered per flag value
+        if isinstance(f, cst.Attribute) and f.attr.value in ("load", "store") and isinstance(f.value, cst.Call) \
+                and self.dotted(f.value.func) == "tl.make_tensor_descriptor":  # tl.make_tensor_descriptor(..).load
+            d = self.expr(f.value, hint)
+            c = self.call_of(node, hint)
+            tmp = f"_ctrs_desc_{id(node)}"
+            self.env[tmp] = d
+            try:
+                return CALLS[".desc_" + f.attr.value](self, Call(node, "." + f.attr.value, [cst.Name(tmp), *c.pos],
+                                                                 c.kw, hint))
+            finally:
+                self.env.pop(tmp, None)
         if isinstance(f, cst.Attribute) and f.attr.value in ("load", "store") and isinstance(f.value, cst.Name) \
                 and isinstance(self.env.get(f.value.value), Desc):
             c = self.call_of(node, hint)

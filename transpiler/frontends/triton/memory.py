@@ -13,7 +13,7 @@ from ...ir.values import Value
 from . import element_types
 from .gathers import FlatNeeded, gather as gathers_gather, same_lanes, scatter as gathers_scatter
 from .addresses import load_latency
-from .descriptors import taken_extent, taken_stride
+from .descriptors import is_masked, masked, masked_access, taken_stride
 from .elements import element_store
 from .pointers import Mask, NotView, Ptr, Range, access, tile_index
 from .registry import Call, lowers
@@ -77,6 +77,10 @@ def prescan_block_ptrs(lw) -> None:
             list(range(len(block) - 1, -1, -1))
         if not len(shape) == len(strides) == len(block) or order != list(range(len(block) - 1, -1, -1)):
             raise lw.err(node, f"a {what} that is not row-major of one rank")
+        if desc and masked(lw, node, arr, shape):
+            lw.note(node, "view", f"tl.make_tensor_descriptor({arr}) with its own bounds -> a masked gather / "
+                    f"scatter of the flat {arr} per access (descriptors.py)")
+            continue
         if desc:
             lw.note(node, "view", f"tl.make_tensor_descriptor({arr}) -> a partition view of {arr} with tile "
                     f"({', '.join(str(b) for b in block)}{',' if len(block) == 1 else ''}), zero padding")
@@ -89,8 +93,8 @@ def prescan_block_ptrs(lw) -> None:
                 lw.tie(v.name, "const", arr, k)
                 lw.note(sh, "param", f"{what} extent '{v.name}' (a constexpr) is {arr}.shape[{k}]: the tensor "
                         "passed must have that extent")
-            else:  # an expression fixed for the kernel: the tensor's extent (descriptors.py)
-                taken_extent(lw, sh, arr, k, what)
+            else:
+                raise lw.err(sh, f"a {what} extent that is not a parameter or a constexpr")
         for k, st in enumerate(strides):
             v = lw.env.get(st.value) if isinstance(st, cst.Name) else None
             if isinstance(v, ScalarParam):
@@ -116,7 +120,11 @@ def make_block_ptr(lw, c: Call):
 @lowers("tl.make_tensor_descriptor")
 def make_tensor_descriptor(lw, c: Call):
     a = _args(c, _DESC_ARGS, lw)
-    return Desc(a["base"].value, tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape")))
+    block = tuple(_static_dim(lw, e) for e in _tuple(lw, a["block_shape"], "block_shape"))
+    if is_masked(lw, c.node):
+        return Desc(a["base"].value, block, tuple(_tuple(lw, a["shape"], "shape")),
+                    tuple(_tuple(lw, a["strides"], "strides")), c.node)
+    return Desc(a["base"].value, block)
 
 
 def _desc_index(lw, c: Call, d: Desc, node) -> list[Value]:
@@ -138,6 +146,11 @@ def desc_load(lw, c: Call):
     if len(c.pos) != 2 or c.kw:
         raise lw.err(c.node, "desc.load([offsets])")
     d = lw.expr(c.pos[0])
+    if d.made is not None:  # a masked descriptor (descriptors.py): a gather, masked lanes read 0
+        if len(_tuple(lw, c.pos[1], "descriptor offsets")) != len(d.block):
+            raise lw.err(c.pos[1], "descriptor offsets do not match its block rank")
+        ptr, mask = masked_access(lw, d, _tuple(lw, c.pos[1], "descriptor offsets"), c.node)
+        return gathers_gather(lw, d.base, ptr, mask, 0, c.node, c.hint or "dtile")
     index = _desc_index(lw, c, d, c.pos[1])
     v = view(lw, d.base, d.block, "zero", False, c.node)
     t = lw.emit(OpKind.LOAD_VIEW, [v, *index], [TileType(v.type.dtype, tuple(d.block))], c.node, c.hint).result
@@ -153,6 +166,13 @@ def desc_store(lw, c: Call):
     val = lw.value(lw.expr(c.pos[2], "out"), c.pos[2])
     if not isinstance(val, Value) or not isinstance(val.type, TileType) or tuple(val.type.shape) != tuple(d.block):
         raise lw.err(c.pos[2], "desc.store of a tile of the descriptor's block shape")
+    if d.made is not None:  # a masked descriptor (descriptors.py): a scatter, lanes out of bounds not written
+        offs = _tuple(lw, c.pos[1], "descriptor offsets")
+        if len(offs) != len(d.block):
+            raise lw.err(c.pos[1], "descriptor offsets do not match its block rank")
+        ptr, mask = masked_access(lw, d, offs, c.node)
+        gathers_scatter(lw, d.base, ptr, mask, val, c.node)
+        return None
     index = _desc_index(lw, c, d, c.pos[1])
     dt = lw.arrays[d.base].type.dtype
     if val.type.dtype != dt:

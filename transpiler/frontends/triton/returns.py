@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..cutile.control import else_statements
+from .loop_returns import has_return
 
 
 def _body(s) -> list:
@@ -35,18 +36,7 @@ def _ends(stmts: list) -> bool:
     last = stmts[-1]
     r = _return(last)
     ok = (r is not None and r.value is not None) or always_returns(last)
-    return ok and not any(_has_return(x) for x in stmts[:-1])
-
-
-def _has_return(s) -> bool:
-    found: list = []
-
-    class V(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
-
-    s.visit(V())
-    return bool(found)
+    return ok and not any(has_return(x) for x in stmts[:-1])
 
 
 def value(lw, s: cst.If, hint: str):

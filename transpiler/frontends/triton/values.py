@@ -37,3 +37,8 @@ class Desc:
     ``block``: ``desc.load([offsets])`` / ``desc.store([offsets], v)`` are view accesses at ``offset / block``."""
     base: str
     block: tuple
+    # a descriptor whose extents are not the tensor's (descriptors.py): its source ``shape=`` / ``strides=``
+    # entries, the statement that made it; loads and stores gather / scatter with the bounds as masks
+    shape: tuple = ()
+    strides: tuple = ()
+    made: object = None
