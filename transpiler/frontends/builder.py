@@ -40,6 +40,9 @@ class Builder:
 
     def __init__(self):
         self.block = Block()
+        # ids of Values that are loosely typed like a Python number (ir/typing.py): a cuTile ct.Constant[float]
+        # parameter, a Python float of the launch the port carries as a value (:meth:`loosely_typed`)
+        self.loose: set[int] = set()
 
     def loc(self, node) -> Loc:
         raise NotImplementedError
@@ -153,9 +156,26 @@ class Builder:
         b = self.i32(b, node) if isinstance(b, Sym) else b
         if not isinstance(a, Value) and not isinstance(b, Value):
             raise self.err(node, f"an operation on {a!r} and {b!r} that is not a compile-time constant")
+        a, b = self.loosely_typed(a, b, node), self.loosely_typed(b, a, node)
         a = self.tile_of(a, b if isinstance(b, Value) else a, node)
         b = self.tile_of(b, a, node)
         return self.unify(a, b, node)
+
+    def loosely_typed(self, v, other, node):
+        """``v`` converted to the dtype a Python number takes when it meets ``other`` when ``v`` is a loosely typed
+        value (:attr:`loose`): cuTile Python's ct.Constant[float] is a Python float in the kernel, so ``w + SHIFT``
+        on an f16 tile adds in f16 (``literal_dtype``: f16 / bf16 / f32 / f64 keep theirs, an integer or bool
+        operand makes it f32); anything else unchanged. Meeting a dtype variable, the result is that variable's
+        dtype: lowered per dtype (the f32 value is converted to a concrete one)."""
+        if not (isinstance(v, Value) and v.id in self.loose and isinstance(other, Value)
+                and other.id not in self.loose):
+            return v
+        dt = other.type.dtype
+        if isinstance(dt, (DTypeParam, DTypeChoice)):
+            e = self.err(node, f"a loosely typed constant meeting a tile of the dtype variable {dt}")
+            e.__cause__ = irtyping.depends_on([other.type], "a ct.Constant[float] meeting a tile")
+            raise e
+        return self.convert(v, irtyping.literal_dtype(dt, 0.0), node)
 
     def binary(self, op: str, a, b, node, hint: str = "", **modes):
         """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing;

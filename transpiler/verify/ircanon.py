@@ -37,6 +37,15 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
     For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
     Only the reference is rewritten: a port that hard-codes a 1 is still a difference.
+  * size-1 extents read by the body (port side only, ``unit_args``): where cuTile Python specialises a launch's
+    size-1 dim (calling convention v2: ``shape_constant`` 1, named in the reference's mangled entry symbol), its
+    dataflow proves the extent argument the constant 1 and materialises it (_passes/materialize_constants.py,
+    through the ``astype`` to the gather's u64 index type: _passes/dataflow_analysis.py), so a ``ct.gather``'s
+    bounds check on that axis compares with ``constant 1`` (and ``arr.shape[i]`` reads 1); the port reads the
+    argument, 1 at that launch. Every use of such an argument (through assumes) but a ``make_tensor_view``'s (the
+    reference-side rule above covers those) is read as the constant 1 of its type, and ``exti`` / ``trunci`` of an
+    integer splat constant is the constant it evaluates to. Only the port is rewritten, only for arguments the
+    reference itself made the constant 1: a reference that compares with the argument is still a difference.
   * padded pointer loads (docs/ir.md "Padded gathers"): an unpadded masked ``load_ptr_tko`` whose result only feeds
     ``select %mask, %result, %pad`` on the load's own mask is the padded load ``load_ptr_tko %ptr, %mask, %pad``
     (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a
@@ -279,7 +288,7 @@ def _pad_select(ops: list[Op], i: int, uses: Counter) -> int | None:
     return None
 
 
-def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
+def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozenset[int] = frozenset()) -> Canon:
     if entry.regions:
         entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
         entry = replace(entry, regions=[_padded_loads(r, _value_uses(r)) for r in entry.regions])
@@ -314,10 +323,27 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
         all_ops.append(c)
         return c
 
-    def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
+    def visit_all(ops: list[Op]) -> list[CanonOp]:
         mine: list[CanonOp] = []
         for op in ops:
-            mine.append(visit(op))
+            arm = _taken_arm(op, splat)
+            if arm is None:
+                mine.append(visit(op))
+                continue
+            # an `if` on a constant condition is its taken arm (module doc): its ops join this block, its
+            # results are what the arm yields
+            body, yielded = arm
+            mine.extend(visit_all(body))
+            for r, u in zip(op.results, yielded):
+                env[r] = env.get(u, _h("free", u))
+                if u in splat:
+                    splat[r] = splat[u]
+                if u in root_of:
+                    root_of[r] = root_of[u]
+        return mine
+
+    def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
+        mine = visit_all(ops)
         # liveness inside this block: side effects, terminators, and what they use
         producers: dict[str, CanonOp] = {}
         for c in mine:
@@ -360,9 +386,27 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
             producer[r] = c
         return c
 
+    def unit_uses(op: Op) -> Op:
+        """The module doc's size-1 extents: uses of a ``unit_args`` argument (through assumes) outside a
+        ``make_tensor_view`` read as the splat constant 1 of the argument's type."""
+        names = {}
+        for u in op.uses:
+            i = root_of.get(u)
+            if i is None or i not in unit_args or not _SPLAT_TYPE.match(arg_types[i]):
+                continue
+            name = f"%unit.{i}"
+            if name not in env:
+                elem = _SPLAT_TYPE.match(arg_types[i]).group(1)
+                env[name] = _h(_h(f"constant < {elem} : 1 > : {arg_types[i]}"), "result", 0)
+                splat[name] = (elem, "1")
+            names[u] = name
+        return replace(op, uses=[names.get(u, u) for u in op.uses]) if names else op
+
     def _visit(op: Op) -> CanonOp:
         if unit_dims_dynamic:
             op = _dynamic_unit_dims(op, entry, root_of, is_one)
+        if unit_args and op.name not in ("make_tensor_view", "assume"):  # an assume passes the argument on
+            op = unit_uses(op)
         m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
         if m:
             return splat_const(op, m.group(1), m.group(2), m.group(3))
@@ -373,7 +417,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
-        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat)
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat) or _fold_ext(op, splat)
         if folded is not None:
             return splat_const(op, *folded)
         if op.name == "assume":
@@ -475,6 +519,21 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False) -> Canon:
     return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
 
 
+def _taken_arm(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[list[Op], list[str]] | None:
+    """``(ops, yielded values)`` of the arm an ``if`` on an ``i1`` splat constant takes (an absent ``else`` is an
+    empty arm), else None (not such an ``if``, or an arm that leaves otherwise: ``continue`` / ``break`` /
+    ``return``)."""
+    if op.name != "if" or not op.uses or op.uses[0] not in splat or splat[op.uses[0]][0] != "i1":
+        return None
+    arm = op.regions[0 if splat[op.uses[0]][1] in ("true", "1", "-1") else 1] \
+        if len(op.regions) > (0 if splat[op.uses[0]][1] in ("true", "1", "-1") else 1) else []
+    if arm and arm[-1].name == "yield" and len(arm[-1].uses) == len(op.results):
+        return arm[:-1], list(arm[-1].uses)
+    if not op.results and not any(o.name in TERMINATORS or o.name == "return" for o in arm):
+        return arm, []
+    return None
+
+
 def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
     """The value of an integer splat literal of element type ``iN`` as the comparison sees it."""
     bits = re.fullmatch(r"i(\d+)", elem)
@@ -553,6 +612,28 @@ def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str]
     bits = int(ea[1:])
     v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
     return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
+
+
+_EXT = re.compile(r"^(exti|trunci) % ((?:\w+ )*?): tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
+_SPLAT_TYPE = re.compile(r"^tile < (i\d+) >$")  # a scalar integer argument (an extent, a stride)
+
+
+def _fold_ext(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of an ``exti`` (signed / unsigned) or ``trunci`` of an integer splat
+    constant: the constant it evaluates to (cuTile Python's dataflow folds ``astype`` of a constant extent), else
+    None."""
+    m = _EXT.match(op.sig) if op.name in ("exti", "trunci") and len(op.uses) == 1 and len(op.results) == 1 else None
+    if m is None or op.uses[0] not in splat:
+        return None
+    src, dst = m.group(3).split("x")[-1], m.group(5).split("x")[-1]
+    elem, lit = splat[op.uses[0]]
+    flags = m.group(2).split()
+    v = _int_literal(elem, lit, "unsigned" not in flags)
+    if v is None or elem != src or not re.fullmatch(r"i\d+", dst) or dst == "i1" or elem == "i1":
+        return None
+    bits = int(dst[1:])
+    v &= (1 << bits) - 1  # truncation keeps the low bits; an extension the value read with its signedness
+    return dst, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
 
 
 _FLOAT_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
