@@ -33,6 +33,13 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     the float constant they evaluate to (round to nearest even, as the hardware conversion; an ``ftof`` rounds
     the printed digits of its operand, which name the same f32 but may in rare ties round differently);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
+  * loops and ifs decided by constants: an ``if`` whose condition is an ``i1`` constant is its taken arm (its ops
+    join the enclosing block, its results are what the arm yields; the port's Rust ``if`` on const generics,
+    the reference decides it while lowering); the index of a ``for`` whose constant bounds give exactly one
+    iteration is its lower bound (cutile folds ``j * TILE`` of such a loop to ``constant 0``, cuTile Python
+    multiplies the index); a ``for`` iter value the body passes on unchanged (its one ``continue`` yields the
+    iter value itself) is the value it starts with, and so is that loop result (a port carrying a name assigned
+    only in an arm the reference folded away);
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
     For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
@@ -426,6 +433,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
                 env[r] = env.get(src, _h("free", src))
                 if src in root_of:
                     root_of[r] = root_of[src]
+                if src in splat:  # an assumed constant is the constant (a single-trip loop's index)
+                    splat[r] = splat[src]
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
             if src not in induction:  # a loop index's range restates the loop bounds (compared as the loop)
                 assumes.append((c, root_of.get(src), _fact(op.sig)))
@@ -453,12 +462,23 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
         sig = _strip_tokens(op.sig, len(op.token_uses))
         tok_results = _token_positions(sig) if op.regions else set()
         through = _if_passthrough(op, env) if op.name == "if" else {}  # result position -> the outer value
+        # iter values a loop passes on unchanged: the value they start with (module doc)
+        same = {k: u for k, u in _loop_invariant(op).items() if k not in tok_results and u in env}
+        through.update({k: env[u] for k, u in same.items()})
         gone = tok_results | set(through)
         token_defs: set[int] = set()
+        n = sig.count("%def = %")
         if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
-            n = sig.count("%def = %")
             drop |= {len(op.uses) - n + k for k in tok_results if n}
             token_defs = {len(op.defs) - n + k for k in tok_results if n}
+        for k, u in same.items():
+            drop.add(len(op.uses) - n + k)
+            d = op.defs[len(op.defs) - n + k]
+            env[d] = env[u]
+            if u in splat:
+                splat[d] = splat[u]
+            if u in root_of:
+                root_of[d] = root_of[u]
         if gone:
             sig = _drop_token_results(sig, gone)
         if op.name in TERMINATORS and term_drop and term_drop[-1]:
@@ -469,7 +489,13 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
             operand_keys = sorted(operand_keys)
         pre = _h(sig, *operand_keys)
         for i, d in enumerate(op.defs):
-            env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+            if i - (len(op.defs) - n) not in same:
+                env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+        first = _single_trip(op, splat)
+        if first is not None:  # the index of a loop that runs once is its lower bound (module doc)
+            elem, typ = first
+            env[op.defs[0]] = _h(_h(f"constant < {elem} : {splat[op.uses[0]][1]} > : {typ}"), "result", 0)
+            splat[op.defs[0]] = (elem, splat[op.uses[0]][1])
         c = CanonOp(op, "", operand_keys)
         # a `continue` / `yield` left with nothing to pass (it only passed tokens) is the implicit one
         c.alias = op.name in ("continue", "yield") and not operand_keys and not op.regions and bool(drop)
@@ -758,6 +784,39 @@ def _if_passthrough(op: Op, env: dict[str, str]) -> dict[int, str]:
         if name is not None and name in env and name not in inner:
             out[i] = env[name]
     return out
+
+
+_FOR_INDEX = re.compile(r"^for %def in \( % to % , step % \) : (tile < (i\d+) >)")
+
+
+def _single_trip(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """``(element type, type)`` of the index of a ``for`` whose constant bounds give exactly one iteration
+    (``lb < ub <= lb + step``), else None."""
+    m = _FOR_INDEX.match(op.sig) if op.name == "for" and len(op.uses) >= 3 and op.defs else None
+    if m is None or not all(u in splat and splat[u][0] == m.group(2) for u in op.uses[:3]):
+        return None
+    lb, ub, step = (_int_literal(m.group(2), splat[u][1], True) for u in op.uses[:3])
+    if None in (lb, ub, step) or step <= 0 or not lb < ub <= lb + step:
+        return None
+    return m.group(2), m.group(1)
+
+
+def _loop_invariant(op: Op) -> dict[int, str]:
+    """Iter-value positions of a ``for`` whose body passes the iter value on unchanged (its one ``continue``, the
+    body's last op, yields that iter value itself), mapped to the value the loop starts it with: the iter value is
+    that value in every iteration and so is the loop's result (a port that carries a name assigned only in an arm
+    the reference folded away, and one that does not, have the same graph)."""
+    if op.name != "for" or not op.regions or not op.regions[0]:
+        return {}
+    n = op.sig.count("%def = %")
+    body = op.regions[0]
+    last = body[-1]
+    if not n or last.name != "continue" or len(last.uses) != n or len(op.defs) < n or len(op.uses) < n:
+        return {}
+    if any(x.name in ("continue", "break") for o in body[:-1] for x in o.walk()):
+        return {}
+    iters, inits = op.defs[len(op.defs) - n:], op.uses[len(op.uses) - n:]
+    return {k: inits[k] for k in range(n) if last.uses[k] == iters[k]}
 
 
 def _token_positions(sig: str) -> set[int]:
