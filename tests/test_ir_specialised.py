@@ -110,3 +110,23 @@ def test_constant_float_meeting_a_narrow_tile_keeps_its_dtype(ports):
     assert "FLOOR_c: Tile<f16, { [] }> = convert_tile(floor_f)" in f16
     assert "i_c: Tile<f32, { [TILE] }> = convert_tile(i)" in f16
     assert "Tile<f32, { [TILE] }> = convert_tile(t)" not in f16  # x's tile is never widened
+
+
+_MUL = """entry @k(%arg0: tile<ptr<i32>>, %arg1: tile<i32>, %arg2: tile<i32>) optimization_hints=<default = {{}}> {{
+  %n = assume bounded<0, ?>, %arg1 : tile<i32>
+{one}  %x = muli %arg2, {by} : tile<i32>
+  %t = store_ptr_tko weak %arg0, %x : tile<ptr<i32>>, tile<i32> -> token
+  return
+}}"""
+
+
+@pytest.mark.model
+def test_a_unit_extent_argument_is_the_constant_one_in_the_port():
+    """mamba2's tile count ``chunks * heads * batch``: the reference multiplies by ``constant 1`` (batch 1
+    specialised), the port by its extent argument; read as 1 only where ``unit_args`` names that argument."""
+    ref = irparse.parse(_MUL.format(one="  %c1 = constant <i32: 1> : tile<i32>\n", by="%c1"), "r").entries[0]
+    port = irparse.parse(_MUL.format(one="", by="%n"), "p").entries[0]
+    r = ircanon.canonicalise(ref)
+    assert ircanon.canonicalise(port, unit_args=frozenset({1})).root == r.root
+    assert ircanon.canonicalise(port).root != r.root
+    assert ircanon.canonicalise(port, unit_args=frozenset({2})).root != r.root  # another argument: no

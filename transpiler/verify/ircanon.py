@@ -92,6 +92,11 @@ def _h(*parts: object) -> str:
     return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:16]
 
 
+def _splat_key(elem: str, lit: str, typ: str) -> str:
+    """The value key of ``constant < elem : lit > : typ`` (what visit() gives that op's result)."""
+    return _h(_h(_h(f"constant < {elem} : {lit} > : {typ}")), "result", 0)
+
+
 @dataclass
 class CanonOp:
     op: Op
@@ -324,7 +329,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
         synth = op if op.name == "constant" else replace(op, name="constant", sig=sig, uses=[], regions=[])
         key = _h(_h(sig))  # = the key visit() gives a constant op of that text (no operands, no regions)
         for r in op.results:
-            env[r] = _h(key, "result", 0)
+            env[r] = _splat_key(elem, lit, typ)
             splat[r] = (elem, lit)
         c = CanonOp(synth, key, [])
         all_ops.append(c)
@@ -404,7 +409,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
             name = f"%unit.{i}"
             if name not in env:
                 elem = _SPLAT_TYPE.match(arg_types[i]).group(1)
-                env[name] = _h(_h(f"constant < {elem} : 1 > : {arg_types[i]}"), "result", 0)
+                env[name] = _splat_key(elem, "1", arg_types[i])
                 splat[name] = (elem, "1")
             names[u] = name
         return replace(op, uses=[names.get(u, u) for u in op.uses]) if names else op
@@ -494,7 +499,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, unit_args: frozense
         first = _single_trip(op, splat)
         if first is not None:  # the index of a loop that runs once is its lower bound (module doc)
             elem, typ = first
-            env[op.defs[0]] = _h(_h(f"constant < {elem} : {splat[op.uses[0]][1]} > : {typ}"), "result", 0)
+            env[op.defs[0]] = _splat_key(elem, splat[op.uses[0]][1], typ)
             splat[op.defs[0]] = (elem, splat[op.uses[0]][1])
         c = CanonOp(op, "", operand_keys)
         # a `continue` / `yield` left with nothing to pass (it only passed tokens) is the implicit one
