@@ -132,3 +132,19 @@ def test_a_unit_extent_argument_is_the_constant_one_in_the_port():
     assert ircanon.canonicalise(port, unit_args=frozenset({1})).root == r.root
     assert ircanon.canonicalise(port).root != r.root
     assert ircanon.canonicalise(port, unit_args=frozenset({2})).root != r.root  # another argument: no
+
+
+@pytest.mark.model
+def test_arithmetic_of_loose_constants_stays_loose(tmp_path):
+    """``t + S * 2.0`` on an f16 tile: ``S * 2.0`` is a Python float in the reference too (two loosely typed
+    operands), so it meets the tile as f16."""
+    from ctrs import translate  # noqa: PLC0415
+
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef twice(x, y, S: ct.Constant[float], T: ct.Constant[int]):\n"
+                   "    p = ct.bid(0)\n    t = ct.load(x, index=(p,), shape=(T,))\n"
+                   "    ct.store(y, index=(p,), tile=t + S * 2.0)\n")
+    files = translate.translate(src, tmp_path / "port")
+    text = next(p for p in files if p.name == "kernel.rs").read_text()
+    f16 = text[text.index("fn twice_f16"):text.index("fn twice_bf16")]
+    assert "Tile<f16, { [] }> = convert_tile(" in f16 and "Tile<f32, { [T] }>" not in f16

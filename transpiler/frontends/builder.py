@@ -186,6 +186,9 @@ class Builder:
         if op in PREDICATES:
             return self.compare(op, a, b, node, hint)
         b_const = b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
+        # two loosely typed operands (``EPS * 2.0``): a Python float in the reference too, so is the result
+        loose = all(isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, Value) and v.id in self.loose
+                    for v in (a, b))
         a, b = self.operands(a, b, node)
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
@@ -212,7 +215,10 @@ class Builder:
             raise self.err(node, f"operator {op} on {a.type}")
         if modes and kind not in (OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF):
             raise self.err(node, f"math modes of {op} on {a.type}")
-        return self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
+        result = self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
+        if loose:
+            self.loose.add(result.id)
+        return result
 
     def compare(self, op: str, a, b, node, hint: str = "") -> Value:
         """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``. ``op`` is
