@@ -1,6 +1,6 @@
 """The diff's loop rules on the matmul reference's k-loop, edited the way ports differ: a token threaded
-through the loop (canonicalised away), an extra loop-carried value (IRD-LOOP-CARRIED, a warning), a
-changed step or bound (IRD-LOOP-BOUNDS, critical)."""
+through the loop (canonicalised away), an extra loop-carried value (IRD-LOOP-CARRIED, a warning; one the body
+passes on unchanged is its initial value), a changed step or bound (IRD-LOOP-BOUNDS, critical)."""
 
 from __future__ import annotations
 
@@ -50,16 +50,34 @@ def test_token_threaded_through_the_loop_is_equivalent(ref):
 
 
 def test_extra_loop_carried_value_is_plumbing(ref):
+    """An extra iter value the body changes (here: it carries the accumulator along) is IRD-LOOP-CARRIED."""
     port = _edit(ref,
                  (FOR, FOR.replace("%for = for", "%for:2 = for").replace(
                      "iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32>)",
                      "iter_values(%iterArg0 = %cst_0_f32, %iterArg1 = %cst_0_f32) -> (tile<64x64xf32>, "
                      "tile<64x64xf32>)")),
-                 (CONT, "continue %4, %iterArg1 : tile<64x64xf32>, tile<64x64xf32>"),
+                 (CONT, "continue %4, %4 : tile<64x64xf32>, tile<64x64xf32>"),
                  (USE, "%2 = ftof %for#0  :"))
     rep = irdiff.diff(ref, port)
     assert ("IRD-LOOP-CARRIED", "warning") in _codes(rep), rep.render()
     assert rep.verdict() == "WARNINGS", rep.render()
+
+
+def test_iter_value_passed_on_unchanged_is_its_initial_value(ref):
+    """An extra iter value the body passes on unchanged (a port carrying a name assigned only in a folded-away
+    arm) is the value it starts with, in the body and as the loop's result: EQUIVALENT; a use of that result
+    as the loop's real result is not."""
+    carried = (FOR, FOR.replace("%for = for", "%for:2 = for").replace(
+        "iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32>)",
+        "iter_values(%iterArg0 = %cst_0_f32, %iterArg1 = %cst_0_f32) -> (tile<64x64xf32>, tile<64x64xf32>)"))
+    port = _edit(ref, carried, (CONT, "continue %4, %iterArg1 : tile<64x64xf32>, tile<64x64xf32>"),
+                 (USE, "%2 = ftof %for#0  :"))
+    rep = irdiff.diff(ref, port)
+    assert rep.verdict() == "EQUIVALENT", rep.render()
+    wrong = _edit(ref, carried, (CONT, "continue %4, %iterArg1 : tile<64x64xf32>, tile<64x64xf32>"),
+                  (USE, "%2 = ftof %for#1  :"))  # the zeros the loop started with, not the accumulator
+    bad = irdiff.diff(ref, wrong)
+    assert not bad.equivalent and bad.verdict() != "EQUIVALENT", bad.render()
 
 
 @pytest.mark.parametrize("what,new", [

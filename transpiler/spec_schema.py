@@ -3,7 +3,8 @@
 ``validate(doc, origin)`` checks a loaded spec document (one spec, a list, or ``{"spec": [...],
 "reference": "ref.py"}``) and raises ``CTRS-E010`` naming the file and the JSON path of the first
 problem (``$.spec[1].args.x.shape[0]: 0 is less than the minimum of 1``). The schema covers types,
-required and unknown keys, known dtypes and index dtypes, positive shapes and non-negative strides within
+required and unknown keys, known dtypes and index dtypes, non-negative shapes (a 0 extent is an empty array: the
+placeholder host code passes for an absent optional tensor, ``torch.empty(0)``) and non-negative strides within
 the index dtype, grids and fuzz plans; ``_semantic`` adds what a schema cannot say: one stride per
 dimension, the largest element offset within the index dtype, a base alignment that is a power of two
 and at least the element size (cuTile Python accepts any positive ``base_addr_divisible_by`` and derives
@@ -52,13 +53,13 @@ def schema() -> dict:
                            "items": {"type": "integer", "minimum": lo, "maximum": hi}}
     array = {
         "type": "object", "required": ["dtype", "shape"], "additionalProperties": False,
-        "properties": {"dtype": {"enum": dtypes}, "shape": dims(1, MAX_INDEX["int64"]),
+        "properties": {"dtype": {"enum": dtypes}, "shape": dims(0, MAX_INDEX["int64"]),
                        "strides": dims(0, MAX_INDEX["int64"]), "align": {"type": "integer", "minimum": 1,
                                                                           "maximum": 2**40},
                        "index_dtype": {"enum": sorted(MAX_INDEX)}},
         # int32 indices (the default) bound every dimension and stride
         "if": {"not": {"properties": {"index_dtype": {"const": "int64"}}, "required": ["index_dtype"]}},
-        "then": {"properties": {"shape": dims(1, MAX_INDEX["int32"]), "strides": dims(0, MAX_INDEX["int32"])}},
+        "then": {"properties": {"shape": dims(0, MAX_INDEX["int32"]), "strides": dims(0, MAX_INDEX["int32"])}},
     }
     scalar = {"type": "object", "required": ["scalar"], "additionalProperties": False,
               "properties": {"scalar": {"enum": dtypes}, "value": {"type": ["number", "boolean", "null"]}}}

@@ -40,6 +40,9 @@ class Builder:
 
     def __init__(self):
         self.block = Block()
+        # ids of Values that are loosely typed like a Python number (ir/typing.py): a cuTile ct.Constant[float]
+        # parameter, a Python float of the launch the port carries as a value (:meth:`loosely_typed`)
+        self.loose: set[int] = set()
 
     def loc(self, node) -> Loc:
         raise NotImplementedError
@@ -153,9 +156,26 @@ class Builder:
         b = self.i32(b, node) if isinstance(b, Sym) else b
         if not isinstance(a, Value) and not isinstance(b, Value):
             raise self.err(node, f"an operation on {a!r} and {b!r} that is not a compile-time constant")
+        a, b = self.loosely_typed(a, b, node), self.loosely_typed(b, a, node)
         a = self.tile_of(a, b if isinstance(b, Value) else a, node)
         b = self.tile_of(b, a, node)
         return self.unify(a, b, node)
+
+    def loosely_typed(self, v, other, node):
+        """``v`` converted to the dtype a Python number takes when it meets ``other`` when ``v`` is a loosely typed
+        value (:attr:`loose`): cuTile Python's ct.Constant[float] is a Python float in the kernel, so ``w + SHIFT``
+        on an f16 tile adds in f16 (``literal_dtype``: f16 / bf16 / f32 / f64 keep theirs, an integer or bool
+        operand makes it f32); anything else unchanged. Meeting a dtype variable, the result is that variable's
+        dtype: lowered per dtype (the f32 value is converted to a concrete one)."""
+        if not (isinstance(v, Value) and v.id in self.loose and isinstance(other, Value)
+                and other.id not in self.loose):
+            return v
+        dt = other.type.dtype
+        if isinstance(dt, (DTypeParam, DTypeChoice)):
+            e = self.err(node, f"a loosely typed constant meeting a tile of the dtype variable {dt}")
+            e.__cause__ = irtyping.depends_on([other.type], "a ct.Constant[float] meeting a tile")
+            raise e
+        return self.convert(v, irtyping.literal_dtype(dt, 0.0), node)
 
     def binary(self, op: str, a, b, node, hint: str = "", **modes):
         """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing;
@@ -166,6 +186,9 @@ class Builder:
         if op in PREDICATES:
             return self.compare(op, a, b, node, hint)
         b_const = b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
+        # two loosely typed operands (``EPS * 2.0``): a Python float in the reference too, so is the result
+        loose = all(isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, Value) and v.id in self.loose
+                    for v in (a, b))
         a, b = self.operands(a, b, node)
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
@@ -192,7 +215,10 @@ class Builder:
             raise self.err(node, f"operator {op} on {a.type}")
         if modes and kind not in (OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF):
             raise self.err(node, f"math modes of {op} on {a.type}")
-        return self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
+        result = self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
+        if loose:
+            self.loose.add(result.id)
+        return result
 
     def compare(self, op: str, a, b, node, hint: str = "") -> Value:
         """``a < b`` ...: a bool tile (an i1 scalar for scalars); floats compare ordered except ``!=``. ``op`` is

@@ -33,6 +33,13 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     the float constant they evaluate to (round to nearest even, as the hardware conversion; an ``ftof`` rounds
     the printed digits of its operand, which name the same f32 but may in rare ties round differently);
   * dead code: only ops that reach a store, a terminator or a region with side effects count;
+  * loops and ifs decided by constants: an ``if`` whose condition is an ``i1`` constant is its taken arm (its ops
+    join the enclosing block, its results are what the arm yields; the port's Rust ``if`` on const generics,
+    the reference decides it while lowering); the index of a ``for`` whose constant bounds give exactly one
+    iteration is its lower bound (cutile folds ``j * TILE`` of such a loop to ``constant 0``, cuTile Python
+    multiplies the index); a ``for`` iter value the body passes on unchanged (its one ``continue`` yields the
+    iter value itself) is the value it starts with, and so is that loop result (a port carrying a name assigned
+    only in an arm the reference folded away);
   * size-1 dims (reference side only, ``unit_dims_dynamic``): cuTile Python makes a launch's size-1 dims
     constants (``shape = [ 1 , .. ]``, ``tensor_view<1x?..>``); the port reads them from its argument.
     For the launch being proven the argument is 1, so the reference's constant 1 is read as that argument.
@@ -44,6 +51,15 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     the port's static ``1`` is read as the entry argument that carries it (cutile passes every stride), known
     ``bounded<0, ?>`` (1 is), in the view's type too (``strides = [ ?, .., 1 ]`` -> ``[ ?, .., ? ]``). Only the
     port is rewritten, only rank > 5 views.
+  * size-1 extents read by the body (port side only, ``unit_args``): where cuTile Python specialises a launch's
+    size-1 dim (calling convention v2: ``shape_constant`` 1, named in the reference's mangled entry symbol), its
+    dataflow proves the extent argument the constant 1 and materialises it (_passes/materialize_constants.py,
+    through the ``astype`` to the gather's u64 index type: _passes/dataflow_analysis.py), so a ``ct.gather``'s
+    bounds check on that axis compares with ``constant 1`` (and ``arr.shape[i]`` reads 1); the port reads the
+    argument, 1 at that launch. Every use of such an argument (through assumes) but a ``make_tensor_view``'s (the
+    reference-side rule above covers those) is read as the constant 1 of its type, and ``exti`` / ``trunci`` of an
+    integer splat constant is the constant it evaluates to. Only the port is rewritten, only for arguments the
+    reference itself made the constant 1: a reference that compares with the argument is still a difference.
   * padded pointer loads (docs/ir.md "Padded gathers"): an unpadded masked ``load_ptr_tko`` whose result only feeds
     ``select %mask, %result, %pad`` on the load's own mask is the padded load ``load_ptr_tko %ptr, %mask, %pad``
     (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a
@@ -81,6 +97,11 @@ ORDERED = {"store_view_tko", "store_ptr_tko", "atomic_rmw_tko", "atomic_cas_tko"
 
 def _h(*parts: object) -> str:
     return hashlib.sha1("\x1f".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+def _splat_key(elem: str, lit: str, typ: str) -> str:
+    """The value key of ``constant < elem : lit > : typ`` (what visit() gives that op's result)."""
+    return _h(_h(_h(f"constant < {elem} : {lit} > : {typ}")), "result", 0)
 
 
 @dataclass
@@ -324,7 +345,8 @@ def _pad_select(ops: list[Op], i: int, uses: Counter) -> int | None:
     return None
 
 
-def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_dynamic: bool = False) -> Canon:
+def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_dynamic: bool = False,
+                 unit_args: frozenset[int] = frozenset()) -> Canon:
     if entry.regions:
         entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
         entry = replace(entry, regions=[_padded_loads(r, _value_uses(r)) for r in entry.regions])
@@ -353,16 +375,33 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
         synth = op if op.name == "constant" else replace(op, name="constant", sig=sig, uses=[], regions=[])
         key = _h(_h(sig))  # = the key visit() gives a constant op of that text (no operands, no regions)
         for r in op.results:
-            env[r] = _h(key, "result", 0)
+            env[r] = _splat_key(elem, lit, typ)
             splat[r] = (elem, lit)
         c = CanonOp(synth, key, [])
         all_ops.append(c)
         return c
 
-    def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
+    def visit_all(ops: list[Op]) -> list[CanonOp]:
         mine: list[CanonOp] = []
         for op in ops:
-            mine.append(visit(op))
+            arm = _taken_arm(op, splat)
+            if arm is None:
+                mine.append(visit(op))
+                continue
+            # an `if` on a constant condition is its taken arm (module doc): its ops join this block, its
+            # results are what the arm yields
+            body, yielded = arm
+            mine.extend(visit_all(body))
+            for r, u in zip(op.results, yielded):
+                env[r] = env.get(u, _h("free", u))
+                if u in splat:
+                    splat[r] = splat[u]
+                if u in root_of:
+                    root_of[r] = root_of[u]
+        return mine
+
+    def block(ops: list[Op]) -> tuple[str, list[CanonOp]]:
+        mine = visit_all(ops)
         # liveness inside this block: side effects, terminators, and what they use
         producers: dict[str, CanonOp] = {}
         for c in mine:
@@ -406,11 +445,29 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
             producer[r] = c
         return c
 
+    def unit_uses(op: Op) -> Op:
+        """The module doc's size-1 extents: uses of a ``unit_args`` argument (through assumes) outside a
+        ``make_tensor_view`` read as the splat constant 1 of the argument's type."""
+        names = {}
+        for u in op.uses:
+            i = root_of.get(u)
+            if i is None or i not in unit_args or not _SPLAT_TYPE.match(arg_types[i]):
+                continue
+            name = f"%unit.{i}"
+            if name not in env:
+                elem = _SPLAT_TYPE.match(arg_types[i]).group(1)
+                env[name] = _splat_key(elem, "1", arg_types[i])
+                splat[name] = (elem, "1")
+            names[u] = name
+        return replace(op, uses=[names.get(u, u) for u in op.uses]) if names else op
+
     def _visit(op: Op) -> CanonOp:
         if unit_dims_dynamic:
             op = _dynamic_unit_dims(op, entry, root_of, is_one)
         if high_rank_strides_dynamic:
             op = _dynamic_high_rank_strides(op, entry, root_of, static_unit)
+        if unit_args and op.name not in ("make_tensor_view", "assume"):  # an assume passes the argument on
+            op = unit_uses(op)
         m = _SPLAT.match(op.sig) if op.name == "constant" and len(op.results) == 1 else None
         if m:
             return splat_const(op, m.group(1), m.group(2), m.group(3))
@@ -421,7 +478,7 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
                 c = splat_const(op, *splat[src], rt.group(1))
                 folded_from.setdefault(src, []).append(c)
                 return c
-        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat)
+        folded = _fold_cmpi(op, splat) or _fold_int(op, splat) or _fold_float(op, splat) or _fold_ext(op, splat)
         if folded is not None:
             return splat_const(op, *folded)
         if op.name == "assume":
@@ -430,6 +487,8 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
                 env[r] = env.get(src, _h("free", src))
                 if src in root_of:
                     root_of[r] = root_of[src]
+                if src in splat:  # an assumed constant is the constant (a single-trip loop's index)
+                    splat[r] = splat[src]
             c = CanonOp(op, env.get(src, ""), [env.get(src, "")])
             if src not in induction:  # a loop index's range restates the loop bounds (compared as the loop)
                 assumes.append((c, root_of.get(src), _fact(op.sig)))
@@ -457,12 +516,23 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
         sig = _strip_tokens(op.sig, len(op.token_uses))
         tok_results = _token_positions(sig) if op.regions else set()
         through = _if_passthrough(op, env) if op.name == "if" else {}  # result position -> the outer value
+        # iter values a loop passes on unchanged: the value they start with (module doc)
+        same = {k: u for k, u in _loop_invariant(op).items() if k not in tok_results and u in env}
+        through.update({k: env[u] for k, u in same.items()})
         gone = tok_results | set(through)
         token_defs: set[int] = set()
+        n = sig.count("%def = %")
         if tok_results:  # tokens threaded through a loop / if: one value, like make_token (module doc)
-            n = sig.count("%def = %")
             drop |= {len(op.uses) - n + k for k in tok_results if n}
             token_defs = {len(op.defs) - n + k for k in tok_results if n}
+        for k, u in same.items():
+            drop.add(len(op.uses) - n + k)
+            d = op.defs[len(op.defs) - n + k]
+            env[d] = env[u]
+            if u in splat:
+                splat[d] = splat[u]
+            if u in root_of:
+                root_of[d] = root_of[u]
         if gone:
             sig = _drop_token_results(sig, gone)
         if op.name in TERMINATORS and term_drop and term_drop[-1]:
@@ -473,7 +543,13 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
             operand_keys = sorted(operand_keys)
         pre = _h(sig, *operand_keys)
         for i, d in enumerate(op.defs):
-            env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+            if i - (len(op.defs) - n) not in same:
+                env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+        first = _single_trip(op, splat)
+        if first is not None:  # the index of a loop that runs once is its lower bound (module doc)
+            elem, typ = first
+            env[op.defs[0]] = _splat_key(elem, splat[op.uses[0]][1], typ)
+            splat[op.defs[0]] = (elem, splat[op.uses[0]][1])
         c = CanonOp(op, "", operand_keys)
         # a `continue` / `yield` left with nothing to pass (it only passed tokens) is the implicit one
         c.alias = op.name in ("continue", "yield") and not operand_keys and not op.regions and bool(drop)
@@ -524,6 +600,21 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
         if fact not in facts.get(arg, []):
             facts.setdefault(arg, []).append(fact)
     return Canon(entry, root, all_ops, set(env.values()), arg_types, facts, _entry_hints(entry.sig), value_facts)
+
+
+def _taken_arm(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[list[Op], list[str]] | None:
+    """``(ops, yielded values)`` of the arm an ``if`` on an ``i1`` splat constant takes (an absent ``else`` is an
+    empty arm), else None (not such an ``if``, or an arm that leaves otherwise: ``continue`` / ``break`` /
+    ``return``)."""
+    if op.name != "if" or not op.uses or op.uses[0] not in splat or splat[op.uses[0]][0] != "i1":
+        return None
+    arm = op.regions[0 if splat[op.uses[0]][1] in ("true", "1", "-1") else 1] \
+        if len(op.regions) > (0 if splat[op.uses[0]][1] in ("true", "1", "-1") else 1) else []
+    if arm and arm[-1].name == "yield" and len(arm[-1].uses) == len(op.results):
+        return arm[:-1], list(arm[-1].uses)
+    if not op.results and not any(o.name in TERMINATORS or o.name == "return" for o in arm):
+        return arm, []
+    return None
 
 
 def _int_literal(elem: str, lit: str, signed: bool) -> int | None:
@@ -604,6 +695,28 @@ def _fold_int(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str]
     bits = int(ea[1:])
     v &= (1 << bits) - 1  # wraps like the hardware; printed signed, as the IR prints constants
     return ea, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
+
+
+_EXT = re.compile(r"^(exti|trunci) % ((?:\w+ )*?): tile < ([^<>]*) > -> (tile < ([^<>]*) >)$")
+_SPLAT_TYPE = re.compile(r"^tile < (i\d+) >$")  # a scalar integer argument (an extent, a stride)
+
+
+def _fold_ext(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """``(element type, literal, type)`` of an ``exti`` (signed / unsigned) or ``trunci`` of an integer splat
+    constant: the constant it evaluates to (cuTile Python's dataflow folds ``astype`` of a constant extent), else
+    None."""
+    m = _EXT.match(op.sig) if op.name in ("exti", "trunci") and len(op.uses) == 1 and len(op.results) == 1 else None
+    if m is None or op.uses[0] not in splat:
+        return None
+    src, dst = m.group(3).split("x")[-1], m.group(5).split("x")[-1]
+    elem, lit = splat[op.uses[0]]
+    flags = m.group(2).split()
+    v = _int_literal(elem, lit, "unsigned" not in flags)
+    if v is None or elem != src or not re.fullmatch(r"i\d+", dst) or dst == "i1" or elem == "i1":
+        return None
+    bits = int(dst[1:])
+    v &= (1 << bits) - 1  # truncation keeps the low bits; an extension the value read with its signedness
+    return dst, str(v - (1 << bits) if v >> (bits - 1) else v), m.group(4)
 
 
 _FLOAT_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
@@ -728,6 +841,39 @@ def _if_passthrough(op: Op, env: dict[str, str]) -> dict[int, str]:
         if name is not None and name in env and name not in inner:
             out[i] = env[name]
     return out
+
+
+_FOR_INDEX = re.compile(r"^for %def in \( % to % , step % \) : (tile < (i\d+) >)")
+
+
+def _single_trip(op: Op, splat: dict[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """``(element type, type)`` of the index of a ``for`` whose constant bounds give exactly one iteration
+    (``lb < ub <= lb + step``), else None."""
+    m = _FOR_INDEX.match(op.sig) if op.name == "for" and len(op.uses) >= 3 and op.defs else None
+    if m is None or not all(u in splat and splat[u][0] == m.group(2) for u in op.uses[:3]):
+        return None
+    lb, ub, step = (_int_literal(m.group(2), splat[u][1], True) for u in op.uses[:3])
+    if None in (lb, ub, step) or step <= 0 or not lb < ub <= lb + step:
+        return None
+    return m.group(2), m.group(1)
+
+
+def _loop_invariant(op: Op) -> dict[int, str]:
+    """Iter-value positions of a ``for`` whose body passes the iter value on unchanged (its one ``continue``, the
+    body's last op, yields that iter value itself), mapped to the value the loop starts it with: the iter value is
+    that value in every iteration and so is the loop's result (a port that carries a name assigned only in an arm
+    the reference folded away, and one that does not, have the same graph)."""
+    if op.name != "for" or not op.regions or not op.regions[0]:
+        return {}
+    n = op.sig.count("%def = %")
+    body = op.regions[0]
+    last = body[-1]
+    if not n or last.name != "continue" or len(last.uses) != n or len(op.defs) < n or len(op.uses) < n:
+        return {}
+    if any(x.name in ("continue", "break") for o in body[:-1] for x in o.walk()):
+        return {}
+    iters, inits = op.defs[len(op.defs) - n:], op.uses[len(op.uses) - n:]
+    return {k: inits[k] for k in range(n) if last.uses[k] == iters[k]}
 
 
 def _token_positions(sig: str) -> set[int]:

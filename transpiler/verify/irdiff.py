@@ -328,6 +328,38 @@ def _facts(ref: ircanon.Canon, gen: ircanon.Canon) -> list[Finding]:
     return out
 
 
+_SYMBOL = re.compile(r"^entry @(\S+)")
+
+
+def unit_extent_args(entry_sig: str, n_args: int) -> frozenset[int]:
+    """The entry-argument positions of the extents the reference made the constant 1 (ircanon's "size-1 extents
+    read by the body"): read from its mangled entry symbol (cuTile Python's ``demangle_kernel_name``: the
+    parameters' constraints, ``shape_constant`` per axis); an array parameter is its pointer, its extents, its
+    strides, a scalar one argument, a constant none. Empty when the symbol is not a cuTile Python mangled name
+    (a hand-written dump, a port), when cuda-tile is not there, or when the layout does not add up to the entry's
+    ``n_args`` arguments."""
+    m = _SYMBOL.match(entry_sig)
+    if m is None or "_K" not in m.group(1):
+        return frozenset()
+    try:
+        from cuda.tile.compilation import ArrayConstraint, ScalarConstraint, demangle_kernel_name  # noqa: PLC0415
+        from cuda.tile.compilation import ConstantConstraint  # noqa: PLC0415
+
+        _, sig = demangle_kernel_name(m.group(1))
+    except Exception:  # noqa: BLE001 - not a mangled cuTile Python symbol (or no cuda-tile): nothing specialised
+        return frozenset()
+    pos, out = 0, set()
+    for p in sig.parameters:
+        if isinstance(p, ArrayConstraint):
+            out |= {pos + 1 + i for i, c in enumerate(p.shape_constant) if c == 1}
+            pos += 1 + 2 * p.ndim
+        elif isinstance(p, ScalarConstraint):
+            pos += 1
+        elif not isinstance(p, ConstantConstraint):  # a list / tuple parameter: its layout is not read here
+            return frozenset()
+    return frozenset(out) if pos == n_args else frozenset()
+
+
 def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "gen") -> Report:
     rmod, gmod = irparse.parse(ref_text, ref_name), irparse.parse(gen_text, gen_name)
     report = Report(ref_name, gen_name, False)
@@ -335,8 +367,9 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
         report.findings.append(Finding(CRITICAL, "IRD-ENTRIES", "entry",
                                        f"entry count differs: ref {len(rmod.entries)} vs port {len(gmod.entries)}"))
     for re_, ge in zip(rmod.entries, gmod.entries):
-        ref, gen = ircanon.canonicalise(re_, unit_dims_dynamic=True), ircanon.canonicalise(
-            ge, high_rank_strides_dynamic=True)
+        ref = ircanon.canonicalise(re_, unit_dims_dynamic=True)
+        gen = ircanon.canonicalise(ge, high_rank_strides_dynamic=True,
+                                   unit_args=unit_extent_args(re_.sig, len(re_.defs)))
         rl, gl = ref.live_ops(), gen.live_ops()
         report.stats = {"ref_ops": len(rl), "gen_ops": len(gl), "matched": len(rl.keys() & gl.keys())}
         if ref.arg_types != gen.arg_types:

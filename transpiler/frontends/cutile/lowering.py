@@ -207,6 +207,7 @@ class Lowering(Builder):
                 self.note(p, "float-bits", f"ct.Constant[float] {name} -> i32 const generic of its f32 bits (no "
                                            "float const generics on stable Rust), bitcast to f32 at entry")
                 self.params.append(Param(name, "fconst", v, self.loc(p)))
+                self.loose.add(v.id)  # a Python float in the reference: loosely typed (Builder.loosely_typed)
                 return
             self.params.append(Param(name, "scalar", v, self.loc(p)))
             return

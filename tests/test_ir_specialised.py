@@ -1,0 +1,150 @@
+"""Where cuTile Python decides something per launch that the port computes (docs/ir.md "Specialised extents and
+constant conditions", "Typing rules"): each rule with a kernel of this repo proven IR-equivalent at its specs.
+
+* a size-1 extent (tests/data/gather_unit_axis.py): the reference's gather compares with ``constant 1``, the port
+  with the extent argument; the verifier reads the argument as 1 where the reference's mangled entry symbol says
+  the axis was specialised;
+* a compile-time ``check_bounds`` (tests/data/const_check_bounds.py): the port's Rust ``if`` on its const
+  generics is emitted with both arms; an ``if`` on a constant condition is its taken arm;
+* a ``ct.Constant[float]`` meeting an f16 / bf16 tile (tests/data/loose_float_const.py) is loosely typed like
+  the Python float it is: the add stays in the tile's dtype.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ctrs import spec as specmod
+from ctrs.verify import ir_ref, ir_rs, ircanon, irdiff, irparse
+
+from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
+
+KERNELS = ["gather_unit_axis", "const_check_bounds", "loose_float_const"]
+
+
+@pytest.fixture(scope="module")
+def ports(tmp_path_factory):
+    return translate_data(tmp_path_factory.mktemp("specialised"), KERNELS)
+
+
+@pytest.mark.parametrize("name,spec", list(data_cases(KERNELS)))
+def test_port_is_ir_equivalent(ports, name, spec):
+    assert_port_equivalent(DATA / f"{name}.py", ports[name], spec)
+
+
+def _spec(kernel: str, name: str):
+    return next(s for s in specmod.load_specs(str(DATA / f"{kernel}.json")) if s.name == name)
+
+
+def test_unit_extents_come_from_the_reference_symbol():
+    ref = ir_ref.compile_reference(DATA / "gather_unit_axis.py", _spec("gather_unit_axis", "f16_b1"))
+    (entry,) = irparse.parse(ref.text, "ref").entries
+    # table [1, 1, 4096]: args 0 (pointer), 1-3 (extents); idx [1, 512]: 7, 8-9; out [1, 512]: 12, 13-14
+    assert irdiff.unit_extent_args(entry.sig, len(entry.defs)) == {1, 2, 8, 13}
+    assert irdiff.unit_extent_args("entry @pick_rows_f16 ( %def : tile < i32 > )", 1) == frozenset()
+
+
+def test_without_the_specialisation_the_extent_compare_is_a_difference(ports):
+    """The rule rests on the reference's symbol: the same reference under a name that specialises nothing is
+    compared with the port's extent argument as it is (not equivalent), so the rule does not hide a port that compares
+    with something else."""
+    spec = _spec("gather_unit_axis", "f32_b4")
+    ref = ir_ref.compile_reference(DATA / "gather_unit_axis.py", spec)
+    (gen,) = ir_rs.compile_ports(ports["gather_unit_axis"], [(spec, "pick_rows_i32_f32")])
+    assert irdiff.diff(ref.text, gen.text).verdict() != "CRITICAL"
+    plain = re.sub(r"entry @\w+", "entry @pick_rows", ref.text, count=1)
+    rep = irdiff.diff(plain, gen.text)
+    assert not rep.equivalent and rep.verdict() != "EQUIVALENT", rep.render()
+    assert rep.stats["matched"] < rep.stats["ref_ops"], rep.render()
+
+
+_IF = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<i32>>) optimization_hints=<default = {{}}> {{
+  %a = constant <i32: 3> : tile<i32>
+  %b = constant <i32: 4> : tile<i32>
+  %c = cmpi {pred} %a, %b, signed : tile<i32> -> tile<i1>
+  %r = if %c -> (tile<i32>) {{
+    %x = addi %arg0, %arg0 : tile<i32>
+    yield %x : tile<i32>
+  }} else {{
+    %y = muli %arg0, %arg0 : tile<i32>
+    yield %y : tile<i32>
+  }}
+  %t = store_ptr_tko weak %arg1, %r : tile<ptr<i32>>, tile<i32> -> token
+  return
+}}"""
+_STRAIGHT = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<i32>>) optimization_hints=<default = {{}}> {{
+  %x = {op} %arg0, %arg0 : tile<i32>
+  %t = store_ptr_tko weak %arg1, %x : tile<ptr<i32>>, tile<i32> -> token
+  return
+}}"""
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("pred,taken,other", [("less_than", "addi", "muli"), ("equal", "muli", "addi")])
+def test_if_on_a_constant_condition_is_its_taken_arm(pred, taken, other):
+    branchy = _IF.format(pred=pred)
+    assert irdiff.diff(_STRAIGHT.format(op=taken), branchy).verdict() == "EQUIVALENT"
+    assert irdiff.diff(_STRAIGHT.format(op=other), branchy).verdict() == "CRITICAL"
+
+
+@pytest.mark.model
+def test_integer_casts_of_constants_fold():
+    splat = {"%one": ("i32", "1"), "%neg": ("i32", "-1"), "%big": ("i64", "4294967297")}
+
+    def fold(sig, use):
+        return ircanon._fold_ext(irparse.Op(sig.split()[0], ["%r"], [use], [], sig), splat)
+
+    assert fold("exti % signed : tile < i32 > -> tile < i64 >", "%one") == ("i64", "1", "tile < i64 >")
+    assert fold("exti % signed : tile < i32 > -> tile < i64 >", "%neg") == ("i64", "-1", "tile < i64 >")
+    assert fold("exti % unsigned : tile < i32 > -> tile < i64 >", "%neg") == ("i64", "4294967295", "tile < i64 >")
+    assert fold("trunci % : tile < i64 > -> tile < i32 >", "%big") == ("i32", "1", "tile < i32 >")
+    assert fold("exti % signed : tile < i32 > -> tile < i64 >", "%missing") is None
+
+
+@pytest.mark.model
+def test_constant_float_meeting_a_narrow_tile_keeps_its_dtype(ports):
+    text = ports["loose_float_const"].read_text()
+    f16 = text[text.index("fn shift_narrow_f16"):text.index("fn shift_narrow_bf16")]
+    # SHIFT and FLOOR are converted to f16 before they meet the f16 tile; FLOOR meets the i32 iota as f32
+    assert "SHIFT_c: Tile<f16, { [] }> = convert_tile(shift_f)" in f16
+    assert "FLOOR_c: Tile<f16, { [] }> = convert_tile(floor_f)" in f16
+    assert "i_c: Tile<f32, { [TILE] }> = convert_tile(i)" in f16
+    assert "Tile<f32, { [TILE] }> = convert_tile(t)" not in f16  # x's tile is never widened
+
+
+_MUL = """entry @k(%arg0: tile<ptr<i32>>, %arg1: tile<i32>, %arg2: tile<i32>) optimization_hints=<default = {{}}> {{
+  %n = assume bounded<0, ?>, %arg1 : tile<i32>
+{one}  %x = muli %arg2, {by} : tile<i32>
+  %t = store_ptr_tko weak %arg0, %x : tile<ptr<i32>>, tile<i32> -> token
+  return
+}}"""
+
+
+@pytest.mark.model
+def test_a_unit_extent_argument_is_the_constant_one_in_the_port():
+    """mamba2's tile count ``chunks * heads * batch``: the reference multiplies by ``constant 1`` (batch 1
+    specialised), the port by its extent argument; read as 1 only where ``unit_args`` names that argument."""
+    ref = irparse.parse(_MUL.format(one="  %c1 = constant <i32: 1> : tile<i32>\n", by="%c1"), "r").entries[0]
+    port = irparse.parse(_MUL.format(one="", by="%n"), "p").entries[0]
+    r = ircanon.canonicalise(ref)
+    assert ircanon.canonicalise(port, unit_args=frozenset({1})).root == r.root
+    assert ircanon.canonicalise(port).root != r.root
+    assert ircanon.canonicalise(port, unit_args=frozenset({2})).root != r.root  # another argument: no
+
+
+@pytest.mark.model
+def test_arithmetic_of_loose_constants_stays_loose(tmp_path):
+    """``t + S * 2.0`` on an f16 tile: ``S * 2.0`` is a Python float in the reference too (two loosely typed
+    operands), so it meets the tile as f16."""
+    from ctrs import translate  # noqa: PLC0415
+
+    src = tmp_path / "k.py"
+    src.write_text("import cuda.tile as ct\n\n\n@ct.kernel\ndef twice(x, y, S: ct.Constant[float], T: ct.Constant[int]):\n"
+                   "    p = ct.bid(0)\n    t = ct.load(x, index=(p,), shape=(T,))\n"
+                   "    ct.store(y, index=(p,), tile=t + S * 2.0)\n")
+    files = translate.translate(src, tmp_path / "port")
+    text = next(p for p in files if p.name == "kernel.rs").read_text()
+    f16 = text[text.index("fn twice_f16"):text.index("fn twice_bf16")]
+    assert "Tile<f16, { [] }> = convert_tile(" in f16 and "Tile<f32, { [T] }>" not in f16
