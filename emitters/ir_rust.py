@@ -39,6 +39,11 @@ _OLD_KIND = {OpKind.FMA: "fma", OpKind.MMA: "mma", OpKind.MATH: "unary", OpKind.
 # stores unordered (each grid-stride iteration writes its own tile) and --explain says so.
 _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
+
+
+def _ordered_store_spelling() -> bool:
+    """Whether the target profile spells an ordered store (``[api.ordered_store_view]``: cutile 0.5.0, not 0.3.1)."""
+    return bool(targets.current().spelling("ordered_store_view")["rust"])
 _POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
 _CMP_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SCALAR = "scalar"
@@ -468,8 +473,11 @@ class KernelEmitter:
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
             self.let(out, tup, "(i32, i32, i32)", fn, op)
             return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
-        if k == OpKind.ARRAY_TOKEN:
-            self.text[(r.id, _SCALAR)] = _UNORDERED
+        if k == OpKind.ARRAY_TOKEN:  # an ordered store's initial token (passes/tokens.py)
+            arr = op.operands[0]
+            spelled = _ordered_store_spelling() and arr.id not in self.tensors and arr.id not in self.raw
+            self.text[(r.id, _SCALAR)] = (targets.current().render("tensor_token", tensor=self.val(arr)) if spelled
+                                          else _UNORDERED)
             return None
         if k == OpKind.MAKE_VIEW:
             tensor = self.tensors.get(op.operands[0].id)
@@ -478,6 +486,8 @@ class KernelEmitter:
             self.views[r.id] = op
             if op.attrs["mutable"] and op.attrs.get("order"):
                 return self.permuted_store_view(op, out, arr, shape)
+            if op.attrs["mutable"] and self._only_ordered_stores(op):
+                return None  # each ordered store makes its own view from the carried token (_ordered_store)
             if op.attrs["mutable"]:
                 name = self.fresh(r.hint)
                 self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
@@ -515,7 +525,9 @@ class KernelEmitter:
         if k == OpKind.STORE_VIEW:
             view, tile, *index = op.operands
             if op.attrs.get("ordered"):
-                *index, _tok = index
+                *index, tok = index
+                if self._ordered_store(op, out, view, tile, index, tok, target):
+                    return None
                 self.text[(r.id, _SCALAR)] = _UNORDERED
             vtext = self.val(view)
             idx = ", ".join(self.val(v, _SCALAR) for v in index)
@@ -843,6 +855,41 @@ class KernelEmitter:
             text = self.rules["rust"]["broadcast"].format(x=raw, shape=shape_rust(r.type.shape))
         self.define(out, op, r, rtype, text, target=target, decl=declaration(tmpl))
 
+    def _only_ordered_stores(self, view_op: Op) -> bool:
+        """A mutable view every use of which is an ordered store this target spells (_ordered_store): the view
+        itself is then never named."""
+        arr = view_op.operands[0]
+        uses = self.uses.get(view_op.results[0].id, [])
+        return (bool(uses) and _ordered_store_spelling() and not view_op.attrs.get("order")
+                and arr.id not in self.tensors and arr.id not in self.raw
+                and all(u.kind == OpKind.STORE_VIEW and u.attrs.get("ordered") and u.operands[0] is view_op.results[0]
+                        for u in uses))
+
+    def _ordered_store(self, op: Op, out: list, view, tile, index: list, tok, target: str | None) -> bool:
+        """A store ordered after its array's carried token (passes/tokens.py), as cuTile Python orders it: a mutable
+        view made from the token for this store, the token after it read back from the view (target profile
+        ``[api.ordered_store_view]``). False where the target has no spelling or the store is not a plain view's
+        (a permuted view, a raw array): the caller stores unordered."""
+        made = self.views[view.id]
+        tok_text = self.val(tok)
+        if tok_text == _UNORDERED or not _ordered_store_spelling() or made.attrs.get("order"):
+            return False
+        prof = targets.current()
+        pv = self.fresh((view.hint or "view") + "_ordered")
+        self.let(out, pv, type_rust(view.type), prof.render("ordered_store_view", in_unsafe=True,
+                 tensor=self.val(made.operands[0]), shape=shape_rust(made.attrs["tile"]), token=tok_text), op,
+                 mutable=True, unsafe=prof.is_unsafe("ordered_store_view"))
+        idx = ", ".join(self.val(v, _SCALAR) for v in index)
+        self.let(out, self.fresh("_done"), "Token", f"store_view_tko_mut(&mut {pv}, {self.val(tile)}, [{idx}], "
+                 f"ordering::Weak, scope::TileBlock, {_view_hints(op)})", op, unsafe=True)
+        after = f"get_partition_token_mut(&{pv})"
+        r = op.results[0]
+        if target is not None:
+            self.assign(out, target, after, op)
+        else:
+            self.text[(r.id, _SCALAR)] = after
+        return True
+
     def _retype_reduce(self, op: Op) -> bool:
         r = op.results[0]
         return (op.kind in (OpKind.REDUCE_SUM, OpKind.REDUCE_MAX, OpKind.REDUCE_MIN, OpKind.REDUCE_PROD)
@@ -877,9 +924,17 @@ class KernelEmitter:
                     self.text[(x.id, _SCALAR)] = name
                 continue
             if isinstance(v.type, TokenType):
-                slots.append(None)
+                init_text = self.val(v)
+                if init_text == _UNORDERED:
+                    slots.append(None)
+                    for x in (a, res):
+                        self.text[(x.id, _SCALAR)] = _UNORDERED
+                    continue
+                name = self.fresh(a.hint)  # the carried token: a `let mut` Token, the JIT's iter_values
+                self.let(out, name, "Token", init_text, op, mutable=True, kind="carried")
+                slots.append(name)
                 for x in (a, res):
-                    self.text[(x.id, _SCALAR)] = _UNORDERED
+                    self.text[(x.id, _SCALAR)] = name
                 continue
             if v.id in self.slot:
                 name = self.slot[v.id]

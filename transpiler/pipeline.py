@@ -15,7 +15,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from . import errors
+from . import errors, targets
 from .emitters import rust_model as model
 from .frontends import cutile as fe_cutile
 from .frontends import triton as fe_triton
@@ -111,13 +111,16 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
             out.append(model.Decision(k.loc.line, py, "generic", text))
         for op in walk(k.body):
             if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered"):
+                prof = targets.current()
+                how = ((f"cutile {prof.version} carries it too (a `let mut` Token, a view per store: "
+                        "[api.ordered_store_view])") if prof.spelling("ordered_store_view")["rust"] else
+                       (f"cutile {prof.version} cannot carry a store token through a loop, so the port stores "
+                        "unordered (equal results when iterations write distinct tiles)"))
                 out.append(model.Decision(op.loc.line, py, "ordering",
                                           f"{k.name}: the store at line {op.loc.line} is ordered across loop "
                                           "iterations "
                                           "by the reference (its index is not the loop variable: the array's token is "
-                                          "loop-carried); cutile 0.3.1 cannot carry a store token through a loop, so "
-                                          "the port stores unordered (equal results when iterations write distinct "
-                                          "tiles)"))
+                                          f"loop-carried); {how}"))
         noted = {f for f, _ in k.variant if any(kind == "variant" and f"<- {f}=" in t for _, kind, t in k.notes)}
         for line, kind, text in k.notes:
             if kind == "variant" or (py, line, text) not in seen:
