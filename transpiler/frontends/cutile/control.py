@@ -423,8 +423,10 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
         else:
             merged.append(name)
             continue
-        if flag is not None:
-            raise Structural(flag, line, why)
+        if flag is not None:  # one entry per value: the literal the test compares with gets an entry of its own
+            s = Structural(flag, line, why)
+            s.literals = _tested(c)
+            raise s
         e = lw.err(node, f"{'if on ' + expr.name if expr else 'runtime if'}: {why}")
         if isinstance(tv, Value) and isinstance(ev, Value):  # types that agree for some dtypes of a variable
             e.__cause__ = irtyping.depends_on([tv.type, ev.type], f"'{name}' in each arm of an if")
