@@ -44,6 +44,7 @@ TYPED_IR = {
     "tests/data/cf_const_expr.py",
     "tests/data/cf_const_if.py",
     "tests/data/cf_early_return.py",
+    "tests/data/cf_flag_arm_types.py",
     "tests/data/cf_helpers_float.py",
     "tests/data/cf_ifexp.py",
     "tests/data/cf_int_variant.py",

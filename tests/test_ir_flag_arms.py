@@ -1,0 +1,41 @@
+"""Constant-flag ``if`` s whose arms type differently, resolved per flag value (frontends/cutile/control.py
+two_arms, variant_ranks.py split_on_access_conflict): tests/data/cf_flag_arm_types.py has an int flag tested by
+truth only whose arms give ``acc`` two shapes (TileGym fp8_quantization_matmul.py's SWAP_AB) and an array read
+through an unpadded view in one arm and gathered in the other (its USE_TMA). cuTile Python compiles one launch
+per flag value; the port has one entry per value, IR-equivalent for tests/data/cf_flag_arm_types.json."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctrs import pipeline, translate
+from ctrs.spec import load_specs
+from ctrs.verify import ir_ref, ir_rs, irdiff
+
+from .conftest import DATA, assert_equivalent_report
+
+KERNEL = DATA / "cf_flag_arm_types.py"
+
+
+@pytest.mark.model
+def test_truth_tested_flags_split_into_zero_and_other_entries():
+    mod = translate.translate_module(KERNEL)
+    assert mod.pipeline == pipeline.PIPELINE_NAME
+    rs = translate.translate_source(KERNEL)["kernel.rs"]
+    entries = sorted({ln.split("fn ")[1].split("<")[0] for ln in rs.splitlines() if " fn flip_mul" in ln})
+    # VIEW=0 gathers `a` (a raw pointer: one entry per dtype of `a`); VIEW=1 (any non-zero value) views it
+    assert entries == sorted([f"flip_mul__FLIP_{f}__VIEW_0_{d}" for f in (0, 1) for d in ("bf16", "f16", "f32")]
+                             + ["flip_mul__FLIP_0__VIEW_1", "flip_mul__FLIP_1__VIEW_1"])
+    view_1 = rs[rs.index("fn flip_mul__FLIP_1__VIEW_1"):]
+    assert "gather" not in view_1 and "*mut" not in view_1.split("{", 1)[0]
+
+
+def test_flag_arm_entries_are_ir_equivalent(tmp_path):
+    files = translate.translate(KERNEL, tmp_path / "port")
+    kernel_rs = next(p for p in files if p.name == "kernel.rs")
+    specs = load_specs(str(DATA / "cf_flag_arm_types.json"))
+    assert [s.name for s in specs] == ["flip_gather_f16", "plain_view_bf16", "flip_view_f16"]
+    gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust.get("entry") or s.kernel) for s in specs])
+    for s, gen in zip(specs, gens):
+        ref = ir_ref.compile_reference(KERNEL, s)
+        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
