@@ -67,6 +67,7 @@ TYPED_IR = {
     "tests/data/expr_misc.py",
     "tests/data/expr_tuples.py",
     "tests/data/expr_uint.py",
+    "tests/data/f8_arrays.py",
     "tests/data/float_const_bits.py",
     "tests/data/gather_two_dtype_vars.py",
     "tests/data/index_array_astype.py",

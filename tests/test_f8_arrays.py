@@ -1,0 +1,32 @@
+"""Arrays of float8_e4m3fn as kernel parameters (tests/data/f8_arrays.py, TileGym fp8_quantization_matmul.py's A
+and B): the port's C ABI borrows them as cuda_core's ``f8e4m3fn`` newtype (emitters/render_host.py
+RUST_HOST_TYPE), the crate compiles, and the entry is IR-equivalent for tests/data/f8_arrays.json."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctrs import translate
+from ctrs.spec import load_specs
+from ctrs.verify import ir_ref, ir_rs, irdiff
+
+from .conftest import DATA, assert_equivalent_report
+
+KERNEL = DATA / "f8_arrays.py"
+
+
+@pytest.mark.model
+def test_fp8_arrays_are_borrowed_as_cuda_core_newtypes():
+    ffi = translate.translate_source(KERNEL)["ffi.rs"]
+    assert "borrow::<cutile::cuda_core::f8e4m3fn>(d_a, dev)" in ffi
+    assert "borrow::<cutile::cuda_core::f8e4m3fn>(d_b, dev)" in ffi
+
+
+def test_fp8_array_port_is_ir_equivalent(tmp_path):
+    files = translate.translate(KERNEL, tmp_path / "port")
+    kernel_rs = next(p for p in files if p.name == "kernel.rs")
+    specs = load_specs(str(DATA / "f8_arrays.json"))
+    gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust.get("entry") or s.kernel) for s in specs])
+    for s, gen in zip(specs, gens):
+        ref = ir_ref.compile_reference(KERNEL, s)
+        assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
