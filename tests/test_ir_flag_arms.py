@@ -39,3 +39,25 @@ def test_flag_arm_entries_are_ir_equivalent(tmp_path):
     for s, gen in zip(specs, gens):
         ref = ir_ref.compile_reference(KERNEL, s)
         assert_equivalent_report(irdiff.diff(ref.text, gen.text, "ref", "gen"), kernel_rs)
+
+
+@pytest.mark.model
+def test_flag_arms_of_two_element_types_get_dtypes_per_value(tmp_path):
+    """``c = ct.astype(acc, ct.float16)`` under ``OUT == 1``, ``c = acc`` (f32) otherwise, then scattered into ``y``
+    (TileGym fp8_quantization_matmul.py's OUTPUT_DTYPE): cuTile Python types ``y`` per launch; each entry gets the
+    array dtypes of its own value (before: one dtype solution, ``y`` f32 in the OUT == 1 entry too)."""
+    src = tmp_path / "out_dtype.py"
+    src.write_text(
+        "import cuda.tile as ct\n\n\n@ct.kernel\n"
+        "def k(x, y, T: ct.Constant[int], OUT: ct.Constant[int]):\n"
+        "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
+        "    acc = ct.astype(ct.gather(x, i), ct.float32) * 2.0\n"
+        "    if OUT == 1:\n        c = ct.astype(acc, ct.float16)\n    else:\n        c = acc\n"
+        "    ct.scatter(y, i, c)\n")
+    rs = translate.translate_source(src)["kernel.rs"]
+    heads = {ln.split("fn ")[1].split("<")[0]: rs[rs.index(ln):rs.index(")", rs.index(ln))]
+             for ln in rs.splitlines() if " fn k_" in ln or " fn k__" in ln}
+    out1 = [h for n, h in heads.items() if n.startswith("k__OUT_1")]
+    out2 = [h for n, h in heads.items() if n.startswith("k__OUT_2")]
+    assert out1 and out2, sorted(heads)
+    assert all("y: &Tensor<f16," in h for h in out1) and all("y: &Tensor<f32," in h for h in out2)

@@ -423,6 +423,10 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
         else:
             merged.append(name)
             continue
+        if flag is not None and _dtypes_differ(tv, ev) and getattr(lw, "SPLIT_DTYPE_ARMS", False):
+            # a value of another element type per arm (`c = ct.astype(acc, ct.float16)` under OUTPUT_DTYPE == 1):
+            # what the arrays it reaches are depends on the flag, so each value gets dtype variables of its own
+            raise FlagDType(flag, lw.flags.get(flag, "int"), line, why, _tested(c))
         if flag is not None:  # one entry per value: the literal the test compares with gets an entry of its own
             s = Structural(flag, line, why)
             s.literals = _tested(c)
@@ -446,6 +450,12 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
     how = f"const-generic if {c.python()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
+
+
+def _dtypes_differ(a, b) -> bool:
+    """Whether two arm values are tiles / scalars of two element types (not only two shapes)."""
+    da, db = getattr(getattr(a, "type", None), "dtype", None), getattr(getattr(b, "type", None), "dtype", None)
+    return da is not None and db is not None and str(da) != str(db)
 
 
 def _number_as_runtime(lw, v, other, block: Block, env: dict, node):

@@ -76,6 +76,8 @@ class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
 
     scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
+    # constant-flag arms of two element types: a split per value before the dtypes are solved (control.two_arms)
+    SPLIT_DTYPE_ARMS = True
 
     def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None):
         super().__init__()
