@@ -5,7 +5,10 @@ value, frontends/cutile/__init__.py lower_kernel): Lowering._array_ranks records
 with the flag tests around it, skips the arms a variant's fixed flags fold away, and on two ranks asks for a
 split on the innermost flag tested around a conflicting site. An array a variant does not read keeps the rank
 of its first use in the source (the reference sees whatever the host passes; TileGym passes an empty rank-1
-tensor for an unused optional array)."""
+tensor for an unused optional array).
+
+The same scan splits an array read element-wise (a raw pointer in the port) in one flag arm and through a
+``ct.load`` view without zero padding in another (split_on_access_conflict: TileGym's fp8 matmul USE_TMA)."""
 
 from __future__ import annotations
 
