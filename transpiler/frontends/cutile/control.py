@@ -453,9 +453,12 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
 
 
 def _dtypes_differ(a, b) -> bool:
-    """Whether two arm values are tiles / scalars of two element types (not only two shapes)."""
-    da, db = getattr(getattr(a, "type", None), "dtype", None), getattr(getattr(b, "type", None), "dtype", None)
-    return da is not None and db is not None and str(da) != str(db)
+    """Whether two arm values are tiles of one shape and two concrete element types (``ct.astype(acc, ct.float16)``
+    against ``acc``). 0-d tiles and scalars are not (a length loaded from an array of a dtype variable against a
+    runtime int: its dtype is a trial of the dtype solver's, dtypes.entries, which handles it)."""
+    ta, tb = getattr(a, "type", None), getattr(b, "type", None)
+    return isinstance(ta, TileType) and isinstance(tb, TileType) and ta.shape == tb.shape and len(ta.shape) >= 1 \
+        and isinstance(ta.dtype, DType) and isinstance(tb.dtype, DType) and ta.dtype != tb.dtype
 
 
 def _number_as_runtime(lw, v, other, block: Block, env: dict, node):
