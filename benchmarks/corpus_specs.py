@@ -9,7 +9,8 @@ entry points of TileGym with CPU tensors at the shapes and dtypes of TileGym's o
 (``tests/ops/test_<op>.py`` parametrisations, read in its public repository). Autotuned launches record one
 spec per config; of those only the first config of a kernel is kept (what TileGym runs with
 ``TILEGYM_DISABLE_AUTOTUNE``), so the check tier proves every shape without multiplying cargo runs.
-Files whose host code cannot run on a CPU get specs written from their host code (``HAND``). Not covered:
+Files whose host code cannot run on a CPU get specs written from their host code (``HAND``: layer_norm.py,
+fp8_quantization_matmul.py). Not covered:
 ``layer_norm_legacy.py``'s non-persistent path (host code allocates with ``device="cuda"``), ``group_gemm.py`` (its kernel takes lists of arrays, which the spec format cannot describe).
 """
 
@@ -174,8 +175,35 @@ def _layer_norm(n: int, c: int, w: int, dtype: str, tag: str) -> dict:
             "grid": [str(n), str(-(-w // bw)), "1"], "sites": ["layer_norm.py:400"]}
 
 
+def _w8a8(m: int, n: int, k: int, out: str, cfg: dict, hints: dict, site: int) -> dict:
+    """fp8_quantization_matmul.py's launch as its host code computes it (block_size [128, 128], fp8 e4m3 A and B,
+    f32 per-block scales; ``cfg``: BLOCK_SIZE_M, swap_ab, use_tma of an autotune config or of kernel_configs).
+    A CPU capture cannot run it: the fp8 inputs and its host path need CUDA."""
+    bn = bk = 128
+    kg, ng = -(-k // bk), -(-n // bn)
+    code = {"float32": 0, "float16": 1, "bfloat16": 2}[out]
+    bm = cfg["BLOCK_SIZE_M"]
+    args = {"A": _arr("float8_e4m3fn", m, k), "B": _arr("float8_e4m3fn", n, k), "C": _arr(out, m, n),
+            "As": _arr("float32", m, kg), "Bs": _arr("float32", ng, kg), "M": m, "N": n, "K": k,
+            "GROUP_N": bn, "GROUP_K": bk, "STRIDE_AM": k, "STRIDE_AK": 1, "STRIDE_BK": 1, "STRIDE_BN": k,
+            "STRIDE_CM": n, "STRIDE_CN": 1, "STRIDE__AS_M": kg, "STRIDE__AS_K": 1, "STRIDE__BS_K": 1,
+            "STRIDE__BS_N": kg, "BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk, "GROUP_SIZE_M": 16,
+            "OUTPUT_DTYPE": code, "SWAP_AB": int(cfg["swap_ab"]), "USE_TMA": int(cfg["use_tma"])}
+    tag = f"{out}_{m}x{n}x{k}_BM{bm}_SWAP{int(cfg['swap_ab'])}_TMA{int(cfg['use_tma'])}"
+    return {"kernel": "_w8a8_block_fp8_matmul_kernel", "name": f"_w8a8_block_fp8_matmul_kernel__{tag}", "args": args,
+            "grid": [str(-(-m // bm) * ng), "1", "1"], "hints": hints, "sites": [f"fp8_quantization_matmul.py:{site}"]}
+
+
 # files whose host code cannot run on a CPU: specs written here from the host code
 HAND: dict[str, list[dict]] = {
+    # the first autotune config (BLOCK_SIZE_M 16, swap_ab, no TMA), and kernel_configs launches (TMA, both orders)
+    "fp8_quantization_matmul.py": [
+        _w8a8(256, 1536, 7168, "bfloat16", {"BLOCK_SIZE_M": 16, "swap_ab": True, "use_tma": False},
+              {"num_ctas": 1, "occupancy": 1}, 305),
+        _w8a8(2048, 4096, 4096, "float16", {"BLOCK_SIZE_M": 64, "swap_ab": False, "use_tma": True},
+              {"num_ctas": 1}, 375),
+        _w8a8(512, 2048, 1024, "float32", {"BLOCK_SIZE_M": 32, "swap_ab": True, "use_tma": True},
+              {"num_ctas": 1, "occupancy": 2}, 375)],
     "layer_norm.py": [_layer_norm(4, 32, 3136, "float16", "f16"), _layer_norm(8, 64, 1024, "bfloat16", "bf16"),
                       _layer_norm(2, 128, 4096, "float32", "f32")],
 }

@@ -27,7 +27,9 @@ TEMPLATES = Path(__file__).resolve().parent / "templates" / "port"
 # TensorDesc dtype codes (TileGym's numbering, docs/porting.md §11).
 DTYPE_CODES: dict[str, int] = {"f32": 0, "f16": 1, "bf16": 2, "i32": 3, "i64": 4}
 # Rust host type of each element type, and the torch dtype name the wrapper accepts.
-RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::half::bf16", "i32": "i32", "i64": "i64"}
+RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::half::bf16", "i32": "i32", "i64": "i64",
+                  # fp8 arrays of a concrete dtype (TileGym's fp8 matmul): cuda_core's newtypes (cuda-core src/dtype.rs)
+                  "f8e4m3fn": "cutile::cuda_core::f8e4m3fn", "f8e5m2": "cutile::cuda_core::f8e5m2"}
 TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64"}
 # Element types a type generic is dispatched over (cuTile float kernels; order = match-arm order).
 GENERIC_DTYPES = ("f32", "f16", "bf16")

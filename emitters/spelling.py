@@ -10,6 +10,7 @@ generics (ir/constexpr.py) in Rust. See docs/ir.md.
 from __future__ import annotations
 
 import decimal
+import math
 import struct
 
 from ctrs.emitters import cutile_defects
@@ -84,11 +85,21 @@ def constant_text(value, dtype: str, generic: bool | None = None) -> str | None:
         return None
 
 
+_FP8 = ("f8e4m3fn", "f8e5m2")
+
+
 def constant_spelling(value, dtype: str, generic: bool | None = None) -> tuple[str, str] | None:
     """How a ``constant(value, shape)`` of element type ``dtype`` is spelled: the template key (rules/ir.toml
     ``[rust]``) and its value, ``("constant", "2.0f32")``; ``("constant_f32", "f32::NEG_INFINITY")`` where cutile
     0.3.1 would mis-encode the crate's own spelling (cutile_defects.f32_constant). ``generic``: ``dtype`` names a
     generic element type (default: when it is ``E``). None if it cannot be spelled."""
+    if dtype in _FP8 and not (dtype == ELEMENT_GENERIC if generic is None else generic):
+        # fp8 has no Rust literal; the cuTile JIT encodes a literal of an 8-bit float type as its bits parsed as
+        # a u8, 0 when the text does not parse (cutile-compiler-0.5.0 compile_expression.rs encode_literal_bytes):
+        # `constant_f32(0.0f32, ..)` is the +0.0 the reference has (a padding value ct.float8_e4m3fn(0.0))
+        zero = isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0 \
+            and math.copysign(1.0, value) > 0
+        return (cutile_defects.CONST_DECL, "0.0f32") if zero else None
     text = constant_text(value, dtype, generic)
     if text is None:
         return None

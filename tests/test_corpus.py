@@ -33,6 +33,8 @@ def test_corpus_translate_tier_holds_the_rules_only_ratchet(tmp_path):
         assert all(re.fullmatch(r"CTRS-E\d{3}", b["code"]) for b in k["blockers"]), k
         if k["tier"] == "rules":  # the static scan for ct.* calls without a rule agrees with the translator
             assert k["scan"] == [], k
+    # refuse12: fp8_quantization_matmul's SWAP_AB / USE_TMA / OUTPUT_DTYPE arms are lowered per flag value
+    assert next(k for k in cutile if k["name"] == "_w8a8_block_fp8_matmul_kernel")["tier"] == "rules"
     assert any(k["scan"] for k in cutile)  # ... and is not vacuous (ct.cumsum, ct.extract have no rule today)
     md = (tmp_path / "corpus-tilegym-1.5.1.md").read_text()
     n_rules = sum(k["tier"] == "rules" for k in ks)

@@ -31,3 +31,5 @@ def test_kernel_in_factory_is_refused(tmp_path):
     e = ei.value
     assert e.code == errors.IR_KERNEL_IN_FACTORY and (e.loc.line, e.loc.col) == (9, 5)
     assert "'double' is defined inside function 'make'" in e.message and "kernel factory of occupancy" in e.message
+    # where the kernel reads the factory's parameters, and that the gap is ctrs's (docs/porting.md has the plan)
+    assert "(occupancy in @ct.kernel(..) at line 8)" in e.message and "a ctrs gap, not a cutile one" in e.message

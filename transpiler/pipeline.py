@@ -56,10 +56,30 @@ def refuse_kernel_factories(info: ModuleInfo) -> None:
                     errors.IR_KERNEL_IN_FACTORY,
                     f"@ct.kernel '{inner.name.value}' is defined inside function '{stmt.name.value}' "
                     f"({', '.join('@' + d for d in decos) + ' ' if decos else ''}kernel factory of {params}): "
-                    "cuTile Python makes a kernel per factory call with those arguments as closure values; ctrs "
-                    "ports module-level kernels only",
+                    f"cuTile Python makes a kernel per factory call with those arguments as closure values "
+                    f"({_closure_uses(info, stmt, inner)}); ctrs ports module-level kernels only (a ctrs gap, not "
+                    "a cutile one: docs/porting.md \"Kernel factories\")",
                     "define the kernel at module level and pass the factory's values as ct.Constant parameters "
                     "or launch hints", info.loc(inner))
+
+
+def _closure_uses(info: ModuleInfo, factory: cst.FunctionDef, kernel: cst.FunctionDef) -> str:
+    """Where ``kernel`` reads the parameters of ``factory`` (``occupancy in @ct.kernel(..) at line 8``)."""
+    params = {p.name.value for p in factory.params.params}
+    found: list[str] = []
+
+    class V(cst.CSTVisitor):
+        def __init__(self, where: str):
+            self.where = where
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value in params:
+                found.append(f"{node.value} in {self.where} at line {info.span(node).line}")
+
+    for d in kernel.decorators:
+        d.decorator.visit(V(f"@{info.module.code_for_node(d.decorator).split('(')[0]}(..)"))
+    kernel.body.visit(V("its body"))
+    return ", ".join(dict.fromkeys(found)) or "the kernel reads none of them"
 
 
 def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None,

@@ -423,8 +423,14 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
         else:
             merged.append(name)
             continue
-        if flag is not None:
-            raise Structural(flag, line, why)
+        if flag is not None and _dtypes_differ(tv, ev) and getattr(lw, "SPLIT_DTYPE_ARMS", False):
+            # a value of another element type per arm (`c = ct.astype(acc, ct.float16)` under OUTPUT_DTYPE == 1):
+            # what the arrays it reaches are depends on the flag, so each value gets dtype variables of its own
+            raise FlagDType(flag, lw.flags.get(flag, "int"), line, why, _tested(c))
+        if flag is not None:  # one entry per value: the literal the test compares with gets an entry of its own
+            s = Structural(flag, line, why)
+            s.literals = _tested(c)
+            raise s
         e = lw.err(node, f"{'if on ' + expr.name if expr else 'runtime if'}: {why}")
         if isinstance(tv, Value) and isinstance(ev, Value):  # types that agree for some dtypes of a variable
             e.__cause__ = irtyping.depends_on([tv.type, ev.type], f"'{name}' in each arm of an if")
@@ -444,6 +450,15 @@ def two_arms(lw, c, then_fn, else_fn, node, text: str = "", tail: bool = False) 
     how = f"const-generic if {c.python()} (folded by the cuTile JIT)" if flag or expr else "runtime if"
     names = [n for n in merged if not n.startswith("\0")]
     lw.note(node, "branch", f"if {text} -> {how}" + (f"; re-binds {', '.join(names)} in both arms" if names else ""))
+
+
+def _dtypes_differ(a, b) -> bool:
+    """Whether two arm values are tiles of one shape and two concrete element types (``ct.astype(acc, ct.float16)``
+    against ``acc``). 0-d tiles and scalars are not (a length loaded from an array of a dtype variable against a
+    runtime int: its dtype is a trial of the dtype solver's, dtypes.entries, which handles it)."""
+    ta, tb = getattr(a, "type", None), getattr(b, "type", None)
+    return isinstance(ta, TileType) and isinstance(tb, TileType) and ta.shape == tb.shape and len(ta.shape) >= 1 \
+        and isinstance(ta.dtype, DType) and isinstance(tb.dtype, DType) and ta.dtype != tb.dtype
 
 
 def _number_as_runtime(lw, v, other, block: Block, env: dict, node):

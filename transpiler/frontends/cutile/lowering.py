@@ -39,7 +39,7 @@ from .recovery import live
 from .registry import CALLS, POINTER_CALLS, Call
 from .tiledview import METHODS as VIEW_METHODS, tiled_view, view_method
 from .values import ELEMENT, ArrayRef, DT, EnumRef, TiledViewRef
-from .variant_ranks import fold_flag_test, split_on_rank_conflict, tested_flag
+from .variant_ranks import fold_flag_test, split_on_access_conflict, split_on_rank_conflict, tested_flag, view_access
 
 _BINOPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//",
            cst.Modulo: "%", cst.Power: "**", cst.BitAnd: "&", cst.BitOr: "|", cst.BitXor: "^", cst.LeftShift: "<<",
@@ -76,6 +76,8 @@ class Lowering(Builder):
     """Lowers one ``@ct.kernel`` function into an ir.Kernel; calls go to the handlers of registry.py."""
 
     scalars_meet_tiles = True  # a cuTile Python scalar is a 0-d tile: `bid * TILE + ct.arange(TILE)` broadcasts
+    # constant-flag arms of two element types: a split per value before the dtypes are solved (control.two_arms)
+    SPLIT_DTYPE_ARMS = True
 
     def __init__(self, info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None):
         super().__init__()
@@ -263,7 +265,9 @@ class Lowering(Builder):
 
         lw = self
         sites: dict[str, list[tuple[int, int, tuple]]] = {}  # the kernel's: array -> (rank, line, flag tests)
+        access: dict[str, list[tuple[str, int, tuple]]] = {}  # the kernel's: array -> ("raw"|"view", line, tests)
         unread: dict[str, int] = {}  # arrays read only in arms the variant folds away: their first rank
+        lw_body = [False]  # whether the visitor walks the kernel's own body (not a helper's)
 
         def direct(fn: cst.FunctionDef) -> tuple[dict[str, int], list[tuple[str, list, dict]]]:
             ranks: dict[str, int] = {}
@@ -321,6 +325,9 @@ class Lowering(Builder):
                     a = node.args[0].value
                     kw = {x.keyword.value: x.value for x in node.args if x.keyword is not None}
                     pos = [x.value for x in node.args if x.keyword is None]
+                    kind = view_access(fn, kw, info)
+                    if kind is not None and isinstance(a, cst.Name) and not dead[0] and lw_body[0]:
+                        access.setdefault(a.value, []).append((kind, info.span(node).line, tuple(stack)))
                     if fn in POINTER_CALLS:  # ct.gather(x, idx): a tuple per axis, else one index of a 1-D array
                         idx = pos[1] if len(pos) > 1 else kw.get("indices")
                         if isinstance(a, cst.Name) and idx is not None:
@@ -330,6 +337,7 @@ class Lowering(Builder):
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
                         note(a.value, len(tup.elements), node)
 
+            lw_body[0] = fn is lw.fn
             fn.body.visit(V())
             return ranks, calls
 
@@ -358,6 +366,7 @@ class Lowering(Builder):
             ranks.setdefault(name, rank)
         if strict:
             split_on_rank_conflict(sites, [p.name.value for p in self.fn.params.params], self.fixed, self.other)
+            split_on_access_conflict(access, [p.name.value for p in self.fn.params.params], self.fixed, self.other)
         return ranks
 
     # -- statements --------------------------------------------------------------------------------

@@ -256,9 +256,10 @@ def refuse_array_slice(lw, name: str) -> None:
 
 def refuse_array_list(lw, name: str) -> None:
     """A parameter used as a list of arrays (``len(As)``, ``As[g]`` passed to ct.load/ct.num_tiles, as TileGym's
-    group GEMM does): CTRS-E231. A cutile 0.3.1 entry takes ``&Tensor`` / ``&mut Tensor``, pointer tiles,
-    primitive scalars and tiles only (cutile-compiler-0.3.1 src/compiler/_type.rs ``compile_entry_param_type``):
-    no parameter type holds a runtime number of tensors."""
+    group GEMM does): CTRS-E231, a translator gap. The reference's list is a ``tile<ptr<i64>>`` table base and an
+    ``i32`` length, which cutile 0.5.0 can take and read (pointer-tile entry parameter, make_tensor_view,
+    load_view_tko, extract, int_to_ptr, trunci); ctrs has no lowering, host marshalling or spec form for it yet
+    (docs/porting.md "Lists of arrays" has the plan)."""
     uses: list = []
 
     class V(cst.CSTVisitor):
@@ -274,12 +275,15 @@ def refuse_array_list(lw, name: str) -> None:
     lw.fn.body.visit(V())
     if uses:
         e = errors.CtrsError(
-            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cuTile Python passes a device table "
-            "of array descriptors (ListTy: an i64 pointer and a length; an item is loaded, extracted and inttoptr'd "
-            "at run time); cutile 0.3.1 and 0.5.0 have no kernel parameter type for a list of tensors",
-            "an entry parameter is a &Tensor / &mut Tensor, a PointerTile, a primitive scalar or a Tile "
-            "(cutile-compiler-0.3.1 and -0.5.0 src/compiler/_type.rs compile_entry_param_type); launch one kernel "
-            "per group or pass the groups as one stacked array", lw.info.loc(uses[0]))
+            errors.IR_ARRAY_LIST, f"parameter '{name}' is a list of arrays: cuTile Python passes it as a device "
+            "table of array descriptors (ListTy, cuda/tile/_ir/type.py: a tile<ptr<i64>> base and an i32 length; "
+            "an item is a load_view_tko of one row of words, extract + reshape per word, inttoptr of the first, "
+            "trunci of the extents/strides, cuda/tile/_ir/ops.py GetArrayListItem). cutile 0.5.0 has every op "
+            "of that sequence (src/_core.rs make_tensor_view, load_view_tko, extract, int_to_ptr, trunci) and a "
+            "PointerTile<*mut i64, {[]}> / i32 entry parameter (cutile-compiler-0.5.0 src/compiler/_type.rs "
+            "compile_entry_param_type), but ctrs has no rule for it yet: no lowering of the item load, no host "
+            "marshalling of the table, no spec form for a list argument (docs/porting.md \"Lists of arrays\")",
+            "until then: launch one kernel per group, or pass the groups as one stacked array", lw.info.loc(uses[0]))
         record(lw, e)  # the reason, whatever else the uses of the parameter then fail on
         raise e
 

@@ -5,7 +5,10 @@ value, frontends/cutile/__init__.py lower_kernel): Lowering._array_ranks records
 with the flag tests around it, skips the arms a variant's fixed flags fold away, and on two ranks asks for a
 split on the innermost flag tested around a conflicting site. An array a variant does not read keeps the rank
 of its first use in the source (the reference sees whatever the host passes; TileGym passes an empty rank-1
-tensor for an unused optional array)."""
+tensor for an unused optional array).
+
+The same scan splits an array read element-wise (a raw pointer in the port) in one flag arm and through a
+``ct.load`` view without zero padding in another (split_on_access_conflict: TileGym's fp8 matmul USE_TMA)."""
 
 from __future__ import annotations
 
@@ -70,3 +73,41 @@ def split_on_rank_conflict(sites: dict, params: list[str], fixed: dict, other: d
                     raise Structural(flag, line, f"array '{name}' is read at rank {first[0]} (line {first[1]}) and "
                                                  f"at rank {rank} (line {line})")
             return
+
+
+def view_access(call: str | None, kw: dict, info) -> str | None:
+    """How a call reads its array for :func:`split_on_access_conflict`: ``"raw"`` for an element-wise pointer
+    call (ct.gather / ct.scatter / atomics), ``"view"`` for a ``ct.load`` whose padding is not ZERO (no
+    ``padding_mode``, or another member spelled out), None otherwise (a ZERO or non-literal padding, a store)."""
+    from .registry import POINTER_CALLS  # noqa: PLC0415
+
+    if call in POINTER_CALLS:
+        return "raw"
+    if call != "ct.load":
+        return None
+    pad = kw.get("padding_mode")
+    if pad is None:
+        return "view"
+    member = info.dotted(pad) if isinstance(pad, cst.Attribute) else None
+    return "view" if member is not None and not member.endswith(".ZERO") else None
+
+
+def split_on_access_conflict(sites: dict, params: list[str], fixed: dict, other: dict) -> None:
+    """Raise Structural on the flag to split when an array is read element-wise (a raw pointer in the port) and
+    through a ``ct.load`` view without zero padding, in arms of a constant-flag ``if`` (``sites``: array ->
+    [("raw"|"view", line, flags tested around the site, outermost first)]). cutile partitions a raw array's
+    local tensor with zero padding only (emitters/ir_rust.py raw_views), but the reference compiles one launch
+    per flag value, so a launch that keeps only the view arm has no raw pointer: one entry per value does too."""
+    for name, uses in sites.items():
+        raw = [u for u in uses if u[0] == "raw"]
+        view = [u for u in uses if u[0] == "view"]
+        if not raw or not view:
+            continue
+        for (_, line, flags), (_, other_line, _) in ((view[0], raw[0]), (raw[0], view[0])):
+            for flag in reversed(flags):
+                if flag in params and flag not in fixed and flag not in other:
+                    s = Structural(flag, line, f"array '{name}' is read through a view without zero padding and "
+                                               f"element-wise (line {other_line}): a raw pointer in the port")
+                    s.literals = {0}  # `if FLAG:` tests it against 0 (its literals are added by lower_kernel)
+                    raise s
+        return
