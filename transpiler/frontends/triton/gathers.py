@@ -31,7 +31,7 @@ from __future__ import annotations
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
-from . import element_types
+from .element_types import stored as stored_as
 from .addresses import load_latency
 from .pointers import Mask, Ptr
 
@@ -148,7 +148,7 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
     dt = p.elem or a.type.dtype  # a pointer cast (pointer_casts.py): Triton stores elements of its type
-    val = element_types.stored(lw, val, dt, node, "out")
+    val = stored_as(lw, val, dt, node, "out")
     if isinstance(val.type, ScalarType):
         val = lw.to_tile(val, node)
     if tuple(val.type.shape) != shape:

@@ -10,7 +10,7 @@ import libcst as cst
 from ...ir.ops import OpKind
 from ...ir.types import Sym, TileType, ViewType
 from ...ir.values import Value
-from . import element_types
+from .element_types import stored as stored_as
 from .gathers import FlatNeeded, gather as gathers_gather, same_lanes, scatter as gathers_scatter
 from .addresses import load_latency
 from .descriptors import is_masked, masked, masked_access, taken_stride
@@ -313,7 +313,7 @@ def store(lw, c: Call):
         return None
     arr, index, shape, _tshape = acc
     dt = lw.arrays[arr].type.dtype
-    val = element_types.stored(lw, val, dt, c.node, "out")  # Triton casts a stored value to the pointer's type
+    val = stored_as(lw, val, dt, c.node, "out")  # Triton casts a stored value to the pointer's type
     if tuple(val.type.shape) != tuple(shape):
         same_lanes(lw, val, tuple(shape), c.node)
         val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result
