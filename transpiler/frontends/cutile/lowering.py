@@ -138,7 +138,8 @@ class Lowering(Builder):
                 or ps.posonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
         ranks = self._array_ranks(strict=True)
-        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
+        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks),
+                                    lambda call: self.info.dotted(call.func) == "ct.cdiv")  # ct.cdiv(n, T): ints
         for p in ps.params:
             with parameter(self, p):
                 self.param(p, ranks, numbers)
@@ -328,6 +329,10 @@ class Lowering(Builder):
                     tup = kw.get("index", pos[1] if len(pos) > 1 else None) if fn != "ct.num_tiles" else kw.get("shape")
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
                         note(a.value, len(tup.elements), node)
+                    elif isinstance(a, cst.Name) and fn == "ct.load" and tup is not None \
+                            and not isinstance(tup, (cst.List, cst.Name)):
+                        # ct.load(A, 0, shape=()): cuTile Python takes one index (not a tuple) for a rank-1 array
+                        note(a.value, 1, node)
 
             fn.body.visit(V())
             return ranks, calls
@@ -553,7 +558,14 @@ class Lowering(Builder):
         if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
             return self.display(node)
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _UNOPS:
-            return self.unary(_UNOPS[type(node.operator)], self.expr(node.expression), node, hint)
+            x = self.expr(node.expression)
+            if isinstance(x, Sym) and type(node.operator) is cst.Not:
+                # `not FLAG` of a ct.Constant int / bool: cuTile Python folds it (Python's `not` of the constant)
+                # at compile time; here the constant test FLAG == 0, known per specialisation like a comparison
+                v = self.binary("==", x, 0, node, hint or "not_" + x.name.lower())
+                self.const_tests[v.id] = ("==", x, 0)
+                return v
+            return self.unary(_UNOPS[type(node.operator)], x, node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
         if isinstance(node, cst.Comparison):
