@@ -56,6 +56,7 @@ TYPED_IR = {
     "tests/data/cf_tile0_bounds.py",
     "tests/data/suite_div_modes.py",
     "tests/data/suite_not_flag.py",
+    "tests/data/suite_not_test.py",
     "tests/data/suite_scalar_astype.py",
     "tests/data/suite_scalar_params.py",
     "tests/data/cf_typed_loop_if.py",

@@ -5,7 +5,8 @@
 * ``ct.astype`` of a runtime scalar (a block id, ``t.item()``): the same cast as on a 0-d tile;
 * ``ct.truediv(.., rounding_mode=FULL | APPROX[, flush_to_zero=])``: divf with that rounding and its own ftz flag;
 * an annotated module constant (``LOG2E: float = ..``) read by name: its value at compile time;
-* ``not FLAG`` of a ct.Constant int (and ``check_bounds=`` of it): a constant test known per specialisation;
+* ``not FLAG`` of a ct.Constant int, ``not (TILE == N)`` of a comparison of them (and ``check_bounds=`` of
+  either, in a helper too): a constant test known per specialisation;
 * ``ct.load(A, 0, shape=())`` (one index: a rank-1 array) and a parameter only ``ct.cdiv`` reads (an integer).
 """
 
@@ -17,7 +18,7 @@ from ctrs import translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["suite_scalar_astype", "suite_div_modes", "suite_not_flag", "suite_scalar_params"]
+KERNELS = ["suite_scalar_astype", "suite_div_modes", "suite_not_flag", "suite_not_test", "suite_scalar_params"]
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +39,8 @@ def test_suite_constructs_translate_with_rules_only(tmp_path):
     assert "let r: Tile<f32, { [] }> = convert_tile(row_t);" in rs
     rs = translate.translate_source(DATA / "suite_not_flag.py")["kernel.rs"]
     assert "if EXACT == 0i32 {" in rs
+    rs = translate.translate_source(DATA / "suite_not_test.py")["kernel.rs"]
+    assert "if TILE != N {" in rs and "TILE == N" not in rs
     rs = translate.translate_source(DATA / "suite_scalar_params.py")["kernel.rs"]
     assert "n: i32," in rs and "alpha: &Tensor<E, { [-1] }>" in rs
 

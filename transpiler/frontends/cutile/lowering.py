@@ -48,6 +48,7 @@ _AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*",
            cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.BitAndAssign: "&",
            cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>"}
 _UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}  # `not` of a comparison
 _CMPOPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
            cst.Equal: "==", cst.NotEqual: "!="}
 # tile methods -> the handler that takes the tile as its first argument
@@ -564,6 +565,12 @@ class Lowering(Builder):
                 # at compile time; here the constant test FLAG == 0, known per specialisation like a comparison
                 v = self.binary("==", x, 0, node, hint or "not_" + x.name.lower())
                 self.const_tests[v.id] = ("==", x, 0)
+                return v
+            test = self.const_tests.get(x.id) if isinstance(x, Value) and type(node.operator) is cst.Not else None
+            if test is not None:  # `not (TILE == N)`: the negated constant test (cuTile Python folds both)
+                op, a, b = test
+                v = self.binary(_NEGATED[op], a, b, node, hint)
+                self.const_tests[v.id] = (_NEGATED[op], a, b)
                 return v
             return self.unary(_UNOPS[type(node.operator)], x, node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
