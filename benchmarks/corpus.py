@@ -25,6 +25,11 @@ module-level ``f = triton.jit(f)``) that no other ``@triton.jit`` function calls
 inlined into its callers (52 kernels, 26 helper names; see
 benchmarks/corpus/unsloth-2026.10.9/README.md). Results go to ``<out>/corpus-unsloth-2026.10.9.{md,json,png}``,
 the ratchet and specs to ``benchmarks/corpus/unsloth-2026.10.9/``.
+
+``--corpus tilegym-suites``: the ``@ct.kernel`` functions of the same tilegym wheel's ``tilegym/suites`` tree
+(cuTile ports of liger, unsloth and flashinfer kernels, 101 kernels in 38 files; same cache directory), rows like
+the tilegym cuTile ones; results ``<out>/corpus-tilegym-suites-1.5.1.*``, ratchet and specs under
+``benchmarks/corpus/tilegym-suites-1.5.1/``.
 * check tier: ``ctrs check`` of each translated kernel (its isolated copy) against its committed
   specialisations ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec
   names its kernel; ``benchmarks/corpus_specs.py`` makes them with ``ctrs specs``). Per kernel: specs,
@@ -72,22 +77,28 @@ CORPORA = {
     "unsloth": {"name": "unsloth", "version": "2026.10.9",
                 "sha256": "feb40b99bc4f8c543a36cbd0fe6e1410d6e4ac16bd4d0c731f607adce3d63bb0",
                 "trees": {"triton": "unsloth/kernels"}},
+    # the same tilegym wheel (same cache), its suites/ tree: cuTile ports of liger, unsloth and flashinfer kernels
+    # (outside tilegym/ops, so not rows of ``tilegym``); own results stem, specs and ratchet
+    "tilegym-suites": {"name": "tilegym", "version": "1.5.1", "stem": "tilegym-suites-1.5.1",
+                       "sha256": "18b1c1124884c6e1eac6768591a23b7311b472bcec438b4b80a8913d5266223e",
+                       "trees": {"cutile": "tilegym/suites"}},
 }
 
 
 def select(key: str) -> None:
     """Point the module's corpus globals (NAME, VERSION, CORPUS, WHEEL, WHEEL_SHA256, TREES, COMMITTED) at
     ``CORPORA[key]``; tilegym is the default at import."""
-    global NAME, VERSION, CORPUS, WHEEL, WHEEL_SHA256, TREES, COMMITTED, HELPER_ROWS
+    global NAME, VERSION, CORPUS, WHEEL, WHEEL_SHA256, TREES, COMMITTED, HELPER_ROWS, UNPACKED
     c = CORPORA[key]
     HELPER_ROWS = c.get("helpers_are_rows", False)
     NAME, VERSION, WHEEL_SHA256, TREES = c["name"], c["version"], c["sha256"], dict(c["trees"])
-    CORPUS = f"{NAME}-{VERSION}"
+    UNPACKED = f"{NAME}-{VERSION}"  # the wheel's cache directory (shared by the corpora of one wheel)
+    CORPUS = c.get("stem", UNPACKED)  # results file stem and benchmarks/corpus/<CORPUS>/
     WHEEL = f"{NAME}-{VERSION}-py3-none-any.whl"
     COMMITTED = ROOT / "benchmarks" / "corpus" / CORPUS  # specs (per front end, per file) and ratchet.json
 
 
-NAME = VERSION = CORPUS = WHEEL = WHEEL_SHA256 = ""
+NAME = VERSION = CORPUS = UNPACKED = WHEEL = WHEEL_SHA256 = ""
 HELPER_ROWS = False  # tilegym keeps its historical rows: every @triton.jit function, helpers too
 TREES: dict[str, str] = {}
 COMMITTED = ROOT
@@ -662,7 +673,7 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
     from ctrs.workflow.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.workflow.progress import Progress  # noqa: PLC0415
 
-    src = fetch(toolchain.cache_root() / "corpus" / CORPUS)
+    src = fetch(toolchain.cache_root() / "corpus" / UNPACKED)
     ks: list[Kernel] = []
     for front, tree in TREES.items():
         # jit functions other files' kernels call by name (`from .utils import triton_cast`): helpers too

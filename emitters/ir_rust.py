@@ -807,6 +807,8 @@ class KernelEmitter:
             tmpl = rules["convert_bool_int"]
         elif op.attrs.get("approx") and k == OpKind.DIVF:
             tmpl = rules["divf_approx"]
+        elif k == OpKind.DIVF and op.attrs.get("rounding") in ("full", "approx"):  # ct.truediv(rounding_mode=..)
+            tmpl = rules["divf_rounding"]
         elif k == OpKind.CONVERT and _zero_extends(op):
             tmpl = rules["convert_zext"]
         elif op.attrs.get("ftz") and f"{k.mnemonic}_modes" in rules:

@@ -70,6 +70,33 @@ def test_unsloth_corpus_translate_tier_holds_its_ratchet(tmp_path):
     assert md.count("\n| triton | ") == 52
 
 
+SUITES_RATCHET = json.loads((ROOT / "benchmarks" / "corpus" / "tilegym-suites-1.5.1" / "ratchet.json").read_text())
+
+
+def test_tilegym_suites_corpus_translate_tier_holds_its_ratchet(tmp_path):
+    """``--corpus tilegym-suites``: the @ct.kernel functions of tilegym 1.5.1's suites/ tree (cuTile ports of liger,
+    unsloth and flashinfer kernels; the same wheel and cache as ``tilegym``, its own stem and ratchet)."""
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "--corpus", "tilegym-suites",
+                          "--tier", "translate", "--out", str(tmp_path), "--check-ratchet"], capture_output=True,
+                         text=True, timeout=3600)
+    assert res.returncode == 0, res.stdout + res.stderr[-3000:]
+    doc = json.loads((tmp_path / "corpus-tilegym-suites-1.5.1.json").read_text())
+    assert doc["meta"]["corpus"] == "tilegym-suites-1.5.1"
+    ks = doc["kernels"]
+    assert len(ks) == 101 and all(k["front"] == "cutile" and k["file"].startswith("tilegym/suites/") for k in ks)
+    assert len({k["file"] for k in ks}) == 38
+    assert {k["file"].split("/")[2] for k in ks} == {"liger", "unsloth", "flashinfer"}
+    assert sum(k["tier"] == "rules" for k in ks) >= SUITES_RATCHET["cutile_rules_only"]
+    for k in ks:
+        assert k["tier"] in ("rules", "refused")
+        assert bool(k["blockers"]) == (k["tier"] == "refused"), k
+        assert all(re.fullmatch(r"CTRS-E\d{3}", b["code"]) for b in k["blockers"]), k
+        if k["tier"] == "rules":
+            assert k["scan"] == [], k
+    md = (tmp_path / "corpus-tilegym-suites-1.5.1.md").read_text()
+    assert md.count("\n| cutile | ") == 101
+
+
 def _corpus_cli(tmp_path, env_extra: dict) -> subprocess.CompletedProcess:
     import os  # noqa: PLC0415
 

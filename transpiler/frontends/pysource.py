@@ -216,9 +216,10 @@ def assigned_names(body, loop_targets: bool = False) -> set[str]:
     return out
 
 
-def scalar_only_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
-    """Those of ``names`` (unannotated parameters) used as operands of arithmetic / comparisons / range() and
-    never as an array (call argument other than range(), attribute or subscript base): runtime i32 scalars."""
+def scalar_only_names(fn: cst.FunctionDef, names: set[str], integer_call=lambda call: False) -> set[str]:
+    """Those of ``names`` (unannotated parameters) used as operands of arithmetic / comparisons / range() (or of
+    a call ``integer_call`` says takes integers only, cuTile's ``ct.cdiv``) and never as an array (call argument
+    other than those, attribute or subscript base): runtime i32 scalars."""
     scalar, other = set(), set()
 
     def name_of(n):
@@ -236,7 +237,7 @@ def scalar_only_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
                     scalar.add(side.value)
 
         def visit_Call(self, node) -> None:
-            is_range = isinstance(node.func, cst.Name) and node.func.value == "range"
+            is_range = isinstance(node.func, cst.Name) and node.func.value == "range" or integer_call(node)
             for a in node.args:
                 if name_of(a.value):
                     (scalar if is_range else other).add(a.value.value)

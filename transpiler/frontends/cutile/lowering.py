@@ -48,6 +48,7 @@ _AUGOPS = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*",
            cst.FloorDivideAssign: "//", cst.ModuloAssign: "%", cst.PowerAssign: "**", cst.BitAndAssign: "&",
            cst.BitOrAssign: "|", cst.BitXorAssign: "^", cst.LeftShiftAssign: "<<", cst.RightShiftAssign: ">>"}
 _UNOPS = {cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~", cst.Not: "not"}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}  # `not` of a comparison
 _CMPOPS = {cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
            cst.Equal: "==", cst.NotEqual: "!="}
 # tile methods -> the handler that takes the tile as its first argument
@@ -140,7 +141,8 @@ class Lowering(Builder):
                 or ps.posonly_params:
             raise self.err(fn, "*args / keyword-only parameters")
         ranks = self._array_ranks(strict=True)
-        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks))
+        numbers = scalar_only_names(fn, {p.name.value for p in ps.params if p.annotation is None} - set(ranks),
+                                    lambda call: self.info.dotted(call.func) == "ct.cdiv")  # ct.cdiv(n, T): ints
         for p in ps.params:
             with parameter(self, p):
                 self.param(p, ranks, numbers)
@@ -336,6 +338,10 @@ class Lowering(Builder):
                     tup = kw.get("index", pos[1] if len(pos) > 1 else None) if fn != "ct.num_tiles" else kw.get("shape")
                     if isinstance(a, cst.Name) and isinstance(tup, cst.Tuple):
                         note(a.value, len(tup.elements), node)
+                    elif isinstance(a, cst.Name) and fn == "ct.load" and tup is not None \
+                            and not isinstance(tup, (cst.List, cst.Name)):
+                        # ct.load(A, 0, shape=()): cuTile Python takes one index (not a tuple) for a rank-1 array
+                        note(a.value, 1, node)
 
             lw_body[0] = fn is lw.fn
             fn.body.visit(V())
@@ -563,7 +569,20 @@ class Lowering(Builder):
         if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
             return self.display(node)
         if isinstance(node, cst.UnaryOperation) and type(node.operator) in _UNOPS:
-            return self.unary(_UNOPS[type(node.operator)], self.expr(node.expression), node, hint)
+            x = self.expr(node.expression)
+            if isinstance(x, Sym) and type(node.operator) is cst.Not:
+                # `not FLAG` of a ct.Constant int / bool: cuTile Python folds it (Python's `not` of the constant)
+                # at compile time; here the constant test FLAG == 0, known per specialisation like a comparison
+                v = self.binary("==", x, 0, node, hint or "not_" + x.name.lower())
+                self.const_tests[v.id] = ("==", x, 0)
+                return v
+            test = self.const_tests.get(x.id) if isinstance(x, Value) and type(node.operator) is cst.Not else None
+            if test is not None:  # `not (TILE == N)`: the negated constant test (cuTile Python folds both)
+                op, a, b = test
+                v = self.binary(_NEGATED[op], a, b, node, hint)
+                self.const_tests[v.id] = (_NEGATED[op], a, b)
+                return v
+            return self.unary(_UNOPS[type(node.operator)], x, node, hint)
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _BINOPS:
             return self.binary(_BINOPS[type(node.operator)], self.expr(node.left), self.expr(node.right), node, hint)
         if isinstance(node, cst.Comparison):

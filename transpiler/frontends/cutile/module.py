@@ -109,6 +109,13 @@ class ModuleInfo(SourceFile):
                 if lit is not None:
                     self.consts[name] = lit
 
+        elif isinstance(s, cst.AnnAssign) and isinstance(s.target, cst.Name) and s.value is not None:
+            # `LOG2E: float = 1.44..`: cuTile Python reads a module global a kernel names as its value at compile
+            # time, annotated or not (the annotation is Python's, not a kernel type)
+            lit = const_eval(s.value, self.consts.get, self.dotted)
+            if lit is not None:
+                self.consts[s.target.value] = lit
+
     def _attr_text(self, node) -> str:
         if isinstance(node, cst.Name):
             return node.value

@@ -70,10 +70,13 @@ def full(lw, c: Call):
 
 @lowers("ct.astype")
 def astype(lw, c: Call):
+    """``ct.astype(x, dtype)`` of a tile or a runtime scalar (``ct.bid(0)``, ``t.item()``, a scalar parameter):
+    cuTile Python's scalars are 0-d tiles, cast by the same op (ftof / itof / exti ...) with a 0-d result; the
+    typed IR keeps a scalar a scalar (a CONVERT of ScalarType, cutile's ``convert_scalar`` spelling)."""
     if len(c.pos) != 2 or c.kw:
         raise lw.err(c.node, "ct.astype(tile, dtype)")
     x, dt = lw.expr(c.pos[0]), lw.expr(c.pos[1])
-    if not isinstance(x, Value) or not isinstance(x.type, TileType) or not isinstance(dt, DT):
+    if not isinstance(x, Value) or not isinstance(x.type, (TileType, ScalarType)) or not isinstance(dt, DT):
         raise lw.err(c.node, "ct.astype(tile, dtype)")
     a, b = x.type.dtype, dt.dtype
     if isinstance(a, DType) and isinstance(b, DType) and a.kind in ("int", "uint") and b.kind in ("int", "uint") \
@@ -212,9 +215,14 @@ def binop_fn(lw, c: Call):
     modes = {"ftz": True} if ftz else {}
     if a["rounding_mode"] is not None:
         rm = enum_member(lw, a["rounding_mode"])
+        if rm in ("APPROX", "FULL") and c.fn == "ct.truediv" and not (rm == "APPROX" and ftz):
+            # cuTile Python's divf with rounding<full> / rounding<approx> and its own ftz flag (f32 only, as it
+            # checks); cutile spells both: divf(a, b, rounding::Full | rounding::Approx, ftz::..) (src/_core.rs)
+            return lw.binary("/", value(lw, a["x"]), value(lw, a["y"]), c.node, c.hint, rounding=rm.lower(),
+                             **modes)
         if not (rm == "APPROX" and ftz and c.fn == "ct.truediv"):
-            raise lw.err(c.node, f"{c.fn}(rounding_mode={rm}): cutile 0.3.1 spells only truediv with APPROX and "
-                         "flush_to_zero=True (true_div, cutile/src/_core.rs)")
+            raise lw.err(c.node, f"{c.fn}(rounding_mode={rm}): the typed path spells truediv with FULL or APPROX "
+                         "only (divf / true_div, cutile/src/_core.rs)")
         modes = {"approx": True}
     return lw.binary(_FN_BINOPS[c.fn], value(lw, a["x"]), value(lw, a["y"]), c.node, c.hint, **modes)
 
