@@ -221,3 +221,10 @@ IR_VIEW_ATOMIC = "CTRS-E326"
 # a @ct.kernel defined inside a function (a kernel factory, often @lru_cache'd): made per call with the factory's
 # arguments bound as closure values; the port has module-level kernels only
 IR_KERNEL_IN_FACTORY = "CTRS-E327"
+# --- nf4x18 (issue 18: helpers inlined across modules, module-level conditions; codes E742-E746) ---
+# a @triton.jit helper defined under a module-level `if` whose test ctrs cannot decide for the reference Triton
+# (frontends/triton/module_conditions.py decides `hasattr(tl, "<op>")`)
+TRITON_UNDECIDED_HELPER = "CTRS-E742"
+# tl.gather(src, index, axis): a gather of a register tile along an axis; cutile 0.5.0 has no such tile op (its
+# only gathers go through a tile of pointers, PointerTile, cutile-0.5.0 src/_core.rs:517)
+TRITON_TILE_GATHER = "CTRS-E743"

@@ -89,7 +89,7 @@ def _passed_on(tf, fn: cst.FunctionDef, flag: str) -> list[tuple[cst.FunctionDef
     """``(fn, flag)`` and every ``(helper, parameter)`` the flag reaches by being passed on as a bare name
     (``_row_dot(a, b, ROWS, WARPS)`` binds the helper's ``WARPS``), transitively: a helper compares it too
     (``if WARPS == 4``), and inlining folds that test only in an entry that fixes the value."""
-    by_name = {k.name.value: k for k in tf.kernels}
+    by_name = {n: d for n, (_f, d) in inline.helper_defs(tf).items()}
     helpers = inline.helper_names(tf)
     seen: list[tuple[cst.FunctionDef, str]] = []
     todo = [(fn, flag)]
@@ -142,7 +142,7 @@ def _truth_tested(tf, fn: cst.FunctionDef, flag: str) -> bool:
             if isinstance(n.func, cst.Name) and n.func.value in helpers and any(tested(a.value) for a in n.args):
                 found.append(n)
 
-    for f in [fn, *(k for k in tf.kernels if k.name.value in helpers)]:
+    for f in [fn, *(d for n, (_f, d) in inline.helper_defs(tf).items() if n in helpers)]:
         f.body.visit(V())
     return bool(found)
 
