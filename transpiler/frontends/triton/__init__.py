@@ -19,6 +19,7 @@ from ... import errors, ir
 from ..pysource import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, atomics, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
+from . import imports
 from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls
 from .lowering import Lowering, unsupported
 from . import source
@@ -37,6 +38,7 @@ def lower_file(path: Path, refused: dict | None = None, on_unsupported=None,
     flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel).
     ``on_unsupported``: the LLM fallback's hook for calls without a rule (llm_hook.py; ``ctrs translate --llm``)."""
     tf = source.load(Path(path))
+    imports.resolve(tf)  # helpers imported from other modules of the package: inlined as the file's own
     kernels, notes = [], []
     helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):

@@ -17,14 +17,13 @@ import libcst as cst
 
 from ..cutile.imports import module_path
 from ..pysource import dotted_text, read_kernel_source
+from .source import TritonFile, small_statements
 
 MAX_DEPTH = 8  # import / re-export chains followed
 
 
 @lru_cache(maxsize=64)
 def _file(path: str):
-    from .source import TritonFile  # noqa: PLC0415 - source.load calls resolve
-
     tf = TritonFile(Path(path), read_kernel_source(Path(path)))
     resolve(tf)
     return tf
@@ -32,8 +31,6 @@ def _file(path: str):
 
 def _imports(tf):
     """(local name, imported name, statement) of every ``from X import a [as b]`` at module level."""
-    from .source import small_statements  # noqa: PLC0415
-
     for stmt in tf.module.body:
         for s in small_statements(stmt):
             if isinstance(s, cst.ImportFrom) and not isinstance(s.names, cst.ImportStar):

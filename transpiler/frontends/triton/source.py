@@ -54,7 +54,8 @@ class TritonFile(SourceFile):
         self.kernels: list[cst.FunctionDef] = []
         # a @triton.jit def under a module-level `if` ctrs cannot decide (module_conditions.py): name -> the `if`
         self.undecided: dict[str, cst.If] = {}
-        # @triton.jit helpers imported from other modules of the package (imports.py): name -> their file
+        # @triton.jit helpers imported from other modules of the package: name -> (their file, def); filled by
+        # imports.resolve (lower_file)
         self.foreign: dict[str, TritonFile] = {}
         for stmt in self.module.body:
             for s in small_statements(stmt):
@@ -133,11 +134,8 @@ class TritonFile(SourceFile):
 
 
 def load(path: Path) -> TritonFile:
-    from .imports import resolve  # noqa: PLC0415 - imports.py reads files as TritonFiles
-
     tf = TritonFile(Path(path), read_kernel_source(path))
     check_kernel_file(path, TRITON, bool(tf.tl_names), tf.kernels)
-    resolve(tf)
     return tf
 
 
