@@ -40,18 +40,17 @@ def _imports(tf):
                     yield local, dotted_text(a.name), s
 
 
-def _jit_def(tf, name: str, depth: int):
-    """(file, def) of the @triton.jit function ``name`` of module ``tf`` (its own or one it imports), or None."""
-    own = next((fn for fn in tf.kernels if fn.name.value == name), None)
-    if own is not None:
-        return tf, own
+def _defining(tf, name: str, depth: int):
+    """(module, name there) of the module that defines ``name`` (a @triton.jit def, decided or not) of ``tf``,
+    following its imports and re-exports; None when no module does."""
+    if any(fn.name.value == name for fn in tf.kernels) or name in tf.undecided:
+        return tf, name
     if depth >= MAX_DEPTH:
         return None
     for local, imported, s in _imports(tf):
-        if local != name:
-            continue
-        other = _module_of(tf, s)
-        return None if other is None else _jit_def(other, imported, depth + 1)
+        if local == name:
+            other = _module_of(tf, s)
+            return None if other is None else _defining(other, imported, depth + 1)
     return None
 
 
@@ -66,14 +65,21 @@ def _module_of(tf, s: cst.ImportFrom):
 
 
 def resolve(tf) -> None:
-    """Fill ``tf.foreign``: each imported name that is a @triton.jit function of another module -> that module."""
+    """Fill ``tf.foreign`` (each imported name that is a @triton.jit function of another module -> (that module,
+    its def)) and ``tf.undecided`` (an imported one defined under a module-level ``if`` ctrs cannot decide)."""
     own = {fn.name.value for fn in tf.kernels}
     for local, _imported, _s in _imports(tf):
         if local in own or local in tf.foreign:
             continue
-        found = _jit_def(tf, local, 0)
-        if found is not None and found[0] is not tf:
-            tf.foreign[local] = found
+        found = _defining(tf, local, 0)
+        if found is None or found[0] is tf:
+            continue
+        other, name = found
+        fn = next((f for f in other.kernels if f.name.value == name), None)
+        if fn is not None:
+            tf.foreign[local] = (other, fn)
+        else:
+            tf.undecided.setdefault(local, other.undecided[name])
 
 
 def imported_constant(tf, name: str):

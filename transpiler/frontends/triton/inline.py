@@ -127,12 +127,12 @@ def helper_defs(tf) -> dict:
 def helper_def(lw, name: str):
     found = helper_defs(lw.tf).get(name)
     if found is None and name in getattr(lw.tf, "undecided", {}):
-        st = lw.tf.undecided[name]
+        where, st = lw.tf.undecided[name]
         raise errors.CtrsError(errors.TRITON_UNDECIDED_HELPER,
                                f"helper '{name}' is defined under a module-level `if` ctrs cannot decide",
                                "ctrs decides `hasattr(tl, \"<op>\")` tests for the reference Triton "
                                f"{REFERENCE_TRITON} (module_conditions.py); define the helper unconditionally",
-                               lw.tf.loc(st))
+                               where.loc(st))
     return None if found is None else found[1]
 
 

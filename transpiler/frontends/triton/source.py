@@ -52,8 +52,9 @@ class TritonFile(SourceFile):
         self.tl_names: set[str] = set()
         self.triton_names: set[str] = set()
         self.kernels: list[cst.FunctionDef] = []
-        # a @triton.jit def under a module-level `if` ctrs cannot decide (module_conditions.py): name -> the `if`
-        self.undecided: dict[str, cst.If] = {}
+        # a @triton.jit def under a module-level `if` ctrs cannot decide (module_conditions.py): name -> (the file,
+        # the `if`)
+        self.undecided: dict[str, tuple[TritonFile, cst.If]] = {}
         # @triton.jit helpers imported from other modules of the package: name -> (their file, def); filled by
         # imports.resolve (lower_file)
         self.foreign: dict[str, TritonFile] = {}
@@ -79,7 +80,7 @@ class TritonFile(SourceFile):
                 while node is not None:
                     for sub in node.body.body:  # an If's or an Else's block
                         if isinstance(sub, cst.FunctionDef):
-                            self.undecided.setdefault(sub.name.value, stmt)
+                            self.undecided.setdefault(sub.name.value, (self, stmt))
                     node = node.orelse if isinstance(node, cst.If) else None
 
     def _scan_import(self, s) -> None:
