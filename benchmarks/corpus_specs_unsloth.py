@@ -503,6 +503,26 @@ def e4m3fn_scale_dequant(configs=None) -> list[dict]:
     return out
 
 
+def nf4_gemv_words(configs=None) -> list[dict]:
+    """NF4 decode gemv reading int32 words (_gemv_nf4_words_kernel, unsloth's pre-3.7 pick): blocksize 64, one row
+    per program (BLOCK_N 1), BLOCK_K max(64, min(2048, next_pow2(K))), grid N * M; M activation rows; the absmax
+    flat (NESTED 0) or double quantized (NESTED 1: codes into CODE2 [256], ABSMAX2 per 256 blocks, OFFSET [1]).
+    The packed weight [N, K / 2] bytes is passed as K / 8 int32 words per row (the kernel casts it to int32)."""
+    out = []
+    for dt, m, n, k, nested in configs or (("bf16", 1, 4096, 4096, 0), ("f16", 1, 8192, 2048, 1),
+                                           ("bf16", 2, 2048, 8192, 1)):
+        blocks = n * k // 64
+        bk = max(64, min(2048, pow2(k)))
+        args = {"X": arr(dt, m * k), "W": arr("i32", n * k // 8), "ABSMAX": arr(dt, blocks),
+                "CODE2": arr(dt, 256 if nested else blocks), "ABSMAX2": arr(dt, -(-blocks // 256) if nested else blocks),
+                "OFFSET": arr(dt, 1 if nested else blocks), "LUT": arr(dt, 16), "OUT": arr(dt, m, n), "N": n,
+                "K": i32(k), "M": i32(m), "OUT_STRIDE": n, "BLOCKSIZE": 64, "BLOCKSIZE2": 256 if nested else 1,
+                "NESTED": nested, "USE_MUL_RN": 1, "BLOCK_N": 1, "BLOCK_K": bk}
+        out.append({"name": f"{dt}_{m}x{n}x{k}_nested{nested}", "kernel": "_gemv_nf4_words_kernel", "args": args,
+                    "grid": [str(n * m)]})
+    return out
+
+
 def dequant_repacked(configs=None) -> list[dict]:
     """int4 dequant of a repacked weight (_dequant_repacked: tinygemm tiles TN 8 x TK 128, marlin 64 x 16; R the
     tiles per program, group 128; 128 int32 words per tile); scales [N, K / group], zero points int32 [N / 8,
@@ -684,6 +704,7 @@ FILES: dict[str, list[dict]] = {
     "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
     "rope_embedding.json": rope_qk(),
     "moe/grouped_gemm/kernels/backward.json": moe_dw_per_expert() + moe_dw(),
+    "nf4_gemv.json": nf4_gemv_words(),
 }
 
 

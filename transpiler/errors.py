@@ -234,3 +234,10 @@ SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
 # an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
 # name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
 TRITON_DESC_STALE = "CTRS-E710"
+# --- nf4x18 (issue 18: helpers inlined across modules, module-level conditions; codes E742-E746) ---
+# a @triton.jit helper defined under a module-level `if` whose test ctrs cannot decide for the reference Triton
+# (frontends/triton/module_conditions.py decides `hasattr(tl, "<op>")`)
+TRITON_UNDECIDED_HELPER = "CTRS-E742"
+# tl.gather(src, index, axis): a gather of a register tile along an axis; cutile 0.5.0 has no such tile op (its
+# only gathers go through a tile of pointers, PointerTile, cutile-0.5.0 src/_core.rs:517)
+TRITON_TILE_GATHER = "CTRS-E743"

@@ -19,6 +19,7 @@ from ... import errors, ir
 from ..pysource import compared_literals
 from .. import cutile as fe_cutile
 from . import activations, atomics, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
+from . import imports
 from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls
 from .lowering import Lowering, unsupported
 from . import source
@@ -37,6 +38,7 @@ def lower_file(path: Path, refused: dict | None = None, on_unsupported=None,
     flag whose ``if`` arms cannot share one body splits the kernel into structural entries (cutile.lower_kernel).
     ``on_unsupported``: the LLM fallback's hook for calls without a rule (llm_hook.py; ``ctrs translate --llm``)."""
     tf = source.load(Path(path))
+    imports.resolve(tf)  # helpers imported from other modules of the package: inlined as the file's own
     kernels, notes = [], []
     helpers = inline.helper_names(tf)  # inlined where they are called (inline.py), not kernels of the port
     for fn in (f for f in tf.kernels if f.name.value not in helpers):
@@ -89,7 +91,7 @@ def _passed_on(tf, fn: cst.FunctionDef, flag: str) -> list[tuple[cst.FunctionDef
     """``(fn, flag)`` and every ``(helper, parameter)`` the flag reaches by being passed on as a bare name
     (``_row_dot(a, b, ROWS, WARPS)`` binds the helper's ``WARPS``), transitively: a helper compares it too
     (``if WARPS == 4``), and inlining folds that test only in an entry that fixes the value."""
-    by_name = {k.name.value: k for k in tf.kernels}
+    by_name = {n: d for n, (_f, d) in inline.helper_defs(tf).items()}
     helpers = inline.helper_names(tf)
     seen: list[tuple[cst.FunctionDef, str]] = []
     todo = [(fn, flag)]
@@ -142,7 +144,7 @@ def _truth_tested(tf, fn: cst.FunctionDef, flag: str) -> bool:
             if isinstance(n.func, cst.Name) and n.func.value in helpers and any(tested(a.value) for a in n.args):
                 found.append(n)
 
-    for f in [fn, *(k for k in tf.kernels if k.name.value in helpers)]:
+    for f in [fn, *(d for n, (_f, d) in inline.helper_defs(tf).items() if n in helpers)]:
         f.body.visit(V())
     return bool(found)
 

@@ -28,12 +28,14 @@ pointer parameter no access reaches (its only load is in an arm a constexpr flag
 
 from __future__ import annotations
 
+from ... import errors
 from ...ir.ops import OpKind
 from ...ir.types import BOOL, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
 from .element_types import stored as stored_as
 from .addresses import load_latency
 from .pointers import Mask, Ptr
+from .registry import lowers
 
 
 class FlatNeeded(Exception):
@@ -162,3 +164,13 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     attrs = {"index": (None,), "shape": flat or shape, "check_bounds": False, "has_mask": m is not None,
              "latency": None, **({"elem": p.elem} if p.elem is not None else {})}
     lw.emit(OpKind.SCATTER, [a, off, val, *([m] if m is not None else [])], [], node, **attrs)
+
+
+@lowers("tl.gather")
+def tile_gather(lw, c):
+    """``tl.gather(src, index, axis)``: out[i] = src[index[i]] along ``axis``, within registers. cutile 0.5.0 has
+    no tile op that indexes a tile by a tile (its gathers load through a tile of pointers): refused."""
+    raise errors.CtrsError(errors.TRITON_TILE_GATHER, "tl.gather (a gather of a register tile along an axis)",
+                           "cutile 0.5.0 has no tile-by-tile gather: its only gathers dereference a tile of pointers "
+                           "(PointerTile, cutile-0.5.0 src/_core.rs:517; load through it); Triton versions without "
+                           "tl.gather take the helper's other arm, which loads from memory", lw.tf.loc(c.node))

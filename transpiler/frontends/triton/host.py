@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ... import errors
 from ..cutile.values import PoisonUse
+from .imports import resolve
 from .source import helper_names, launch_flags, literal, load
 
 
@@ -66,6 +67,7 @@ def mine_sites(path: Path, kernel_map) -> dict:
     kernel's (kernels entry, launch map) from ``kernel_map(tf, fn)`` (:func:`typed_map` for a typed port; None: the
     kernel is not in the port). Helpers (inlined into their callers, inline.py) are not kernels of the port."""
     tf = load(path)
+    resolve(tf)  # helpers imported from other modules of the package (imports.py), as lower_file
     configs, specs, kernels, maps = [], [], {}, {}
     helpers = helper_names(tf)
     for fn in (f for f in tf.kernels if f.name.value not in helpers):

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import ast
 import operator
+from pathlib import Path
 
 import libcst as cst
 
 from ... import errors
 from ..pysource import is_docstring
+from .imports import imported_constant
+from .module_conditions import REFERENCE_TRITON
 from .returns import always_returns, value as returns_value
 from .source import helper_names as source_helper_names, pointer_params
 
@@ -84,13 +87,22 @@ def module_constants(tf) -> tuple[dict, set[str]]:
     return known, other
 
 
+def _constants_of(lw, tf) -> tuple[dict, set[str]]:
+    caches = lw.__dict__.setdefault("_module_constants", {})
+    if str(tf.path) not in caches:
+        caches[str(tf.path)] = module_constants(tf)
+    return caches[str(tf.path)]
+
+
 def global_value(lw, node: cst.Name):
-    """The value of module global ``node`` in a kernel (a translate-time constant), else CTRS-E340."""
-    cache = lw.__dict__.setdefault("_module_constants", None)
-    if cache is None:
-        cache = lw._module_constants = module_constants(lw.tf)
-    known, other = cache
+    """The value of module global ``node`` in a kernel (a translate-time constant; in the module of the helper
+    being inlined; imported ``from .x import NAME`` of another module's constant), else CTRS-E340."""
+    known, other = _constants_of(lw, lw.tf)
     name = node.value
+    if name not in known and name not in other:
+        found = imported_constant(lw.tf, name)
+        if found is not None and found[1] in _constants_of(lw, found[0])[0]:
+            known = {name: _constants_of(lw, found[0])[0][found[1]]}
     if name in known:
         lw.note(node, "param", f"module constant '{name}' = {known[name]!r} folded (Triton reads it at compile time)")
         return known[name]
@@ -105,8 +117,28 @@ def helper_names(tf) -> set[str]:
     return source_helper_names(tf)
 
 
+def helper_defs(tf) -> dict:
+    """name -> (its file, def) of every @triton.jit function a function of ``tf`` may call: the file's own, and
+    those it imports from other modules of its package (imports.py)."""
+    return {fn.name.value: (tf, fn) for fn in tf.kernels} | {
+        n: v for n, v in getattr(tf, "foreign", {}).items() if n not in {fn.name.value for fn in tf.kernels}}
+
+
 def helper_def(lw, name: str):
-    return next((fn for fn in lw.tf.kernels if fn.name.value == name), None)
+    found = helper_defs(lw.tf).get(name)
+    if found is None and name in getattr(lw.tf, "undecided", {}):
+        where, st = lw.tf.undecided[name]
+        raise errors.CtrsError(errors.TRITON_UNDECIDED_HELPER,
+                               f"helper '{name}' is defined under a module-level `if` ctrs cannot decide",
+                               "ctrs decides `hasattr(tl, \"<op>\")` tests for the reference Triton "
+                               f"{REFERENCE_TRITON} (module_conditions.py); define the helper unconditionally",
+                               where.loc(st))
+    return None if found is None else found[1]
+
+
+def _owner(lw, fn):
+    """The file whose def ``fn`` is (the kernel's, or the module a helper was imported from)."""
+    return next((f for f, d in helper_defs(lw.tf).values() if d is fn), lw.tf)
 
 
 def inline(lw, fn: cst.FunctionDef, c) -> object:
@@ -131,9 +163,12 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
             args[n] = lw.expr(p.default)
         else:
             raise lw.err(c.node, f"call of helper '{fn.name.value}' without argument '{n}'")
-    outer = lw.env
+    outer, outer_tf = lw.env, lw.tf
     lw.env = dict(args)
     lw._inline_depth = depth + 1
+    lw.tf = _owner(lw, fn)  # a helper of another module: its aliases, constants, helpers and positions
+    if lw.tf is not outer_tf:
+        lw.note(c.node, "helper", f"helper '{fn.name.value}' imported from {Path(lw.tf.path).name} inlined")
     result = None
     try:
         stmts = list(fn.body.body)
@@ -153,7 +188,7 @@ def inline(lw, fn: cst.FunctionDef, c) -> object:
             _no_nested_return(lw, s, fn)
             lw.stmt(s)
     finally:
-        lw.env = outer
+        lw.env, lw.tf = outer, outer_tf
         lw._inline_depth = depth
     return result
 
@@ -223,7 +258,8 @@ def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
     pointer (a parameter the helper loads/stores through, transitively): pointers of ``fn`` too."""
     if depth > _MAX_DEPTH:
         return set()
-    helpers = {h.name.value: h for h in tf.kernels}
+    helpers = {n: d for n, (_f, d) in helper_defs(tf).items()}
+    owners = {n: f for n, (f, _d) in helper_defs(tf).items()}
     params = {p.name.value for p in fn.params.params}
     calls: list[cst.Call] = []
 
@@ -237,7 +273,7 @@ def pointer_args(tf, fn: cst.FunctionDef, depth: int = 0) -> set[str]:
     for call in calls:
         h = helpers[call.func.value]
         hp = [p.name.value for p in h.params.params]
-        ptrs = pointer_params(tf, h) | pointer_args(tf, h, depth + 1)
+        ptrs = pointer_params(owners[call.func.value], h) | pointer_args(owners[call.func.value], h, depth + 1)
         for i, a in enumerate(call.args):
             name = a.keyword.value if a.keyword is not None else (hp[i] if i < len(hp) else None)
             if name in ptrs:

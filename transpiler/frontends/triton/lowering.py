@@ -19,6 +19,8 @@ Anything outside this subset raises CTRS-E124 (``IR_UNSUPPORTED``): the kernel i
 
 from __future__ import annotations
 
+import math
+
 import libcst as cst
 
 from ... import errors
@@ -28,6 +30,7 @@ from ...ir.ops import Generic, Kernel, Op, OpKind, Param
 from ...ir.types import DTYPES, F32, I32, ArrayType, DType, DTypeParam, ScalarType, Sym, TileType, ViewType
 from ...ir.values import Loc, Value
 from .. import derived
+from ...ir.constexpr import ConstExpr
 from ..builder import Builder
 from .gathers import FlatNeeded, offsets as gathers_offsets
 from .inline import global_value, helper_def, imported_alias, inline as inline_helper, pointer_args
@@ -766,6 +769,19 @@ class Lowering(Control, Builder):
                 return DT(a.type.dtype)
             if isinstance(a, Desc):
                 return DT(self.arrays[a.base].type.dtype)
+        if node.attr.value in ("shape", "numel") and isinstance(node.value, cst.Name) \
+                and isinstance(self.env.get(node.value.value), Value) \
+                and isinstance(self.env[node.value.value].type, TileType):  # x.shape / x.numel: compile-time ints
+            v = self.env[node.value.value]
+            dims = tuple(v.type.shape[len(v.type.shape) - self.rank_of(v):])
+            if all(isinstance(x, int) for x in dims):
+                return dims if node.attr.value == "shape" else math.prod(dims)
+            if node.attr.value == "shape":
+                return dims
+            e = derived.as_const({}, 1)
+            for x in dims:  # a product of const generics: a derived one the host computes (derived.py)
+                e = ConstExpr.binary("*", e, derived.as_const({}, x))
+            return derived.derived_generic(self, e, node)
         if node.attr.value == "T" and not (d or "").startswith("tl."):
             return CALLS["tl.trans"](self, Call(node, "tl.trans", [node.value], {}, ""))  # x.T: Triton's trans
         raise self.err(node, f"attribute '{d or node.attr.value}'")

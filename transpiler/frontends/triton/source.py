@@ -52,12 +52,36 @@ class TritonFile(SourceFile):
         self.tl_names: set[str] = set()
         self.triton_names: set[str] = set()
         self.kernels: list[cst.FunctionDef] = []
+        # a @triton.jit def under a module-level `if` ctrs cannot decide (module_conditions.py): name -> (the file,
+        # the `if`)
+        self.undecided: dict[str, tuple[TritonFile, cst.If]] = {}
+        # @triton.jit helpers imported from other modules of the package: name -> (their file, def); filled by
+        # imports.resolve (lower_file)
+        self.foreign: dict[str, TritonFile] = {}
         for stmt in self.module.body:
             for s in small_statements(stmt):
                 self._scan_import(s)
-        for stmt in self.module.body:
+        self._scan_defs(self.module.body)
+
+    def _scan_defs(self, body) -> None:
+        """The @triton.jit defs of a module body, and of the arm of a module-level ``if`` the reference Triton
+        takes (``if hasattr(tl, "gather"):``; module_conditions.py)."""
+        from .module_conditions import taken_arm  # noqa: PLC0415 - it reads this module's TritonFile
+
+        for stmt in body:
             if isinstance(stmt, cst.FunctionDef) and any(self._is_jit(d.decorator) for d in stmt.decorators):
                 self.kernels.append(stmt)
+            elif isinstance(stmt, cst.If):
+                arm = taken_arm(self, stmt)
+                if arm is not None:
+                    self._scan_defs(arm)
+                    continue
+                node = stmt
+                while node is not None:
+                    for sub in node.body.body:  # an If's or an Else's block
+                        if isinstance(sub, cst.FunctionDef):
+                            self.undecided.setdefault(sub.name.value, (self, stmt))
+                    node = node.orelse if isinstance(node, cst.If) else None
 
     def _scan_import(self, s) -> None:
         if isinstance(s, cst.Import):
@@ -380,7 +404,7 @@ def helper_names(tf: TritonFile) -> set[str]:
     """The ``@triton.jit`` functions of the file another one of them calls by name: helpers (inlined into their
     callers by the typed front end, frontends/triton/inline.py), not kernels of the port."""
     names = {fn.name.value for fn in tf.kernels}
-    out: set[str] = set()
+    out: set[str] = set(tf.foreign)  # imported @triton.jit functions are helpers wherever they are called
     for fn in tf.kernels:
         me = fn.name.value
 
