@@ -234,3 +234,7 @@ SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
 # an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
 # name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
 TRITON_DESC_STALE = "CTRS-E710"
+# --- while18 (issue 18: Python `while` loops in kernels; codes E711-E714) ---
+# a `while` whose test is not a runtime bool (a Python / tl.constexpr value: the loop would never or always run), or
+# that has an `else:` clause (no Tile IR counterpart)
+WHILE_UNSUPPORTED = "CTRS-E711"
