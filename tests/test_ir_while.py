@@ -94,3 +94,21 @@ def test_while_with_a_compile_time_test_or_else_is_refused(monkeypatch, tmp_path
     with pytest.raises(errors.CtrsError) as e:
         fe_triton.lower_file(p)
     assert e.value.code == errors.WHILE_UNSUPPORTED
+
+
+def test_while_port_compiles_to_a_tile_ir_loop(monkeypatch, tmp_path):
+    """The port of the while kernel compiles with cutile (cargo + the cutile JIT, both entries): a Tile IR ``loop``
+    carrying the accumulator, the test and the offset, whose head breaks with them when the test fails."""
+    from ctrs import spec as specmod  # noqa: PLC0415
+    from ctrs.verify import ir_rs  # noqa: PLC0415
+
+    _typed(monkeypatch)
+    kernel_rs = translate.translate(DATA / "kernel.py", tmp_path / "port")[0]
+    specs = specmod.load_specs(str(DATA / "while_specs.json"))
+    res = ir_rs.compile_ports(kernel_rs, [(specs[0], "while_sum_kernel_f32"), (specs[1], "while_sum_kernel_f16")])
+    for r, block in zip(res, (1024, 256)):
+        head = r.text[r.text.index("loop iter_values("):]
+        assert head.startswith(f"loop iter_values(%arg7 = %cst_0_f32, %arg8 = %3, %arg9 = %2) : tile<{block}xf32>, "
+                               "tile<i1>, tile<i32>")
+        assert head.split("\n")[1].strip() == "if %arg8 {"
+        assert f"break %arg7, %arg8, %arg9 : tile<{block}xf32>, tile<i1>, tile<i32>" in head.split("\n")[3]
