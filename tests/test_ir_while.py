@@ -112,3 +112,41 @@ def test_while_port_compiles_to_a_tile_ir_loop(monkeypatch, tmp_path):
                                "tile<i1>, tile<i32>")
         assert head.split("\n")[1].strip() == "if %arg8 {"
         assert f"break %arg7, %arg8, %arg9 : tile<{block}xf32>, tile<i1>, tile<i32>" in head.split("\n")[3]
+
+
+_GUARDED = """
+    @triton.jit
+    def k(x, y, K, BLOCK: tl.constexpr, FLAG: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        acc = tl.zeros((BLOCK,), dtype=tl.float32)
+        p = x + offs
+        for k in range(0, K, BLOCK):
+            if not FLAG:
+                acc += tl.load(p, mask=k + offs < K, other=0.0)
+            {READ}
+            if not FLAG:
+                p += BLOCK
+        tl.store(y + offs, acc)
+    """
+
+
+@pytest.mark.model
+def test_pointer_moved_under_a_flag_in_a_stepped_loop_is_an_advance(monkeypatch, tmp_path):
+    """unsloth's grouped GEMM: `for k in range(0, K, BLOCK)` with `if not USE_TMA: p += BLOCK` (unit stride): the
+    pointer at iteration k is its entry plus k // BLOCK whole blocks, a view tile index."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, _GUARDED.replace("{READ}", "pass"))
+    port = translate.translate(p, tmp_path / "port")[0].read_text()
+    assert "for k in (0i32..K).step_by(BLOCK as usize) {" in port
+    assert "let k_t_1: Tile<i32, { [] }> = divi(k_t, BLOCK_t, rounding::NegativeInf);" in port
+    assert "load_view_tko(&px, [k_t_1_s]," in port
+
+
+@pytest.mark.model
+def test_pointer_moved_under_a_flag_but_read_outside_it_is_refused(monkeypatch, tmp_path):
+    _typed(monkeypatch)
+    p = _write(tmp_path, _GUARDED.replace("{READ}", "acc += tl.load(p)"))
+    with pytest.raises(errors.CtrsError) as e:
+        fe_triton.lower_file(p)
+    assert e.value.code == errors.IR_UNSUPPORTED and "moved under a tl.constexpr test" in e.value.message
+    assert e.value.loc.line == 14
