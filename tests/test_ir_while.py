@@ -150,3 +150,17 @@ def test_pointer_moved_under_a_flag_but_read_outside_it_is_refused(monkeypatch, 
         fe_triton.lower_file(p)
     assert e.value.code == errors.IR_UNSUPPORTED and "moved under a tl.constexpr test" in e.value.message
     assert e.value.loc.line == 14
+
+
+@pytest.mark.model
+def test_strided_loop_without_advances_needs_no_iteration_count(monkeypatch, tmp_path):
+    """`for t in range(pid, n, NUM_SMS)` (unsloth's dW kernel) moves no pointer: no iteration count is made."""
+    _typed(monkeypatch)
+    p = _write(tmp_path, """
+        @triton.jit
+        def k(x, n, B: tl.constexpr, NUM_SMS: tl.constexpr):
+            for t in range(tl.program_id(0), n, NUM_SMS):
+                tl.store(x + t * B + tl.arange(0, B), tl.zeros((B,), dtype=tl.float32))
+        """)
+    port = translate.translate(p, tmp_path / "port")[0].read_text()
+    assert ".step_by(NUM_SMS as usize) {" in port

@@ -441,7 +441,7 @@ class Lowering(Control, Builder):
             self.env[s.target.value] = iv
             if stepped:  # `for off in range(0, N, BLOCK)`: off is tile off // BLOCK at a block offset (dce drops it)
                 self.scaled[iv] = (self.binop("//", iv, stepped, s, s.target.value + "_t"), stepped)
-            it = iv if counted else self.scaled[iv][0]  # iterations so far (a stepped loop: off // BLOCK)
+            it = iv if counted or not advances else self.scaled[iv][0]  # iterations so far (stepped: off // BLOCK)
             for n, (bp, steps) in advances.items():
                 if isinstance(bp, BlockPtr):
                     idx = tuple(i if st == 0 else it if (i == 0 and st == 1) else
