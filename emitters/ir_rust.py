@@ -303,12 +303,12 @@ class KernelEmitter:
                        OpKind.ARRAY_STRIDE) \
                 or self._scalar_op(op):
             return _SCALAR
-        if op.kind in (OpKind.IF, OpKind.FOR, OpKind.RUST_FRAGMENT):
+        if op.kind in (OpKind.IF, OpKind.FOR, OpKind.WHILE, OpKind.RUST_FRAGMENT):
             return _SCALAR
         return _TILE_ONLY_SCALAR
 
     def _operand_form(self, op: Op, i: int) -> str:
-        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE,
+        if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.FOR, OpKind.WHILE, OpKind.YIELD, OpKind.IF, OpKind.TO_TILE,
                        OpKind.RUST_FRAGMENT, OpKind.ATOMIC_RED_VIEW):
             return _SCALAR
         return _SCALAR if self._scalar_op(op) else _TILE_ONLY_SCALAR
@@ -384,7 +384,7 @@ class KernelEmitter:
         """Emit ``block``'s ops; its yield assigns ``targets`` (the enclosing loop's / if's mut slots)."""
         *ops, y = block.ops if block.ops and block.ops[-1].kind == OpKind.YIELD else [*block.ops, None]
         # (not a for / if result: it already lives in that op's `let mut`; a loop split's second loop copies it)
-        here = {r.id for o in ops if o.kind not in (OpKind.FOR, OpKind.IF) for r in o.results}
+        here = {r.id for o in ops if o.kind not in (OpKind.FOR, OpKind.IF, OpKind.WHILE) for r in o.results}
         for o in ops:  # a loop's initial value made in this block for it alone lives in the loop's variable
             if o.kind == OpKind.FOR:
                 for v, a in zip(o.operands[3:], o.regions[0].args[1:]):
@@ -399,7 +399,7 @@ class KernelEmitter:
                 d = next((i for i, o in enumerate(ops) if v in o.results), None)
                 if d is None or len(self.uses.get(v.id, [])) != 1 or isinstance(v.type, ScalarType):
                     continue
-                if ops[d].kind == OpKind.FOR:  # for_ keeps its result in its own `let mut`: the yield assigns it
+                if ops[d].kind in (OpKind.FOR, OpKind.WHILE):  # for_ keeps its result in its own `let mut`: the yield assigns it
                     continue
                 later_reads = any(any(self.text.get((a.id, _SCALAR)) == t or self.slot.get(a.id) == t
                                       for a in o.operands) for o in ops[d + 1:])
@@ -423,6 +423,8 @@ class KernelEmitter:
         target = through.get(r.id) if r is not None else None
         if k == OpKind.FOR:
             return self.for_(op, out)
+        if k == OpKind.WHILE:
+            return self.while_(op, out)
         if k == OpKind.IF:
             return self.if_(op, out, through)
         if k == OpKind.CONSTANT:
@@ -910,42 +912,77 @@ class KernelEmitter:
                 "identity": _scan_identity(r.type.dtype) if op.kind == OpKind.SCAN_SUM else ""}
 
     # -- control flow ------------------------------------------------------------------------------
-    def for_(self, op: Op, out: list) -> None:
-        start, stop, step, *init = op.operands
-        body = op.regions[0]
-        iv, *args = body.args
+    def carry(self, op: Op, out: list, init: list, args: list[list], results: list) -> tuple[list, list]:
+        """A loop's carried values as ``let mut`` slots: each init's slot names its block args (``args``: one list
+        per region) and its result. Returns the slots (None for a token) and (arg ids, result, slot) of scalars."""
         slots = []
         scalars = []
-        for v, a, res in zip(init, args, op.results):
+        for v, res, *xs in zip(init, results, *args):
             if isinstance(v.type, ScalarType):  # `k = 0` .. `k += 1`: a `let mut k: i32` (a 0-d tile in Tile IR)
-                name = self.fresh(a.hint)
+                name = self.fresh(xs[0].hint)
                 self.let(out, name, type_rust(v.type), self.val(v, _SCALAR), op, mutable=True, kind="carried")
                 slots.append(name)
-                scalars.append((a, res, name))
-                for x in (a, res):
+                scalars.append((xs, res, name))
+                for x in (*xs, res):
                     self.text[(x.id, _SCALAR)] = name
                 continue
             if isinstance(v.type, TokenType):
                 init_text = self.val(v)
                 if init_text == _UNORDERED:
                     slots.append(None)
-                    for x in (a, res):
+                    for x in (*xs, res):
                         self.text[(x.id, _SCALAR)] = _UNORDERED
                     continue
-                name = self.fresh(a.hint)  # the carried token: a `let mut` Token, the JIT's iter_values
+                name = self.fresh(xs[0].hint)  # the carried token: a `let mut` Token, the JIT's iter_values
                 self.let(out, name, "Token", init_text, op, mutable=True, kind="carried")
                 slots.append(name)
-                for x in (a, res):
+                for x in (*xs, res):
                     self.text[(x.id, _SCALAR)] = name
                 continue
             if v.id in self.slot:
                 name = self.slot[v.id]
             else:
-                name = self.fresh(a.hint)
+                name = self.fresh(xs[0].hint)
                 self.let(out, name, type_rust(v.type), self.val(v), op, mutable=True, kind="carried")
             slots.append(name)
-            for x in (a, res):
+            for x in (*xs, res):
                 self.text[(x.id, _SCALAR)] = name
+        return slots, scalars
+
+    def while_(self, op: Op, out: list) -> None:
+        """``let mut`` slots for the carried values and a ``let mut`` bool for the test, computed by the cond region
+        before the loop and again at the end of each iteration: ``while c { body; c = cond }`` (cutile-compiler
+        0.5.0 compile_expression.rs Expr::While: a Tile IR ``loop`` carrying every variable its body assigns)."""
+        cond, body = op.regions
+        slots, scalars = self.carry(op, out, op.operands, [cond.args, body.args], op.results)
+        c = self.fresh("cond")
+        self.let(out, c, "bool", "true", op, mutable=True, kind="carried")
+        cond_ids = defined_in(cond) - {a.id for a in cond.args}
+
+        def test(into: list) -> None:
+            for key in [key for key in self.text if key[0] in cond_ids]:  # its ops are spelled afresh each time
+                del self.text[key]
+            for xs, _, name in scalars:
+                self.convert_forms(into, op, xs[0], name, _SCALAR)
+            self.block(cond, into, [c], force=True)
+
+        test(out)
+        inner: list = []
+        for xs, _, name in scalars:
+            self.convert_forms(inner, op, xs[1], name, _SCALAR)
+        passthrough = any(v is a for v, a in zip(body.ops[-1].operands, body.args))
+        self.block(body, inner, slots, force=passthrough)
+        test(inner)
+        out.append(model.While(c, inner, self.span(op), tuple(x for x in slots if x is not None) + (c,)))
+        for _, res, name in scalars:
+            self.convert_forms(out, op, res, name, _SCALAR)
+
+    def for_(self, op: Op, out: list) -> None:
+        start, stop, step, *init = op.operands
+        body = op.regions[0]
+        iv, *args = body.args
+        slots, scalars = self.carry(op, out, init, [args], op.results)
+        scalars = [(xs[0], res, name) for xs, res, name in scalars]
         ivn = self.fresh(iv.hint)
         self.text[(iv.id, _SCALAR)] = ivn
         inner: list = []

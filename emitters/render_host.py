@@ -505,6 +505,8 @@ def op_stats(k: model.Kernel) -> dict[str, int]:
             counts[rule] = counts.get(rule, 0) + 1
         elif isinstance(s, model.For):
             counts["for"] = counts.get("for", 0) + 1
+        elif isinstance(s, model.While):
+            counts["while"] = counts.get("while", 0) + 1
         elif isinstance(s, model.IfConst):
             counts["if_const"] = counts.get("if_const", 0) + 1
     return dict(sorted(counts.items()))
@@ -546,6 +548,12 @@ def source_map(mod: model.Module, kernel_rs: str) -> list[dict]:
             elif isinstance(s, model.For):
                 i = find(lambda t, s=s: t.startswith(f"for {s.var} in "), cur)
                 add(i, s.span, "for", kernel)
+                cur = i + 1 if i >= 0 else cur
+                block(s.body, kernel)
+                continue
+            elif isinstance(s, model.While):
+                i = find(lambda t, s=s: t.startswith(f"while {s.cond} {{"), cur)
+                add(i, s.span, "while", kernel)
                 cur = i + 1 if i >= 0 else cur
                 block(s.body, kernel)
                 continue

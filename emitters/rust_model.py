@@ -142,7 +142,18 @@ class IfConst:
     runtime: bool = False  # a runtime test: stays a Tile IR `if` (nothing is hoisted out of its arms)
 
 
-Stmt = Let | Assign | For | IfConst
+@dataclass
+class While:
+    """``while <cond> { body }``: ``cond`` a ``let mut`` bool the body re-computes last (cutile carries every variable
+    a ``while`` body assigns: a Tile IR ``loop`` whose head breaks when the test fails)."""
+    cond: str
+    body: list
+    span: Span
+    carried: tuple[str, ...] = ()
+    kind: str = "while"
+
+
+Stmt = Let | Assign | For | IfConst | While
 
 
 @dataclass
@@ -183,7 +194,7 @@ def walk(stmts: list):
     """Every statement of a body, nested loop and constant-if bodies included, in source order."""
     for s in stmts:
         yield s
-        if isinstance(s, For):
+        if isinstance(s, (For, While)):
             yield from walk(s.body)
         elif isinstance(s, IfConst):
             yield from walk(s.then)

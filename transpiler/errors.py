@@ -241,3 +241,7 @@ TRITON_UNDECIDED_HELPER = "CTRS-E742"
 # tl.gather(src, index, axis): a gather of a register tile along an axis; cutile 0.5.0 has no such tile op (its
 # only gathers go through a tile of pointers, PointerTile, cutile-0.5.0 src/_core.rs:517)
 TRITON_TILE_GATHER = "CTRS-E743"
+# --- while18 (issue 18: Python `while` loops in kernels; codes E711-E714) ---
+# a `while` whose test is not a runtime bool (a Python / tl.constexpr value: the loop would never or always run), or
+# that has an `else:` clause (no Tile IR counterpart)
+WHILE_UNSUPPORTED = "CTRS-E711"

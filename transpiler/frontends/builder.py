@@ -368,6 +368,30 @@ class Builder:
         self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *carried], results, {}, self.loc(node), [body]))
         return results
 
+    def while_loop(self, carried: list[Value], node, lower_cond, lower_body) -> list[Value]:
+        """A structured ``while``: ``lower_cond(args)`` lowers the test into a fresh block and returns its bool
+        scalar, ``lower_body(args)`` lowers the body into another and returns the values it yields for the carried
+        ``args`` (typed like ``carried``); the loop op is appended and its results returned."""
+        regions = []
+        outer = self.block
+        for lower in (lower_cond, lower_body):
+            args = [Value(v.type, v.hint) for v in carried]
+            blk = Block(args)
+            self.block = blk
+            try:
+                ys = lower(args)
+            finally:
+                self.block = outer
+            if lower is lower_body:
+                for y, a in zip(ys, args):
+                    if not isinstance(y, Value) or y.type != a.type:
+                        raise self.loop_type_change(node, a.hint, a, y)
+            blk.ops.append(Op(OpKind.YIELD, list(ys), [], loc=self.loc(node)))
+            regions.append(blk)
+        results = [Value(v.type, v.hint) for v in carried]
+        self.block.ops.append(Op(OpKind.WHILE, list(carried), results, {}, self.loc(node), regions))
+        return results
+
     def shifted_right_by(self, v: Value) -> int | None:
         """The constant amount ``v`` was shifted right by (``v = x >> k``, ``ct.bitwise_rshift(x, k)``, ``k`` a
         constant, splat or not) when the current block defines it so; else None."""

@@ -108,6 +108,9 @@ class OpKind(enum.Enum):
     FOR = ("for", Family.CONTROL)  # operands (start, stop, step, *init); region body(iv, *carried); results
     IF = ("if", Family.CONTROL)  # operands (cond,) for a runtime if, () for a constant flag (attrs: flag)
     YIELD = ("yield", Family.CONTROL)
+    # operands (*init); regions cond(*carried) -> yield(i1 scalar), body(*carried) -> yield(*carried); results the
+    # carried values when cond fails (Python `while`; Tile IR `loop` with an `if cond {} else {break}` head)
+    WHILE = ("while", Family.CONTROL)
     # opaque: a verified Rust fragment (ctrs translate --llm) for a construct without a rule; typed operands (the
     # values it reads, attrs["inputs"] their names in the text) and one typed result; attrs["stmts"]: the
     # (name, rust type, rust expr) lets, the last binding the result; the emitter spells them verbatim
@@ -119,7 +122,7 @@ class OpKind(enum.Enum):
 
 
 # ops with effects or that depend on where they run (never hoisted, never removed when unused)
-EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF, OpKind.ATOMIC_RMW,
+EFFECTS = {OpKind.STORE_VIEW, OpKind.SCATTER, OpKind.YIELD, OpKind.FOR, OpKind.IF, OpKind.WHILE, OpKind.ATOMIC_RMW,
            OpKind.ATOMIC_CAS, OpKind.ATOMIC_RED_VIEW}
 # ops whose result depends on memory: not hoisted out of a loop (a store in the loop may change it)
 READS_MEMORY = {OpKind.LOAD_VIEW, OpKind.GATHER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS}

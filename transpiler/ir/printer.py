@@ -58,6 +58,15 @@ def _op(op: Op, names: _Names, ind: str, out: list[str]) -> None:
         _block(body, names, ind + "  ", out)
         out.append(f"{ind}}}")
         return
+    if op.kind == OpKind.WHILE:
+        cond, body = op.regions
+        it = ", ".join(f"{names(a)} = {names(b)}" for a, b in zip(cond.args, op.operands))
+        out.append(f"{ind}{lhs}while iter_args({it}){' -> (' + types + ')' if types else ''} {{  {_loc(op)}")
+        _block(cond, names, ind + "  ", out)
+        out.append(f"{ind}}} do ({', '.join(names(a) for a in body.args)}) {{")
+        _block(body, names, ind + "  ", out)
+        out.append(f"{ind}}}")
+        return
     if op.kind == OpKind.IF:
         cmp = " {} {}".format(*op.attrs["test"]) if "test" in op.attrs else ""
         test = f"const {op.attrs['flag']}{cmp}" if "flag" in op.attrs else names(op.operands[0])

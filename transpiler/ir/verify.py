@@ -150,6 +150,24 @@ def _check_pointer_op(op: Op) -> None:
         _fail(T, op, f"result is not a {shape} tile of {el}")
 
 
+def _check_while(op: Op) -> None:
+    """cond(*carried) yields one bool scalar; body(*carried) yields the carried values, typed like the inits."""
+    S, C = errors.IR_VERIFY_STRUCTURE, errors.IR_VERIFY_CARRIED
+    if len(op.regions) != 2:
+        _fail(S, op, "a while has a cond and a body region")
+    cond, body = op.regions
+    cy, ys = cond.ops[-1].operands, body.ops[-1].operands
+    if len(cy) != 1 or cy[0].type != ScalarType(BOOL):
+        _fail(errors.IR_VERIFY_TYPE, op, "the cond region must yield one bool scalar")
+    n = len(op.operands)
+    if not (n == len(cond.args) == len(body.args) == len(ys) == len(op.results)):
+        _fail(S, op, f"{n} inits, {len(cond.args)}/{len(body.args)} cond/body args, {len(ys)} yields, "
+              f"{len(op.results)} results")
+    for i, vs in enumerate(zip(op.operands, cond.args, body.args, ys, op.results)):
+        if len({v.type for v in vs}) != 1:
+            _fail(C, op, f"carried value {i} changes type: " + ", ".join(str(v.type) for v in vs))
+
+
 def _check_regions(op: Op) -> None:
     S, C = errors.IR_VERIFY_STRUCTURE, errors.IR_VERIFY_CARRIED
     for r in op.regions:
@@ -171,6 +189,8 @@ def _check_regions(op: Op) -> None:
                       f"result {r.type}")
         if not _is_i32(body.args[0]):
             _fail(errors.IR_VERIFY_TYPE, op, "the induction variable must be i32")
+    elif op.kind == OpKind.WHILE:
+        _check_while(op)
     elif op.kind == OpKind.IF:
         if len(op.regions) != 2:
             _fail(S, op, "an if has a then and an else region")

@@ -43,6 +43,7 @@ from .element_types import array_generics, offsets_of_variable
 from .control import Control, _to_tensor_dtype, if_expr
 from .memory import prescan_block_ptrs
 from .descriptors import body_local_desc
+from .loops_while import flag_guarded, names_in as _names, only_under, while_
 from .dtype_params import defaulted as defaulted_dtype
 from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
@@ -64,18 +65,6 @@ _AUG = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
 _TL_DTYPES = {"tl.float16": "f16", "tl.bfloat16": "bf16", "tl.float32": "f32", "tl.float64": "f64",
               "tl.int8": "i8", "tl.int16": "i16", "tl.int32": "i32", "tl.int64": "i64", "tl.uint8": "u8", "tl.uint16": "u16",
               "tl.uint32": "u32", "tl.uint64": "u64", "tl.int1": "bool"}
-
-
-def _names(stmts) -> list[str]:
-    out: list[str] = []
-
-    class V(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            out.append(node.value)
-
-    for st in stmts:
-        st.visit(V())
-    return out
 
 
 def _descriptor_bases(tf, fn) -> set[str]:
@@ -387,6 +376,8 @@ class Lowering(Control, Builder):
                 self.small(small)
         elif isinstance(s, cst.For):
             self.for_(s)
+        elif isinstance(s, cst.While):
+            while_(self, s)
         elif not self.control_stmt(s):
             raise self.err(s, f"statement {type(s).__name__}")
 
@@ -442,22 +433,9 @@ class Lowering(Control, Builder):
             else None  # the induction variable steps by whole blocks of this size
         start, stop, step = (self.i32(a, it) for a in args)
         advances = self.advances(s)
-        if advances and not counted:
+        if advances and not (counted or stepped):
             raise self.err(it, "a pointer advanced in a loop whose range does not start at 0 with step 1")
-        assigned = assigned_names(s.body) - set(advances)
-        for n in sorted(assigned):
-            x = self.env.get(n)
-            if isinstance(x, (bool, int, float)) and _to_tensor_dtype(x) is not None:
-                # a number the loop re-binds (`m_end = 0` then `m_end = m_start + m_size`): Triton's loop carries
-                # it as the scalar tensor to_tensor makes of it (i1 / i32 / f32), the body's value must match
-                self.env[n] = self.const(x, _to_tensor_dtype(x), s, None, n)
-                self.note(s, "control", f"'{n}' = {x!r} re-bound in the loop body: carried as a "
-                          f"{_to_tensor_dtype(x)} scalar (Triton's to_tensor)")
-            elif isinstance(x, Desc) and body_local_desc(self, s, n):
-                continue  # re-made in the body before any use there, unused after the loop (descriptors.py)
-            elif n in self.env and not isinstance(self.env[n], (Value, Poison)):
-                raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
-        carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
+        carried = self.carried_names(s, assigned_names(s.body) - set(advances))
         init = [self.env[n] for n in carried]
         iv = Value(ScalarType(I32), s.target.value)
         outer_env = dict(self.env)
@@ -466,26 +444,22 @@ class Lowering(Control, Builder):
             self.env[s.target.value] = iv
             if stepped:  # `for off in range(0, N, BLOCK)`: off is tile off // BLOCK at a block offset (dce drops it)
                 self.scaled[iv] = (self.binop("//", iv, stepped, s, s.target.value + "_t"), stepped)
+            it = iv if counted or not advances else self.scaled[iv][0]  # iterations so far (stepped: off // BLOCK)
             for n, (bp, steps) in advances.items():
                 if isinstance(bp, BlockPtr):
-                    idx = tuple(i if st == 0 else iv if (i == 0 and st == 1) else
-                                self.binary("+", i, self.binary("*", iv, st, s), s) for i, st in zip(bp.index, steps))
+                    idx = tuple(i if st == 0 else it if (i == 0 and st == 1) else
+                                self.binary("+", i, self.binary("*", it, st, s), s) for i, st in zip(bp.index, steps))
                     self.env[n] = BlockPtr(bp.base, idx, bp.block)
-                else:  # p += BLOCK * stride: iv whole blocks on that stride's axis
-                    terms = tuple(Term(idx=iv if t.block == 1 else self.binary("*", iv, t.block, s),
-                                         stride=t.stride, tiles=iv, block=t.block) for t in steps.terms)
+                else:  # p += BLOCK * stride: `it` whole blocks on that stride's axis
+                    terms = tuple(Term(idx=it if t.block == 1 else self.binary("*", it, t.block, s),
+                                         stride=t.stride, tiles=it, block=t.block) for t in steps.terms)
                     self.env[n] = self.as_ptr(bp, s).plus(Ptr(None, terms))
             for n, a in zip(carried, args):
                 self.env[n] = a
                 if init[carried.index(n)].id in self.trank:
                     self.trank[a.id] = self.trank[init[carried.index(n)].id]
             self.body(s.body.body)
-            out = [live(self.env[n]) for n in carried]
-            # a Triton scalar is a 0-d tensor: a 0-d tile the body makes of a carried scalar (`m_end = m_start +
-            # m_size`, m_size loaded) is that scalar
-            return [self.scalar_0d(v, s) if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ()
-                    and isinstance(i.type, ScalarType) and v.type.dtype == i.type.dtype else v
-                    for v, i in zip(out, init)]
+            return self.carried_out(s, carried, init)
 
         outer_latency = self.__dict__.get("body_latency")
         self.body_latency = self.loop_latency or outer_latency  # num_stages= of this loop (addresses.loop_args)
@@ -501,6 +475,32 @@ class Lowering(Control, Builder):
             if v0.id in self.trank:
                 self.trank[r.id] = self.trank[v0.id]
 
+    def carried_names(self, s, assigned: set) -> list[str]:
+        """The names a loop (``for`` / ``while`` ``s``) carries: those its body re-binds that hold a Value before it
+        (a number it re-binds becomes the scalar tensor Triton's to_tensor makes of it)."""
+        for n in sorted(assigned):
+            x = self.env.get(n)
+            if isinstance(x, (bool, int, float)) and _to_tensor_dtype(x) is not None:
+                # a number the loop re-binds (`m_end = 0` then `m_end = m_start + m_size`): Triton's loop carries
+                # it as the scalar tensor to_tensor makes of it (i1 / i32 / f32), the body's value must match
+                self.env[n] = self.const(x, _to_tensor_dtype(x), s, None, n)
+                self.note(s, "control", f"'{n}' = {x!r} re-bound in the loop body: carried as a "
+                          f"{_to_tensor_dtype(x)} scalar (Triton's to_tensor)")
+            elif isinstance(x, Desc) and body_local_desc(self, s, n):
+                continue  # re-made in the body before any use there, unused after the loop (descriptors.py)
+            elif n in self.env and not isinstance(self.env[n], (Value, Poison)):
+                raise self.err(s, f"'{n}' (a {type(self.env[n]).__name__}) is re-bound in the loop body")
+        return [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
+
+    def carried_out(self, s, carried: list[str], init: list[Value]) -> list:
+        """The values a loop body yields for its ``carried`` names (``init`` their values before the loop)."""
+        out = [live(self.env[n]) for n in carried]
+        # a Triton scalar is a 0-d tensor: a 0-d tile the body makes of a carried scalar (`m_end = m_start +
+        # m_size`, m_size loaded) is that scalar
+        return [self.scalar_0d(v, s) if isinstance(v, Value) and isinstance(v.type, TileType) and v.type.shape == ()
+                and isinstance(i.type, ScalarType) and v.type.dtype == i.type.dtype else v
+                for v, i in zip(out, init)]
+
     def advances(self, s: cst.For) -> dict:
         """Block pointers the loop body advances by whole blocks as its last use (``p = tl.advance(p, (0, TK))``):
         name -> (block pointer at loop entry, tile steps per iteration). In the body the pointer is its entry
@@ -509,12 +509,21 @@ class Lowering(Control, Builder):
         stmts = list(s.body.body)
         for i, st in enumerate(stmts):
             small = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
+            guard = flag_guarded(self, st)  # `if not USE_TMA: p += BLOCK`: an advance under a constexpr flag test
+            if guard is not None:
+                small = guard.body.body[0].body[0]
             if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) \
                     and isinstance(self.env.get(small.target.value), (Ptr, ArrayRef)):
                 n = small.target.value
+                if guard is not None and not only_under(stmts, st, n, guard.test):
+                    raise self.err(small, f"'{n}' moved under a tl.constexpr test and used outside such a test: "
+                                   "its moved value would be wrong when the test fails")
                 step = self.expr(small.value) if isinstance(small.operator, cst.AddAssign) else None
+                if isinstance(step, Sym) or isinstance(step, int) and not isinstance(step, bool) and step > 0:
+                    step = Ptr(None, (Term(idx=step, tiles=1, block=step),))  # p += BLOCK: a block on unit stride
                 if not (isinstance(step, Ptr) and step.base is None and step.terms
-                        and all(t.rng is None and t.tiles == 1 and t.stride for t in step.terms)) or n in out:
+                        and all(t.rng is None and t.tiles == 1 and (t.stride or t.block == t.idx) for t in step.terms)) \
+                        or n in out:
                     raise self.err(small, "a pointer moved in a loop by other than `p += BLOCK * stride`")
                 if any(tok == n for tok in _names(stmts[i + 1:])):
                     raise self.err(small, f"'{n}' used after it is moved in the loop body")
