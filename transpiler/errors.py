@@ -234,3 +234,6 @@ SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
 # an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
 # name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
 TRITON_DESC_STALE = "CTRS-E710"
+# --- dtype18 (issue 18: a tl.constexpr parameter used as a dtype, one more dtype variable; codes E747-E749) ---
+# a constexpr dtype whose value nothing gives: not tied to an array and no per-dtype entry lowers
+TRITON_DTYPE_CONSTEXPR_UNKNOWN = "CTRS-E747"
