@@ -117,6 +117,7 @@ class Lowering(Control, Builder):
         self.generics: list[Generic] = []
         self.arrays: dict[str, Value] = {}
         self.dtype_consts: dict[str, cst.Param] = {}  # dtype constexprs lowered as solver variables
+        self.dtype_stores: dict[str, str] = {}  # dtype constexpr -> the array a tile of its type is stored into
         self.runtime: dict[str, Value] = {}  # scalar parameters used as values
         self.extents: dict[str, tuple] = {}  # scalar parameter -> (array, axis, block shape or None)
         self.strides: dict[str, tuple] = {}  # scalar parameter -> (array, axis)
