@@ -47,6 +47,9 @@ def full(lw, c: Call):
     dt = lw.expr(a["dtype"])
     if isinstance(fill, (Sym, ScalarParam, Value)) and isinstance(dt, DT) and isinstance(dt.dtype, DType):
         return _full_of_value(lw, fill, dt.dtype, shape, c)
+    if isinstance(fill, (int, float)) and not isinstance(fill, bool) and isinstance(dt, DT) \
+            and isinstance(dt.dtype, DTypeParam):  # of a dtype variable (a dtype constexpr, dtype_params.py)
+        return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
         refuse_dtype_constexpr(lw, dt, a["dtype"], c.fn)
