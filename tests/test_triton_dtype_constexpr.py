@@ -35,6 +35,8 @@ def test_dtype_constexprs_tied_and_untied_compile(tmp_path):
     """scale_to: one generic entry, the cast to OUT_T a convert to y's element type (bf16 / f16 per spec);
     rounded_sum: the spec's entry rounds through its ACC_T (bf16 / f16) and back to f32."""
     by = _compiled(tmp_path)
+    wrapper = (tmp_path / "port" / "wrapper.py").read_text()  # the launch's OUT_T accepted, ignored (y's dtype)
+    assert "def scale_to(x_ptr, y_ptr, scale, *, BLOCK, OUT_T=None, grid):" in wrapper
     assert by["scale_f32_to_bf16_5000"][0] == by["scale_bf16_to_f16_300"][0] == "scale_to"
     assert re.search(r"ftof %\S+ : tile<256xf32> -> tile<256xbf16>", by["scale_f32_to_bf16_5000"][1])
     assert re.search(r"ftof %\S+ : tile<128xf32> -> tile<128xf16>", by["scale_bf16_to_f16_300"][1])
