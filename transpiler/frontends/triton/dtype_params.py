@@ -37,11 +37,12 @@ def used_as_dtype(tf, fn) -> list[str]:
 
 
 def tied_array(lw, name: str):
-    """The array whose dtype the dtype constexpr ``name`` is (its solved variable or dtype), else None."""
+    """The array a tile cast to the dtype constexpr ``name`` is stored into (the constexpr is its element type), else
+    None."""
     el = lw.element if isinstance(lw.element, dict) else {}
     if name in lw.dtype_stores and el.get(lw.dtype_stores[name]) == el.get(name):
         return lw.dtype_stores[name]
-    return next((a for a in lw.arrays if a in el and el[a] == el.get(name)), None)
+    return None
 
 
 def refuse_dtype_constexpr(lw, dt, node, what: str) -> None:

@@ -40,9 +40,9 @@ def stored(lw, val, dt, node, hint: str, array: str | None = None):
     (``acc.to(dW.dtype.element_ty)``) or of a concrete dtype leaves them apart (dtypes.keep_apart). A tile cast to
     a dtype constexpr (dtype_params.py) stored into ``array`` ties the constexpr to that array."""
     el = lw.element if isinstance(lw.element, dict) else {}
-    for name in getattr(lw, "dtype_consts", {}):  # a tile of a dtype constexpr's type: the array it is tied to
-        if val.type.dtype == el.get(name) and array is not None:
-            lw.dtype_stores.setdefault(name, array)
+    name = getattr(lw, "dtype_casts", {}).get(val.id)  # a tile cast to a dtype constexpr: the array it is tied to
+    if name is not None and array is not None and val.type.dtype == el.get(name):
+        lw.dtype_stores.setdefault(name, array)
     if val.type.dtype == dt:
         return val
     if isinstance(val.type.dtype, DTypeParam) and isinstance(dt, DTypeParam):

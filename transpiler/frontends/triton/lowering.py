@@ -118,6 +118,7 @@ class Lowering(Control, Builder):
         self.arrays: dict[str, Value] = {}
         self.dtype_consts: dict[str, cst.Param] = {}  # dtype constexprs lowered as solver variables
         self.dtype_stores: dict[str, str] = {}  # dtype constexpr -> the array a tile of its type is stored into
+        self.dtype_casts: dict[int, str] = {}  # value id of a tile cast to a dtype constexpr -> the constexpr
         self.runtime: dict[str, Value] = {}  # scalar parameters used as values
         self.extents: dict[str, tuple] = {}  # scalar parameter -> (array, axis, block shape or None)
         self.strides: dict[str, tuple] = {}  # scalar parameter -> (array, axis)
@@ -365,6 +366,14 @@ class Lowering(Control, Builder):
         lowering depends on it (an entry per dtype, dtype_params.py)."""
         for name, p in self.dtype_consts.items():
             dt = self.element[name]
+            if isinstance(dt, DTypeParam) and tied_array(self, name) is None \
+                    and any(a.type.dtype == dt for a in self.arrays.values()):
+                raise errors.CtrsError(
+                    errors.TRITON_DTYPE_CONSTEXPR_MET, f"'{name}', a tl.constexpr dtype, met an array's tiles "
+                    f"({dt}) other than by a cast to it stored into that array: the port cannot take its value from "
+                    "the array's dtype, and an entry per dtype of it beside the array's generic is not built yet",
+                    "store name.to(D) into the output array, or name the dtype through the array "
+                    "(out_ptr.dtype.element_ty)", self.loc(p))
             if isinstance(dt, DTypeParam) and tied_array(self, name) is None:
                 e = self.err(p, f"'{name}', a tl.constexpr dtype tied to no array (lowered per dtype)")
                 e.__cause__ = irtyping.GenericMeetsConcrete(f"{dt} (the dtype constexpr '{name}') tied to no array",

@@ -175,7 +175,7 @@ def desc_store(lw, c: Call):
         return None
     index = _desc_index(lw, c, d, c.pos[1])
     dt = lw.arrays[d.base].type.dtype
-    if any(val.type.dtype == lw.element[n] for n in lw.dtype_consts):  # a tile cast to a dtype constexpr: stored
+    if val.id in lw.dtype_casts:  # a tile cast to a dtype constexpr: stored
         val = element_types.stored(lw, val, dt, c.node, "out", d.base)  # into the descriptor's array, one variable
     if val.type.dtype != dt:
         val = lw.convert(val, dt, c.node, "out")

@@ -112,6 +112,8 @@ def to(lw, c: Call):
     if not isinstance(dt, DT):
         raise lw.err(c.pos[1], "x.to of something other than a dtype")
     r = lw.convert(x, dt.dtype, c.node, c.hint)
+    if isinstance(c.pos[1], cst.Name) and c.pos[1].value in lw.dtype_consts:  # a cast to a dtype constexpr: a
+        lw.dtype_casts[r.id] = c.pos[1].value  # store of it ties the constexpr to the array (dtype_params.py)
     lw.keep_rank(r, x)
     if x.id in lw.origin:
         lw.origin.setdefault(r.id, lw.origin[x.id])
