@@ -569,14 +569,16 @@ def w8a8_block_matmul_tma(configs=None) -> list[dict]:
     C, one element type E, so A / B are read in C's float dtype, which holds the e4m3 values exactly). Scales flat:
     As [M, K / 128], Bs [N / 128, K / 128] (stride_Bs_n = its row pitch). NUM_STAGES 2, not unsloth's B200 4: with
     16-bit A / B tiles a stage is 2 x 32 KiB, so 4 stages (128 KiB fp8 on B200) would be 256 KiB, over sm_90's
-    227 KiB; 2 stages plus the 32 KiB C tile fit."""
+    227 KiB; 2 stages plus the 32 KiB C tile fit. CAST_TF32: the port's host-computed flag (a_desc.dtype == f32, the
+    dot's tf32 cast), a const generic a spec names."""
     out = []
     for dt, m, n, k in configs or (("bf16", 4096, 4096, 4096), ("bf16", 1, 8192, 2048), ("bf16", 300, 2048, 8192)):
         sk, sn = -(-k // 128), -(-n // 128)
         args = {"a_desc": arr(dt, m, k), "b_desc": arr(dt, n, k), "c_desc": arr(dt, m, n), "As": arr(dt, m * sk),
                 "Bs": arr(dt, sn * sk), "M": i32(m), "N": i32(n), "K": i32(k), "stride_As_m": i32(sk),
                 "stride_As_k": i32(1), "stride_Bs_k": i32(1), "stride_Bs_n": i32(sk), "BLOCK_SIZE_M": 128,
-                "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8, "NUM_STAGES": 2}
+                "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8, "NUM_STAGES": 2,
+                "CAST_TF32": int(dt == "f32")}
         out.append({"name": f"tma_{dt}_{m}x{n}x{k}", "kernel": "_w8a8_block_fp8_matmul_tma", "args": args,
                     "grid": [str(-(-m // 128) * sn)]})
     return out
