@@ -38,12 +38,12 @@ def test_dtype_constexprs_tied_and_untied_compile(tmp_path):
     wrapper = (tmp_path / "port" / "wrapper.py").read_text()  # the launch's OUT_T accepted, ignored (y's dtype)
     assert "def scale_to(x_ptr, y_ptr, scale, *, BLOCK, OUT_T=None, grid):" in wrapper
     assert by["scale_f32_to_bf16_5000"][0] == by["scale_bf16_to_f16_300"][0] == "scale_to"
-    assert re.search(r"ftof %\S+ : tile<256xf32> -> tile<256xbf16>", by["scale_f32_to_bf16_5000"][1])
-    assert re.search(r"ftof %\S+ : tile<128xf32> -> tile<128xf16>", by["scale_bf16_to_f16_300"][1])
+    assert re.search(r"ftof %\S+\s+: tile<256xf32> -> tile<256xbf16>", by["scale_f32_to_bf16_5000"][1])
+    assert re.search(r"ftof %\S+\s+: tile<128xf32> -> tile<128xf16>", by["scale_bf16_to_f16_300"][1])
     assert by["round_bf16_f32_1000"][0] == "rounded_sum_bf16"
-    assert re.search(r"ftof %\S+ : tile<256xf32> -> tile<256xbf16>", by["round_bf16_f32_1000"][1])
+    assert re.search(r"ftof %\S+\s+: tile<256xf32> -> tile<256xbf16>", by["round_bf16_f32_1000"][1])
     assert by["round_f16_f16_700"][0] == "rounded_sum_f16"
-    assert re.search(r"ftof %\S+ : tile<128xf32> -> tile<128xf16>", by["round_f16_f16_700"][1])
+    assert re.search(r"ftof %\S+\s+: tile<128xf32> -> tile<128xf16>", by["round_f16_f16_700"][1])
 
 
 @pytest.mark.model
