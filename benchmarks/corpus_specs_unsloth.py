@@ -583,6 +583,27 @@ def w8a8_block_matmul(configs=None) -> list[dict]:
     return out
 
 
+def w8a8_block_matmul_tma(configs=None) -> list[dict]:
+    """Block-wise fp8 GEMM, TMA kernel (_launch_fp8_tma_gemm: A [M, K] / B [N, K] / C [M, N] as tensor descriptors
+    of 128 x 128 blocks, BLOCK_SIZE_M 128, GROUP_SIZE_M 8, OUT_DTYPE the triton dtype of C: the port takes it from
+    C, one element type E, so A / B are read in C's float dtype, which holds the e4m3 values exactly). Scales flat:
+    As [M, K / 128], Bs [N / 128, K / 128] (stride_Bs_n = its row pitch). NUM_STAGES 2, not unsloth's B200 4: with
+    16-bit A / B tiles a stage is 2 x 32 KiB, so 4 stages (128 KiB fp8 on B200) would be 256 KiB, over sm_90's
+    227 KiB; 2 stages plus the 32 KiB C tile fit. CAST_TF32: the port's host-computed flag (a_desc.dtype == f32, the
+    dot's tf32 cast), a const generic a spec names."""
+    out = []
+    for dt, m, n, k in configs or (("bf16", 4096, 4096, 4096), ("bf16", 1, 8192, 2048), ("bf16", 300, 2048, 8192)):
+        sk, sn = -(-k // 128), -(-n // 128)
+        args = {"a_desc": arr(dt, m, k), "b_desc": arr(dt, n, k), "c_desc": arr(dt, m, n), "As": arr(dt, m * sk),
+                "Bs": arr(dt, sn * sk), "M": i32(m), "N": i32(n), "K": i32(k), "stride_As_m": i32(sk),
+                "stride_As_k": i32(1), "stride_Bs_k": i32(1), "stride_Bs_n": i32(sk), "BLOCK_SIZE_M": 128,
+                "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8, "NUM_STAGES": 2,
+                "CAST_TF32": int(dt == "f32")}
+        out.append({"name": f"tma_{dt}_{m}x{n}x{k}", "kernel": "_w8a8_block_fp8_matmul_tma", "args": args,
+                    "grid": [str(-(-m // 128) * sn)]})
+    return out
+
+
 H200_SMS = 132  # _sm_count of an H200 (the small-M config below depends on it)
 
 
@@ -695,7 +716,8 @@ FILES: dict[str, list[dict]] = {
     + rms_backward() + rms_sum_dw() + rms_rows("_rms_layernorm_forward_rows") + rms_rows("_rms_layernorm_backward_rows"),
     "fused_add_rms_layernorm.json": add_rms_inference(),
     "fp8.json": fp8_gemv() + fp8_rows_reduce() + act_quant() + weight_dequant() + e4m3fn_bytes_dequant()
-    + fp8_block_gemv() + e4m3fn_scale_dequant() + w8a8_block_matmul() + fp8_rows_gemv() + w8a8_small_m(),
+    + fp8_block_gemv() + e4m3fn_scale_dequant() + w8a8_block_matmul() + fp8_rows_gemv() + w8a8_small_m()
+    + w8a8_block_matmul_tma(),
     "cross_entropy_loss.json": cross_entropy_forward() + chunked_cross_entropy_forward() + cross_entropy_backward(),
     "large_head_attention.json": lh_bwd_pre() + lh_fwd() + lh_bwd_dkdv() + lh_bwd_dq(),
     "nvfp4.json": split_sum() + nvfp4_dequant() + nvfp4_matmul("_nvfp4_matmul_fwd_kernel")

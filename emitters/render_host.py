@@ -461,6 +461,13 @@ def extent_checks(tmap: dict | None, fk: FfiKernel) -> list[dict]:
     return out
 
 
+def implied_dtypes(sites: dict | None, kernel: str) -> list[str]:
+    """The Triton dtype constexprs a wrapper accepts and ignores: each is the element type of the array it is
+    tied to (launch map kind ``dtype``, frontends/triton/dtype_params.py), so the launch's value adds nothing."""
+    tmap = ((sites or {}).get("triton") or {}).get(kernel) or {}
+    return [p["name"] for p in tmap.get("params", []) if p["kind"] == "dtype" and p.get("array")]
+
+
 def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict | None = None) -> str:
     ctx = []
     for fk in fks:
@@ -478,8 +485,11 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
             "inputs": [a for a in fk.args if a.kind in ("array", "scalar")],
             "consts": fk.consts,
             "ties": extent_checks(((sites or {}).get("triton") or {}).get(fk.python_name), fk),
+            "implied": implied_dtypes(sites, fk.python_name),
         })
     pks = python_kernels(mod, fks, sites or {})
+    for d in pks:
+        d["implied"] = implied_dtypes(sites, d["name"])
     entries = [{**fk.selector(), "args": [a.name for a in fk.args if a.kind in ("array", "scalar", "const")]}
                for fk in fks]
     return _env().get_template("wrapper.py.j2").render(

@@ -91,21 +91,19 @@ def test_cdiv_of_a_tile_is_refused(monkeypatch, tmp_path):
     assert "tl.cdiv other than of i32 scalars" in e.value.message and e.value.loc.line == 8
 
 
-@pytest.mark.parametrize("use, col", [("acc.to(OUT_DTYPE)", 31), ("tl.zeros((B,), dtype=OUT_DTYPE) + acc", 45)])
-def test_a_constexpr_used_as_a_dtype_is_refused_with_its_code(monkeypatch, tmp_path, use, col):
+def test_a_constexpr_used_as_a_dtype_is_a_dtype_variable(monkeypatch, tmp_path):
+    """``acc.to(OUT_DTYPE)`` stored into y (it was refused with CTRS-E720): OUT_DTYPE is y's element type
+    (tests/test_triton_dtype_constexpr.py has the rule's cases)."""
     monkeypatch.setenv("CTRS_PIPELINE", "typed")
-    p = _write(tmp_path, f"""
+    p = _write(tmp_path, """
         @triton.jit
         def k(x, y, B: tl.constexpr, OUT_DTYPE: tl.constexpr):
             offs = tl.arange(0, B)
             acc = tl.load(x + offs).to(tl.float32)
-            tl.store(y + offs, {use})
+            tl.store(y + offs, acc.to(OUT_DTYPE))
         """)
-    with pytest.raises(errors.CtrsError) as e:
-        fe_triton.lower_file(p)
-    assert e.value.code == errors.TRITON_DTYPE_CONSTEXPR
-    assert "'OUT_DTYPE', a tl.constexpr parameter used as a dtype" in e.value.message
-    assert (e.value.loc.line, e.value.loc.col) == (8, col)
+    mod, _notes = fe_triton.lower_file(p)
+    assert [k.name for k in mod.kernels] == ["k"] and "OUT_DTYPE" not in [q.name for q in mod.kernels[0].params]
 
 
 def test_expand_dims_is_a_reshape_adding_unit_axes(monkeypatch, tmp_path):

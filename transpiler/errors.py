@@ -245,3 +245,8 @@ TRITON_TILE_GATHER = "CTRS-E743"
 # a `while` whose test is not a runtime bool (a Python / tl.constexpr value: the loop would never or always run), or
 # that has an `else:` clause (no Tile IR counterpart)
 WHILE_UNSUPPORTED = "CTRS-E711"
+# --- dtype18 (issue 18: a tl.constexpr parameter used as a dtype, one more dtype variable; codes E747-E749) ---
+# a constexpr dtype whose value nothing gives: not tied to an array and no per-dtype entry lowers
+TRITON_DTYPE_CONSTEXPR_UNKNOWN = "CTRS-E747"
+# a constexpr dtype whose variable met an array's tiles in arithmetic (not a cast to it stored into the array)
+TRITON_DTYPE_CONSTEXPR_MET = "CTRS-E748"

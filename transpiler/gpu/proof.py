@@ -116,6 +116,12 @@ def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_de
             out.append(spec.args[p["arg"]].value)
         elif k == "constexpr":
             out.append(spec.args[p["const"]].value)
+        elif k == "dtype" and p.get("array"):  # a dtype constexpr tied to an array: its element type
+            import triton.language as tl  # noqa: PLC0415 - only on the GPU host
+            out.append(getattr(tl, str(tensors[p["array"]].dtype).removeprefix("torch.")))
+        elif k == "dtype":  # one tied to no array: the spec names it ("tl.bfloat16")
+            import triton.language as tl  # noqa: PLC0415
+            out.append(getattr(tl, str(spec.args[p["const"]].value).removeprefix("tl.")))
         else:
             raise ValueError(f"Triton parameter '{p['name']}' has no spec source ({p.get('why', k)})")
     return out

@@ -21,6 +21,7 @@ from .. import cutile as fe_cutile
 from . import activations, atomics, calls, grid, hints, inline, memory, shapes, tiles  # noqa: F401 - registers the handlers
 from . import imports
 from . import element_types, erf, gathers, joins  # noqa: F401 - erf / joins register their calls
+from .dtype_params import defaulted, used_as_dtype
 from .lowering import Lowering, unsupported
 from . import source
 
@@ -170,4 +171,8 @@ def lower_entries(tf, fn: cst.FunctionDef, on_unsupported=None) -> tuple[list, l
                 made.clear()
 
     arrays = element_types.array_names(tf, fn, Lowering(tf, fn).pointers)
+    bare = Lowering(tf, fn)
+    params = {p.name.value: p for p in fn.params.params}
+    # dtype constexprs: solver variables too, but a literal default no call passes is that dtype (dtype_params.py)
+    arrays += [n for n in used_as_dtype(tf, fn) if defaulted(bare, params[n]) is None]
     return element_types.lower_kernel(tf, fn, arrays, once)

@@ -33,11 +33,16 @@ def array_generics(arrays: list) -> list[Generic]:
     return out
 
 
-def stored(lw, val, dt, node, hint: str):
+def stored(lw, val, dt, node, hint: str, array: str | None = None):
     """``val`` as stored into an array of element type ``dt``: Triton casts a stored value to the pointer's
     element type. A tile of another array's dtype variable stored without an explicit cast (``tl.store(z, x + y)``)
     makes the two one variable (a launch passes them in one dtype, as before); a value cast explicitly
-    (``acc.to(dW.dtype.element_ty)``) or of a concrete dtype leaves them apart (dtypes.keep_apart)."""
+    (``acc.to(dW.dtype.element_ty)``) or of a concrete dtype leaves them apart (dtypes.keep_apart). A tile cast to
+    a dtype constexpr (dtype_params.py) stored into ``array`` ties the constexpr to that array."""
+    el = lw.element if isinstance(lw.element, dict) else {}
+    name = getattr(lw, "dtype_casts", {}).get(val.id)  # a tile cast to a dtype constexpr: the array it is tied to
+    if name is not None and array is not None and val.type.dtype == el.get(name):
+        lw.dtype_stores.setdefault(name, array)
     if val.type.dtype == dt:
         return val
     if isinstance(val.type.dtype, DTypeParam) and isinstance(dt, DTypeParam):

@@ -30,7 +30,7 @@ def element_store(lw, c, a: dict) -> bool:
         return False
     arr = lw.array(p.base, 1, c.node)
     dt = arr.type.dtype
-    val = stored_as(lw, val, dt, c.node, (val.hint or "v") + "_c")  # cast to the pointer's type
+    val = stored_as(lw, val, dt, c.node, (val.hint or "v") + "_c", p.base)  # cast to the pointer's type
     lw.emit(OpKind.SCATTER, [arr, idx, val], [], c.node, check_bounds=True, has_mask=False, index=[None],
             latency=None, shape=[])
     return True

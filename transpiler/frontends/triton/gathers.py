@@ -150,7 +150,7 @@ def scatter(lw, arr: str, p: Ptr, mask, val: Value, node) -> None:
     a = lw.array(arr, 1, node)
     off, m, shape, flat = _index(lw, p, mask, node)
     dt = p.elem or a.type.dtype  # a pointer cast (pointer_casts.py): Triton stores elements of its type
-    val = stored_as(lw, val, dt, node, "out")
+    val = stored_as(lw, val, dt, node, "out", arr)
     if isinstance(val.type, ScalarType):
         val = lw.to_tile(val, node)
     if tuple(val.type.shape) != shape:

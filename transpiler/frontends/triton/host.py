@@ -13,6 +13,7 @@ from pathlib import Path
 from ... import errors
 from ..cutile.values import PoisonUse
 from .imports import resolve
+from .dtype_params import tied_array
 from .source import helper_names, launch_flags, literal, load
 
 
@@ -46,6 +47,9 @@ def typed_map(tf, fn: cst.FunctionDef, on_unsupported=None):
         if name in facts["strides"]:
             arr, axis = facts["strides"][name]
             params.append({"name": name, "kind": "stride", "array": arr, "dim": axis})
+            continue
+        if name in lw.dtype_consts:  # a dtype constexpr: the element type of the array it is tied to (dtype_params.py)
+            params.append({"name": name, "kind": "dtype", "array": tied_array(lw, name), "const": name})
             continue
         entry.append([name, name in consts])
         if name in consts:

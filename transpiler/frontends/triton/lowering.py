@@ -44,7 +44,7 @@ from .control import Control, _to_tensor_dtype, if_expr
 from .memory import prescan_block_ptrs
 from .descriptors import body_local_desc
 from .loops_while import flag_guarded, names_in as _names, only_under, while_
-from .dtype_params import defaulted as defaulted_dtype
+from .dtype_params import defaulted as defaulted_dtype, tied_array, used_as_dtype
 from .masks import flags_as_bools
 from .addresses import is_pointer, loop_args, minus as pointer_minus
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
@@ -108,6 +108,9 @@ class Lowering(Control, Builder):
         self.notes: dict[tuple[int, str, str], None] = {}
         self.generics: list[Generic] = []
         self.arrays: dict[str, Value] = {}
+        self.dtype_consts: dict[str, cst.Param] = {}  # dtype constexprs lowered as solver variables
+        self.dtype_stores: dict[str, str] = {}  # dtype constexpr -> the array a tile of its type is stored into
+        self.dtype_casts: dict[int, str] = {}  # value id of a tile cast to a dtype constexpr -> the constexpr
         self.runtime: dict[str, Value] = {}  # scalar parameters used as values
         self.extents: dict[str, tuple] = {}  # scalar parameter -> (array, axis, block shape or None)
         self.strides: dict[str, tuple] = {}  # scalar parameter -> (array, axis)
@@ -288,6 +291,10 @@ class Lowering(Control, Builder):
             ann = p.annotation.annotation if p.annotation else None
             if ann is not None and self.dotted(ann) == "tl.constexpr" and name in self.fixed:
                 self.env[name] = self.fixed[name]  # a flag fixed by a structural entry (control.py): not a parameter
+            elif ann is not None and self.dotted(ann) == "tl.constexpr" and isinstance(self.element, dict) \
+                    and name in self.element:
+                self.env[name] = DT(self.element[name])  # a dtype variable of the solver (dtype_params.py)
+                self.dtype_consts[name] = p
             elif ann is not None and self.dotted(ann) == "tl.constexpr" and defaulted_dtype(self, p) is not None:
                 self.env[name] = defaulted_dtype(self, p)  # a dtype default no call passes (dtype_params.py)
             elif ann is not None and self.dotted(ann) == "tl.constexpr":
@@ -313,6 +320,7 @@ class Lowering(Control, Builder):
         if self.blockers:  # what follows (parameters never viewed, cdiv bounds) only echoes those blockers
             raise PoisonUse("kernel")
         self.block.ops.append(Op(OpKind.YIELD, [], [], loc=self.loc(fn)))
+        self.dtype_consts_tied()
         self.resolve_pending()
         params: list[Param] = []
         for name, kind, p in order:
@@ -344,6 +352,28 @@ class Lowering(Control, Builder):
                 self.note(d, "hint", f"decorator @{name or self.tf.module.code_for_node(d.decorator)} dropped "
                           "(host-side: it wraps the launcher, not the kernel body)")
         return Kernel(fn.name.value, params, gens, self.block, self.loc(fn), {})
+
+    def dtype_consts_tied(self) -> None:
+        """A dtype constexpr still a variable no array has: its value is not implied by an array's dtype, so the
+        lowering depends on it (an entry per dtype, dtype_params.py)."""
+        for name, p in self.dtype_consts.items():
+            dt = self.element[name]
+            if isinstance(dt, DTypeParam) and tied_array(self, name) is None \
+                    and any(a.type.dtype == dt for a in self.arrays.values()):
+                raise errors.CtrsError(
+                    errors.TRITON_DTYPE_CONSTEXPR_MET, f"'{name}', a tl.constexpr dtype, met an array's tiles "
+                    f"({dt}) other than by a cast to it stored into that array: the port cannot take its value from "
+                    "the array's dtype, and an entry per dtype of it beside the array's generic is not built yet",
+                    "store name.to(D) into the output array, or name the dtype through the array "
+                    "(out_ptr.dtype.element_ty)", self.loc(p))
+            if isinstance(dt, DTypeParam) and tied_array(self, name) is None:
+                e = self.err(p, f"'{name}', a tl.constexpr dtype tied to no array (lowered per dtype)")
+                e.__cause__ = irtyping.GenericMeetsConcrete(f"{dt} (the dtype constexpr '{name}') tied to no array",
+                                                            (dt,))
+                raise e
+            self.note(p, "param", f"'{name}' (a tl.constexpr dtype) is "
+                      + (f"the element type of array '{tied_array(self, name)}': implied by it, parameter dropped"
+                         if tied_array(self, name) else f"{dt} in this entry: parameter dropped"))
 
     def resolve_pending(self) -> None:
         """Each ``tl.cdiv(n, BLOCK)`` lowered before ``n`` was known: ``n`` must now be the extent of an array axis

@@ -175,6 +175,8 @@ def desc_store(lw, c: Call):
         return None
     index = _desc_index(lw, c, d, c.pos[1])
     dt = lw.arrays[d.base].type.dtype
+    if val.id in lw.dtype_casts:  # a tile cast to a dtype constexpr: stored
+        val = element_types.stored(lw, val, dt, c.node, "out", d.base)  # into the descriptor's array, one variable
     if val.type.dtype != dt:
         val = lw.convert(val, dt, c.node, "out")
     v = view(lw, d.base, d.block, "none", True, c.node)
@@ -313,7 +315,7 @@ def store(lw, c: Call):
         return None
     arr, index, shape, _tshape = acc
     dt = lw.arrays[arr].type.dtype
-    val = stored_as(lw, val, dt, c.node, "out")  # Triton casts a stored value to the pointer's type
+    val = stored_as(lw, val, dt, c.node, "out", arr)  # Triton casts a stored value to the pointer's type
     if tuple(val.type.shape) != tuple(shape):
         same_lanes(lw, val, tuple(shape), c.node)
         val = lw.emit(OpKind.RESHAPE, [val], [TileType(dt, tuple(shape))], c.node, "out", shape=tuple(shape)).result

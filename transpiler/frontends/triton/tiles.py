@@ -47,6 +47,9 @@ def full(lw, c: Call):
     dt = lw.expr(a["dtype"])
     if isinstance(fill, (Sym, ScalarParam, Value)) and isinstance(dt, DT) and isinstance(dt.dtype, DType):
         return _full_of_value(lw, fill, dt.dtype, shape, c)
+    if isinstance(fill, (int, float)) and not isinstance(fill, bool) and isinstance(dt, DT) \
+            and isinstance(dt.dtype, DTypeParam):  # of a dtype variable (a dtype constexpr, dtype_params.py)
+        return lw.const(fill, dt.dtype, c.node, shape, c.hint or "c")
     if not isinstance(fill, (int, float)) or isinstance(fill, bool) or not isinstance(dt, DT) \
             or not isinstance(dt.dtype, DType):
         refuse_dtype_constexpr(lw, dt, a["dtype"], c.fn)
@@ -109,6 +112,8 @@ def to(lw, c: Call):
     if not isinstance(dt, DT):
         raise lw.err(c.pos[1], "x.to of something other than a dtype")
     r = lw.convert(x, dt.dtype, c.node, c.hint)
+    if isinstance(c.pos[1], cst.Name) and c.pos[1].value in lw.dtype_consts:  # a cast to a dtype constexpr: a
+        lw.dtype_casts[r.id] = c.pos[1].value  # store of it ties the constexpr to the array (dtype_params.py)
     lw.keep_rank(r, x)
     if x.id in lw.origin:
         lw.origin.setdefault(r.id, lw.origin[x.id])
