@@ -35,10 +35,12 @@ def test_cdiv_of_runtime_loaded_and_nested_scalars_is_a_ceil_division(monkeypatc
                 acc += tl.load(x_ptr + k, mask=k < K, other=0.0).to(tl.float32)
             tl.store(y_ptr + pid * BLOCK_K + offs, acc.to(y_ptr.dtype.element_ty))
         """)
-    assert "%x_ptr: array<?x!E>, %y_ptr: array<?x!E>, %sizes_ptr: array<?x!E>, %K: i32)" in text
+    # sizes_ptr's values are cast .to(tl.int32): an index / size array of its own (entry k_i32); x and y keep apart
+    assert "kernel @k_i32<E: dtype, E1: dtype, SPLIT_K: const, BLOCK_K: const>(%x_ptr: array<?x!E>, " \
+        "%y_ptr: array<?x!E1>, %sizes_ptr: array<?xi32>, %K: i32)" in text
     assert "%tiles = divi %K, %split_k {rounding = positive_inf} : i32" in text
     assert "%cdiv = divi %tiles, %block_k {rounding = positive_inf} : i32" in text
-    assert "%n_tiles = divi %m_s, %block_k_2 {rounding = positive_inf} : i32" in text
+    assert "%n_tiles = divi %m_in_s, %block_k_2 {rounding = positive_inf} : i32" in text
     assert "num_tiles" not in text
 
 

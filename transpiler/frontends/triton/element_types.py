@@ -61,6 +61,19 @@ def offsets_of_variable(lw, x, node) -> errors.CtrsError:
     return e
 
 
+def integer_cast_of_variable(lw, x, dt, node) -> errors.CtrsError:
+    """A value loaded from an array of a dtype variable cast to an integer type (``tl.load(m_sizes + e).to(tl.int32)``,
+    a gathered row index ``.to(tl.int64)``): the array holds integers (sizes, indices) whatever the rows' element type,
+    so its dtype is its own and the lowering depends on it: lowered once per integer dtype, i32 first (the index
+    dtype of launches and of cuTile's gather offsets), as an index array used as pointer offsets is."""
+    e = lw.err(node, f"a value of the array element type {x.type.dtype} cast to {dt} (an index / size array: lowered "
+               "per integer dtype)")
+    fact = irtyping.GenericMeetsConcrete(f"{x.type.dtype} cast to {dt}", (x.type.dtype,), I32)
+    fact.strict = True  # integer entries only, within dtypes.MAX_ENTRY_LOWERINGS (no float entries to try)
+    e.__cause__ = fact
+    return e
+
+
 def array_names(tf, fn, pointers: set[str]) -> list[str]:
     """The pointer parameters of ``fn`` (the port's arrays; ``pointers``: Lowering.pointers) in parameter order."""
     consts = {p.name.value for p in fn.params.params

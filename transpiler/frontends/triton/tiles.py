@@ -16,6 +16,7 @@ from .philox import bitcast_to
 from .pointer_casts import is_pointer_type, pointer_cast
 from .cdivs import ceil_div
 from .dtype_params import refuse_dtype_constexpr
+from .element_types import integer_cast_of_variable
 from .memory import view
 from .registry import Call, lowers
 from .pointers import Ptr, Range
@@ -99,6 +100,9 @@ def to(lw, c: Call):
             and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
         return raw  # a compile-time int (a constexpr stride): its width is Triton's, the value is the same
     x = lw.value(raw, c.pos[0])
+    if isinstance(x, Value) and isinstance(x.type, (ScalarType, TileType)) and isinstance(x.type.dtype, DTypeParam) \
+            and (x.id in lw.origin or isinstance(x.type, ScalarType)) and isinstance(dt, DT) and isinstance(dt.dtype, DType) and dt.dtype.kind == "int":
+        raise integer_cast_of_variable(lw, x, dt.dtype, c.node)  # an index array's values: its own integer dtype
     if isinstance(x, Value) and isinstance(x.type, ScalarType) and x.type.dtype == I32 and isinstance(dt, DT) \
             and dt.dtype == I64:
         # Triton's 64-bit index idiom (pid.to(tl.int64) * stride): cuTile tile indices and gather offsets are i32
