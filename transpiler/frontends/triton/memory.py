@@ -176,7 +176,7 @@ def desc_store(lw, c: Call):
     index = _desc_index(lw, c, d, c.pos[1])
     dt = lw.arrays[d.base].type.dtype
     if val.id in lw.dtype_casts:  # a tile cast to a dtype constexpr: stored
-        val = element_types.stored(lw, val, dt, c.node, "out", d.base)  # into the descriptor's array, one variable
+        val = stored_as(lw, val, dt, c.node, "out", d.base)  # into the descriptor's array, one variable
     if val.type.dtype != dt:
         val = lw.convert(val, dt, c.node, "out")
     v = view(lw, d.base, d.block, "none", True, c.node)
