@@ -20,6 +20,7 @@ from ...ir.types import ScalarType, TileType
 from ...ir.values import Value
 from ..cutile.memory import _atomic_dtype as atomic_dtype
 from .gathers import FlatNeeded, _index as flat_index, _reshape as reshape
+from .element_types import stored as stored_as
 from .pointers import Ptr
 from .registry import Call, lowers
 from .values import ArrayRef
@@ -67,8 +68,7 @@ def atomic_rmw(lw, c: Call):
     val = lw.value(val, a["val"])
     if not isinstance(val, Value):
         raise lw.err(a["val"], f"{c.fn}: the update is not a tile or a number")
-    if val.type.dtype != dt:  # Triton casts the update to the pointer's element type
-        val = lw.convert(val, dt, c.node, "upd")
+    val = stored_as(lw, val, dt, c.node, "upd", p.base)  # Triton casts the update to the pointer's element type
     if isinstance(val.type, ScalarType):
         val = lw.to_tile(val, c.node)
     if tuple(val.type.shape) != tuple(shape):
