@@ -324,13 +324,17 @@ def cmd_plan(a) -> int:
 
 
 def merged(dirs: list[str]) -> dict:
-    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side)."""
+    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side). A port
+    measured again by a later call (a rebuilt port) keeps only that call's rows: its earlier checks, timings and
+    launch overhead are dropped, so no config is counted twice."""
     out: dict = {"checks": [], "timings": [], "overhead_us": {}}
     for d in dirs:
         r = json.loads((Path(d) / "gpu_report.json").read_text())
+        again = {x["port"] for key in ("checks", "timings") for x in r.get(key, [])}
         out["device"] = out.get("device") or r.get("device")
-        out["checks"] += r.get("checks", [])
-        out["timings"] += r.get("timings", [])
+        for key in ("checks", "timings"):
+            out[key] = [x for x in out[key] if x["port"] not in again] + r.get(key, [])
+        out["overhead_us"] = {k: v for k, v in out["overhead_us"].items() if k not in again}
         out["overhead_us"].update(r.get("overhead_us") or {})
     return out
 
@@ -414,7 +418,7 @@ def _summary(rows: list[dict]) -> str:
             f"{'kernels' if triton else 'operators'}, min {per_op.get(worst, float('nan')):.3f} ({worst})")
 
 
-def render_md(report: dict, rows: list[dict]) -> str:
+def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> str:
     def us(x):
         return f"{x:.1f}" if isinstance(x, (int, float)) else "-"
 
@@ -435,7 +439,7 @@ def render_md(report: dict, rows: list[dict]) -> str:
         lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
                      f"{us(r['launch_port_us'])} | {us(r.get('launch_port_slow_us'))} |")
-    num = numerics_rows(report)
+    num = numerics_rows(report) if num is None else num
     if num:
         lines += ["", "## Numerics only: TileGym test shapes and drawn shapes", "",
                   "Test shapes: TileGym's tests/ops parametrisations (benchmarks/tilegym_sizes.py), captured through its "
@@ -473,15 +477,26 @@ def render_png(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def kept(prev: Path, rows: list[dict], num: list[dict]) -> tuple[list[dict], list[dict]]:
+    """``report --keep``: an earlier results json's rows (timed configs, numerics-only checks) for the kernels the
+    new device calls did not measure, before the new rows (a call per batch of ports over several sessions)."""
+    old = json.loads(prev.read_text())
+    again = {(r["operator"], r["kernel"]) for r in rows + num}
+    return ([r for r in old.get("rows", []) if (r["operator"], r["kernel"]) not in again] + rows,
+            [r for r in old.get("numerics", []) if (r["operator"], r["kernel"]) not in again] + num)
+
+
 def cmd_report(a) -> int:
     report = merged(a.report)
-    rows = rows_of(report)
+    rows, num = rows_of(report), numerics_rows(report)
+    if a.keep:
+        rows, num = kept(Path(a.keep), rows, num)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{stem()}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
-                                                  "rows": rows, "numerics": numerics_rows(report)},
+                                                  "rows": rows, "numerics": num},
                                                  indent=1, sort_keys=True) + "\n")
-    (out / f"{stem()}.md").write_text(render_md(report, rows))
+    (out / f"{stem()}.md").write_text(render_md(report, rows, num))
     render_png(rows, out / f"{stem()}.png")
     print(summary(rows))
     return 0
@@ -513,6 +528,8 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("report", help="results files from the host's report directory")
     r.add_argument("report", nargs="+", help="directories with the host runs' gpu_report.json (one per device call)")
     r.add_argument("--out", default=str(RESULTS))
+    r.add_argument("--keep", metavar="JSON", help="an earlier results json: its rows of the kernels not measured by "
+                   "these runs are kept")
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)
     from ctrs import targets  # noqa: PLC0415

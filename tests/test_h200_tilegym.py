@@ -122,3 +122,33 @@ def test_drawn_shapes_are_reproducible():
     for x in want["fuzz"]:  # relu's host code: a flat cdiv(n_elements, BLOCK_SIZE) grid
         a = x["spec"]["args"]
         assert grids[x["spec"]["name"]] == [str(-(-a["N_ELEMENTS"] // a["BLOCK_SIZE"])), "1", "1"]
+
+
+def test_a_later_call_replaces_a_ports_rows(tmp_path):
+    """A port measured again (rebuilt after a fix) keeps only the later call's rows; other ports keep theirs."""
+    first, again = _report(), _report()
+    again["checks"] = [c for c in again["checks"] if c["port"].startswith("_ctrs_matmul")]
+    again["timings"] = [dict(t, port_median_us=95.0, ratio=100.0 / 95.0) for t in again["timings"]
+                        if t["port"].startswith("_ctrs_matmul")]
+    again["overhead_us"] = {}
+    for name, r in (("a", first), ("b", again)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "gpu_report.json").write_text(json.dumps(r))
+    rep = h200_tilegym.merged([str(tmp_path / "a"), str(tmp_path / "b")])
+    assert [(t["port"], t["port_median_us"]) for t in rep["timings"]] == [
+        ("_ctrs_softmax__softmax_kernel", 8.0), ("_ctrs_matmul__matmul_kernel", 95.0)]
+    assert len(rep["checks"]) == 4 and rep["overhead_us"] == {}  # the re-measured port's old overhead is gone
+
+
+def test_report_keep_takes_earlier_rows_of_kernels_not_measured_again(tmp_path):
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "gpu_report.json").write_text(json.dumps(_report()))
+    prev = tmp_path / "prev.json"
+    old_row = {**h200_tilegym.rows_of(_report())[1], "operator": "relu", "kernel": "relu_kernel", "config": "r_a", "ratio": 1.0}
+    stale = {**old_row, "operator": "matmul", "kernel": "matmul_kernel", "config": "mm_old", "ratio": 0.5}
+    prev.write_text(json.dumps({"rows": [old_row, stale], "numerics": []}))
+    assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(tmp_path / "out"),
+                              "--keep", str(prev)]) == 0
+    data = json.loads((tmp_path / "out" / "h200-tilegym-1.5.1.json").read_text())
+    assert [r["config"] for r in data["rows"]] == ["r_a", "mm_a", "sm_a"]  # matmul measured again: mm_old dropped
+    assert data["summary"].startswith("geomean 1.000 over 3 configs of 3 operators")
