@@ -95,9 +95,9 @@ def test_runtime_shape_is_still_refused(tmp_path):
 
 @pytest.mark.model
 def test_triton_constexpr_arithmetic_in_shapes():
-    text = pipeline.emit_model(TRITON, "final")
-    assert "kernel @square_rows<E: dtype, N: const, N_X_N: const = N * N>(" in text
-    assert "kernel @pair_sum<E: dtype, BLOCK: const, C2_X_BLOCK: const = 2 * BLOCK>(" in text
+    text = pipeline.emit_model(TRITON, "final")  # y's dtype apart from x's: its value is cast to y's type
+    assert "kernel @square_rows<E: dtype, E1: dtype, N: const, N_X_N: const = N * N>(" in text
+    assert "kernel @pair_sum<E: dtype, E1: dtype, BLOCK: const, C2_X_BLOCK: const = 2 * BLOCK>(" in text
     assert "tile = [1, C2_X_BLOCK]} : view<1xC2_X_BLOCKx!E>" in text
     assert "reshape %t {shape = [2, BLOCK]} : tile<2xBLOCKxf32>" in text
 

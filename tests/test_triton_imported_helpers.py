@@ -22,7 +22,7 @@ def test_imported_helpers_are_inlined_with_their_module_constants():
     text = pipeline.emit_model(KERNEL, "frontend")
     # _low_bits: x & ((1 << SHIFT) - 1) with ops.py's SHIFT = 3, located in ops.py
     assert "%c = constant {value = 7} : tile<i32>  loc(ops.py:11:12)" in text
-    assert "andi %q, %c_r_b : tile<Bxi32>  loc(ops.py:11:12)" in text
+    assert "andi %q_in, %c_r_b : tile<Bxi32>  loc(ops.py:11:12)" in text
     # _scaled_low's constexpr branch on the caller's USE_MUL
     assert "if const USE_MUL ne 0" in text
     # _bias: the hasattr(tl, "join") arm (+ 7.0), not the else arm (- 5.0)
@@ -43,6 +43,25 @@ def test_undecided_module_condition_refuses_the_helper(tmp_path):
     with pytest.raises(errors.CtrsError) as e:
         pipeline.emit_model(k, "frontend")
     assert e.value.code == errors.TRITON_UNDECIDED_HELPER
+
+
+@pytest.mark.model
+def test_triton_version_condition_is_decided_for_the_reference_triton(tmp_path):
+    """``if Version(triton.__version__) >= Version("3.0.0"): .. else: @triton.jit def _h`` (unsloth's utils.py): the
+    reference Triton (3.6) takes the first arm, so the helper is its alias there (``_h = tl.cast`` style), and a
+    version test the other way round takes the else arm's jit helper."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "h.py").write_text(
+        "import triton\nimport triton.language as tl\nfrom packaging.version import Version\n\n"
+        "if Version(triton.__version__) < Version('3.0.0'):\n\n    @triton.jit\n    def _h(x):\n        return x * 5\n"
+        "else:\n\n    @triton.jit\n    def _h(x):\n        return x * 3\n")
+    k = pkg / "k.py"
+    k.write_text("import triton\nimport triton.language as tl\n\nfrom .h import _h\n\n\n@triton.jit\n"
+                 "def k(x_ptr, B: tl.constexpr):\n    o = tl.arange(0, B)\n    tl.store(x_ptr + o, _h(tl.load(x_ptr + o)))\n")
+    text = pipeline.emit_model(k, "frontend")
+    assert "constant {value = 3} : tile<!E>  loc(h.py:14:16)" in text and "{value = 5}" not in text
 
 
 @pytest.mark.model
