@@ -555,15 +555,10 @@ def source_map(mod: model.Module, kernel_rs: str) -> list[dict]:
             elif isinstance(s, model.Assign):
                 i = find(lambda t, s=s: t.startswith(f"{s.name} = "), cur)
                 add(i, s.span, getattr(s.op, "rule", None) or s.op.kind, kernel)
-            elif isinstance(s, model.For):
-                i = find(lambda t, s=s: t.startswith(f"for {s.var} in "), cur)
-                add(i, s.span, "for", kernel)
-                cur = i + 1 if i >= 0 else cur
-                block(s.body, kernel)
-                continue
-            elif isinstance(s, model.While):
-                i = find(lambda t, s=s: t.startswith(f"while {s.cond} {{"), cur)
-                add(i, s.span, "while", kernel)
+            elif isinstance(s, (model.For, model.While)):  # a loop: its head line, then its body
+                head, kind = (f"for {s.var} in ", "for") if isinstance(s, model.For) else (f"while {s.cond} {{", "while")
+                i = find(lambda t, head=head: t.startswith(head), cur)
+                add(i, s.span, kind, kernel)
                 cur = i + 1 if i >= 0 else cur
                 block(s.body, kernel)
                 continue
