@@ -35,7 +35,7 @@ from tests.test_regen import _env as _git_env  # git identity, no global config,
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 FIX = ROOT / "fixtures"
-CORE = {"ctrs", "jinja2", "lark", "libcst", "markupsafe", "pyyaml"}  # the core install, dependencies included
+CORE = {"ctrs", "jinja2", "lark", "libcst", "markupsafe", "packaging", "pyyaml"}  # the core install, dependencies included
 # repository folder -> its place in the one import package
 PACKAGE_DIRS = {"transpiler": "ctrs", "emitters": "ctrs/emitters", "rules": "ctrs/rules", "grammars": "ctrs/grammars",
                 "llm_fallback": "ctrs/llm_fallback"}
@@ -154,7 +154,7 @@ def test_wheel_ships_every_file_in_one_package(wheel):
     assert top_level == ["ctrs"]
     requires = [ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Requires-Dist:")]
     core = sorted(r for r in requires if "extra ==" not in r)
-    assert [r.split(">")[0].split("<")[0].lower() for r in core] == ["jinja2", "lark", "libcst"]
+    assert [r.split(">")[0].split("<")[0].lower() for r in core] == ["jinja2", "lark", "libcst", "packaging"]
     assert all("==" not in r.split(";")[0] for r in requires), requires  # ranges only: the pins live in constraints.txt
     assert {ln.split(":", 1)[1].strip() for ln in meta.splitlines() if ln.startswith("Provides-Extra:")} == \
         {"verify", "gpu", "llm", "dev", "specs"}
