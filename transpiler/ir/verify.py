@@ -83,8 +83,17 @@ def _check_types(op: Op) -> None:
             _fail(T, op, f"loads from {view}, not a view")
         if outs[0].type != TileType(view.dtype, view.tile):
             _fail(T, op, f"result {outs[0].type} is not a {view.tile} tile of {view.dtype}")
-        if len(ins) - 1 != len(view.tile) or not all(_is_i32(v) for v in ins[1:]):
+        index = ins[1:-1] if op.attrs.get("token") else ins[1:]
+        if len(index) != len(view.tile) or not all(_is_i32(v) for v in index):
             _fail(T, op, "needs one i32 index per view dimension")
+        if op.attrs.get("token") and not (ins[-1].type == TokenType() and len(outs) == 2
+                                          and outs[1].type == TokenType()):
+            _fail(T, op, "a tokened load takes a token and gives one beside its tile")
+        if not op.attrs.get("token") and len(outs) != 1:
+            _fail(T, op, "a load gives one tile")
+    elif k == OpKind.JOIN_TOKENS:
+        if len(ins) < 2 or not all(v.type == TokenType() for v in ins) or [r.type for r in outs] != [TokenType()]:
+            _fail(T, op, "joins two or more tokens into one")
     elif k == OpKind.STORE_VIEW:
         view, tile = ins[0].type, ins[1].type
         if not isinstance(view, ViewType) or not view.mutable:
