@@ -756,17 +756,29 @@ class KernelEmitter:
 
     def pointer_op(self, op: Op, out: list, target: str | None) -> None:
         arr = op.operands[0]
+        tok_text, done = None, None
+        if op.attrs.get("token"):  # a gather / scatter in its array's token order (passes/memtokens.py)
+            tok_text, done = self.val(op.operands[-1]), op.results[-1]
+            op = Op(op.kind, op.operands[:-1], op.results[:-1], op.attrs, op.loc, op.regions)
+            if tok_text == _UNORDERED or not targets.current().spelling("join_tokens")["rust"]:
+                tok_text = None
+            if tok_text is None:
+                self.text[(done.id, _SCALAR)] = _UNORDERED
         ptrs, mask, rest = self.pointer_chain(op, out)
         a, rules = self.val(arr), self.rules["pointer"]
         token = self.rules["pointer"]["tensor_token"].format(array=a)
         if arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
             token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
+        if tok_text is not None:
+            token = tok_text
         names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "token": token,
                  "latency": op.attrs.get("latency") or 0}
         if op.kind == OpKind.SCATTER:
             (value,) = rest
-            self.let(out, self.fresh("_done"), "Token", rules["store_ptr"].format(tile=self.val(value), **names), op,
-                     unsafe=True)
+            name = self.fresh("_done" if tok_text is None else f"{a}_stored")
+            self.let(out, name, "Token", rules["store_ptr"].format(tile=self.val(value), **names), op, unsafe=True)
+            if tok_text is not None:
+                self.text[(done.id, _SCALAR)] = name
             return None
         r = op.result
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")
@@ -798,6 +810,8 @@ class KernelEmitter:
         mut = "mut " if r.id in self.slot else ""  # a loop's initial value living in its `let mut` slot
         out.append(model.Let(f"({mut}{v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
         self.text[(r.id, _SCALAR)] = v
+        if tok_text is not None:
+            self.text[(done.id, _SCALAR)] = tok
         if target is not None and target != v:
             self.assign(out, target, v, op)
             self.text[(r.id, _SCALAR)] = target

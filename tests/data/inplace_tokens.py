@@ -18,3 +18,13 @@ def swap_halves(x, y, w, TILE: ConstInt):
     ct.store(x, index=(bid, 1), tile=a)
     c = ct.load(x, index=(bid, 0), shape=(1, TILE))
     ct.store(y, index=(bid, 0), tile=c + a)
+
+
+@ct.kernel
+def bump_pairs(x, TILE: ConstInt):
+    bid = ct.bid(0)
+    offs = bid * TILE + ct.arange(TILE, dtype=ct.int32)
+    v = ct.gather(x, offs)
+    ct.scatter(x, offs, v * 2)
+    w = ct.gather(x, offs)
+    ct.scatter(x, offs, w + 1)

@@ -133,6 +133,12 @@ def _check_pointer_op(op: Op) -> None:
     value and the result are tiles of the index shape (the result of the array's element type)."""
     T = errors.IR_VERIFY_TYPE
     arr, *rest = op.operands
+    results = op.results
+    if op.attrs.get("token"):  # it takes its array's token and gives its own (passes/memtokens.py)
+        if op.kind not in (OpKind.GATHER, OpKind.SCATTER) or not rest or rest[-1].type != TokenType() \
+                or not results or results[-1].type != TokenType():
+            _fail(T, op, "a tokened gather / scatter takes a token and gives one")
+        rest, results = rest[:-1], results[:-1]
     shape = tuple(op.attrs.get("shape", ()))
     lits = op.attrs.get("index", ())
     if not isinstance(arr.type, ArrayType) or len(lits) != arr.type.rank:
@@ -155,7 +161,7 @@ def _check_pointer_op(op: Op) -> None:
         vshape = () if op.kind == OpKind.GATHER else shape  # a gather's operand is its 0-d padding constant
         if v.type != TileType(el, vshape):
             _fail(T, op, f"value {v.type} is not a {vshape} tile of {el}")
-    if op.kind != OpKind.SCATTER and [r.type for r in op.results] != [TileType(el, shape)]:
+    if op.kind != OpKind.SCATTER and [r.type for r in results] != [TileType(el, shape)]:
         _fail(T, op, f"result is not a {shape} tile of {el}")
 
 

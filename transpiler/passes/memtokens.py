@@ -9,13 +9,14 @@ nothing: tileiras hoists every load above the stores. A port that builds every v
 leaves the q stores unordered after the q loads and tileiras keeps k's loads behind q's stores
 (benchmarks/results/h200-tilegym-1.5.1-plan.md).
 
-This pass threads that order through the kernel's top-level block: for each array with a store there, every
-``load_view`` of it gets the token it takes as a last operand and its completion token as a second result
-(``attrs["token"]``), every ``store_view`` the token it takes (``attrs["ordered"]``, ``attrs["chain"]``) and the
-joins (``join_tokens``) in between, as the reference makes them; joins nothing consumes are dropped (the
-reference's DCE drops them too). An array any access of which is not a plain ``load_view`` / ``store_view`` of the
-top-level block (a loop or branch, a gather, scatter or atomic, a permuted view, a view a nested region reads) is
-left alone: loops thread their own tokens (passes/tokens.py). It runs after dce.
+This pass threads that order through the kernel's top-level block: for each array with a store there and another
+access, every ``load_view`` / ``gather`` of it gets the token it takes as a last operand and its completion token
+as a last result (``attrs["token"]``), every ``store_view`` the token it takes (``attrs["ordered"]``,
+``attrs["chain"]``; a ``scatter``: ``attrs["token"]``, its token its result) and the joins (``join_tokens``) in
+between, as the reference makes them; joins nothing consumes are dropped (the reference's DCE drops them too). An
+array any access of which is not a plain ``load_view`` / ``store_view`` or a rank-1 ``gather`` / ``scatter`` of the
+top-level block (a loop or branch, an atomic, a raw entry's pointer op, a permuted view, a view a nested region
+reads) is left alone: loops thread their own tokens (passes/tokens.py). It runs after dce.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from ..ir.types import TokenType
 from ..ir.values import Value
 
 _VIEW_USES = {OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.NUM_TILES}
-_ARRAY_USES = {OpKind.MAKE_VIEW, OpKind.ARRAY_DIM, OpKind.ARRAY_STRIDE}
+_ARRAY_USES = {OpKind.MAKE_VIEW, OpKind.ARRAY_DIM, OpKind.ARRAY_STRIDE, OpKind.GATHER, OpKind.SCATTER}
+_LOADS = (OpKind.LOAD_VIEW, OpKind.GATHER)
 
 
 def _threadable(kernel: Kernel) -> dict[int, Value]:
@@ -45,6 +47,14 @@ def _threadable(kernel: Kernel) -> dict[int, Value]:
             if u.kind not in _ARRAY_USES:
                 ok = False
                 break
+            if u.kind in (OpKind.GATHER, OpKind.SCATTER):  # a rank-1 array's pointer op (not a raw entry's)
+                if id(u) not in top or u.operands[0] is not arr or arr.type.rank != 1 or u.attrs.get("token") \
+                        or any(x.kind == OpKind.ARRAY_STRIDE for x in uses.get(arr.id, [])):
+                    ok = False
+                    break
+                stores += u.kind == OpKind.SCATTER
+                accesses += 1
+                continue
             if u.kind != OpKind.MAKE_VIEW:
                 continue
             if u.attrs.get("order") or id(u) not in top:
@@ -76,7 +86,8 @@ def _thread(block: Block, arrays: dict[int, Value]) -> None:
     for op in block.ops:
         if op.kind == OpKind.MAKE_VIEW and op.operands[0].id in arrays:
             view_of[op.results[0].id] = op.operands[0]
-        arr = view_of.get(op.operands[0].id) if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW) else None
+        arr = view_of.get(op.operands[0].id) if op.kind in (OpKind.LOAD_VIEW, OpKind.STORE_VIEW) else \
+            arrays.get(op.operands[0].id) if op.kind in (OpKind.GATHER, OpKind.SCATTER) else None
         if arr is None:
             out.append(op)
             continue
@@ -84,7 +95,7 @@ def _thread(block: Block, arrays: dict[int, Value]) -> None:
             entry = Op(OpKind.ARRAY_TOKEN, [arr], [tok(f"{arr.hint}_token")], {}, op.loc)
             out.append(entry)
             last_store[arr.id] = last_op[arr.id] = entry.result
-        if op.kind == OpKind.LOAD_VIEW:
+        if op.kind in _LOADS:
             done = tok(f"{arr.hint}_read")
             op.operands.append(last_store[arr.id])
             op.results.append(done)
@@ -93,6 +104,12 @@ def _thread(block: Block, arrays: dict[int, Value]) -> None:
             join = Op(OpKind.JOIN_TOKENS, [last_op[arr.id], done], [tok(f"{arr.hint}_token")], {}, op.loc)
             out.append(join)
             last_op[arr.id] = join.result
+        elif op.kind == OpKind.SCATTER:
+            op.operands.append(last_op[arr.id])
+            op.results = [tok(f"{arr.hint}_token")]
+            op.attrs["token"] = True
+            out.append(op)
+            last_store[arr.id] = last_op[arr.id] = op.results[0]
         else:
             op.operands.append(last_op[arr.id])
             op.results = [tok(f"{arr.hint}_token")]
