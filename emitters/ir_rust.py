@@ -475,8 +475,14 @@ class KernelEmitter:
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
             self.let(out, tup, "(i32, i32, i32)", fn, op)
             return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
-        if k == OpKind.ARRAY_TOKEN:  # an ordered store's initial token (passes/tokens.py)
+        if k == OpKind.ARRAY_TOKEN:  # an ordered store's initial token (passes/tokens.py, passes/memtokens.py)
             arr = op.operands[0]
+            if arr.id in self.raw and arr.id not in self.tensors and _ordered_store_spelling() \
+                    and targets.current().spelling("join_tokens")["rust"]:
+                # a raw entry only pointer ops read (memtokens): one fresh token for all of them, as the
+                # reference's make_token (each unthreaded pointer op makes its own, pointer_op)
+                self.text[(r.id, _SCALAR)] = self._ptr_let(out, op, f"{self.val(arr)}_tok0", "Token", "new_token")
+                return None
             spelled = _ordered_store_spelling() and arr.id not in self.tensors and arr.id not in self.raw
             self.text[(r.id, _SCALAR)] = (targets.current().render("tensor_token", tensor=self.val(arr)) if spelled
                                           else _UNORDERED)
@@ -767,10 +773,10 @@ class KernelEmitter:
         ptrs, mask, rest = self.pointer_chain(op, out)
         a, rules = self.val(arr), self.rules["pointer"]
         token = self.rules["pointer"]["tensor_token"].format(array=a)
-        if arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
-            token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
         if tok_text is not None:
             token = tok_text
+        elif arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
+            token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
         names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "token": token,
                  "latency": op.attrs.get("latency") or 0}
         if op.kind == OpKind.SCATTER:

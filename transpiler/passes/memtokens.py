@@ -14,9 +14,9 @@ access, every ``load_view`` / ``gather`` of it gets the token it takes as a last
 as a last result (``attrs["token"]``), every ``store_view`` the token it takes (``attrs["ordered"]``,
 ``attrs["chain"]``; a ``scatter``: ``attrs["token"]``, its token its result) and the joins (``join_tokens``) in
 between, as the reference makes them; joins nothing consumes are dropped (the reference's DCE drops them too). An
-array any access of which is not a plain ``load_view`` / ``store_view`` or a rank-1 ``gather`` / ``scatter`` of the
-top-level block (a loop or branch, an atomic, a raw entry's pointer op, a permuted view, a view a nested region
-reads) is left alone: loops thread their own tokens (passes/tokens.py). It runs after dce.
+array any access of which is not a plain ``load_view`` / ``store_view`` or a ``gather`` / ``scatter`` of the
+top-level block (a loop or branch, an atomic, a permuted view, a view a nested region reads, a view of a raw entry
+an N-d pointer op reads too) is left alone: loops thread their own tokens (passes/tokens.py). It runs after dce.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ def _threadable(kernel: Kernel) -> dict[int, Value]:
             if u.kind not in _ARRAY_USES:
                 ok = False
                 break
-            if u.kind in (OpKind.GATHER, OpKind.SCATTER):  # a rank-1 array's pointer op (not a raw entry's)
-                if id(u) not in top or u.operands[0] is not arr or arr.type.rank != 1 or u.attrs.get("token") \
-                        or any(x.kind == OpKind.ARRAY_STRIDE for x in uses.get(arr.id, [])):
+            if u.kind in (OpKind.GATHER, OpKind.SCATTER):  # a pointer op (a raw entry's: no view of it beside)
+                raw = arr.type.rank != 1 or any(x.kind == OpKind.ARRAY_STRIDE for x in uses.get(arr.id, []))
+                if id(u) not in top or u.operands[0] is not arr or u.attrs.get("token") \
+                        or (raw and any(x.kind == OpKind.MAKE_VIEW for x in uses.get(arr.id, []))):
                     ok = False
                     break
                 stores += u.kind == OpKind.SCATTER
