@@ -475,8 +475,14 @@ class KernelEmitter:
             tup = self.fresh((r.hint or "v") + ("_bid" if k == OpKind.BLOCK_ID else "_nb"))
             self.let(out, tup, "(i32, i32, i32)", fn, op)
             return self.define(out, op, r, "i32", f"{tup}.{op.attrs['axis']}")
-        if k == OpKind.ARRAY_TOKEN:  # an ordered store's initial token (passes/tokens.py)
+        if k == OpKind.ARRAY_TOKEN:  # an ordered store's initial token (passes/tokens.py, passes/memtokens.py)
             arr = op.operands[0]
+            if arr.id in self.raw and arr.id not in self.tensors and _ordered_store_spelling() \
+                    and targets.current().spelling("join_tokens")["rust"]:
+                # a raw entry only pointer ops read (memtokens): one fresh token for all of them, as the
+                # reference's make_token (each unthreaded pointer op makes its own, pointer_op)
+                self.text[(r.id, _SCALAR)] = self._ptr_let(out, op, f"{self.val(arr)}_tok0", "Token", "new_token")
+                return None
             spelled = _ordered_store_spelling() and arr.id not in self.tensors and arr.id not in self.raw
             self.text[(r.id, _SCALAR)] = (targets.current().render("tensor_token", tensor=self.val(arr)) if spelled
                                           else _UNORDERED)
@@ -490,6 +496,8 @@ class KernelEmitter:
                 return self.permuted_store_view(op, out, arr, shape)
             if op.attrs["mutable"] and self._only_ordered_stores(op):
                 return None  # each ordered store makes its own view from the carried token (_ordered_store)
+            if not op.attrs["mutable"] and self._only_loads_after_stores(op):
+                return None  # each load reads a view made from the store token it waits for (_tokened_load)
             if op.attrs["mutable"]:
                 name = self.fresh(r.hint)
                 self.let(out, name, type_rust(r.type), f"{arr}.partition_full_mut(const_shape![{shape}])", op,
@@ -520,6 +528,15 @@ class KernelEmitter:
             space = self.fresh((r.hint or "n") + "_space")
             self.let(out, space, f"[i32; {len(view.type.tile)}]", f"get_index_space_shape(&{self.val(view)})", op)
             return self.define(out, op, r, "i32", f"{space}[{op.attrs['axis']}]")
+        if k == OpKind.JOIN_TOKENS:  # straight-line memory order (passes/memtokens.py)
+            texts = [self.val(v) for v in op.operands]
+            prof = targets.current()
+            if _UNORDERED in texts or not prof.spelling("join_tokens")["rust"]:
+                self.text[(r.id, _SCALAR)] = _UNORDERED
+                return None
+            return self.define(out, op, r, "Token", prof.render("join_tokens", tokens=", ".join(texts)))
+        if k == OpKind.LOAD_VIEW and op.attrs.get("token"):
+            return self._tokened_load(op, out, target)
         if k == OpKind.LOAD_VIEW:
             idx = ", ".join(self.val(v, _SCALAR) for v in op.operands[1:])
             return self.define(out, op, r, type_rust(r.type), f"load_view_tko(&{self.val(op.operands[0])}, [{idx}], "
@@ -745,17 +762,29 @@ class KernelEmitter:
 
     def pointer_op(self, op: Op, out: list, target: str | None) -> None:
         arr = op.operands[0]
+        tok_text, done = None, None
+        if op.attrs.get("token"):  # a gather / scatter in its array's token order (passes/memtokens.py)
+            tok_text, done = self.val(op.operands[-1]), op.results[-1]
+            op = Op(op.kind, op.operands[:-1], op.results[:-1], op.attrs, op.loc, op.regions)
+            if tok_text == _UNORDERED or not targets.current().spelling("join_tokens")["rust"]:
+                tok_text = None
+            if tok_text is None:
+                self.text[(done.id, _SCALAR)] = _UNORDERED
         ptrs, mask, rest = self.pointer_chain(op, out)
         a, rules = self.val(arr), self.rules["pointer"]
         token = self.rules["pointer"]["tensor_token"].format(array=a)
-        if arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
+        if tok_text is not None:
+            token = tok_text
+        elif arr.id in self.raw:  # a raw entry has no tensor token: a fresh one, as cutile's own &Tensor prologue
             token = self._ptr_let(out, op, f"{a}_tok0", "Token", "new_token")
         names = {"ptrs": ptrs, "mask": f"Some({mask})" if mask else "None", "token": token,
                  "latency": op.attrs.get("latency") or 0}
         if op.kind == OpKind.SCATTER:
             (value,) = rest
-            self.let(out, self.fresh("_done"), "Token", rules["store_ptr"].format(tile=self.val(value), **names), op,
-                     unsafe=True)
+            name = self.fresh("_done" if tok_text is None else f"{a}_stored")
+            self.let(out, name, "Token", rules["store_ptr"].format(tile=self.val(value), **names), op, unsafe=True)
+            if tok_text is not None:
+                self.text[(done.id, _SCALAR)] = name
             return None
         r = op.result
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")
@@ -787,6 +816,8 @@ class KernelEmitter:
         mut = "mut " if r.id in self.slot else ""  # a loop's initial value living in its `let mut` slot
         out.append(model.Let(f"({mut}{v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
         self.text[(r.id, _SCALAR)] = v
+        if tok_text is not None:
+            self.text[(done.id, _SCALAR)] = tok
         if target is not None and target != v:
             self.assign(out, target, v, op)
             self.text[(r.id, _SCALAR)] = target
@@ -893,6 +924,47 @@ class KernelEmitter:
         else:
             self.text[(r.id, _SCALAR)] = after
         return True
+
+    def _only_loads_after_stores(self, view_op: Op) -> bool:
+        """A read-only view every use of which is a load waiting for a store (passes/memtokens.py) this target
+        spells: each such load makes its own view from that store's token, this one is never named."""
+        uses = self.uses.get(view_op.results[0].id, [])
+        return (bool(uses) and bool(targets.current().spelling("load_token")["rust"])
+                and _ordered_store_spelling() and not view_op.attrs.get("order")
+                and view_op.operands[0].id not in self.raw
+                and all(u.kind == OpKind.LOAD_VIEW and u.attrs.get("token") and u.operands[0] is view_op.results[0]
+                        and self.defs.get(u.operands[-1].id) != OpKind.ARRAY_TOKEN for u in uses))
+
+    def _tokened_load(self, op: Op, out: list, target: str | None) -> None:
+        """A load that takes its array's token and gives its own (passes/memtokens.py), as cuTile Python orders it:
+        from the array's entry token it reads its own view (made from get_tensor_token); after a store, a view
+        made from that store's token. Its completion token is read from the view right after the load
+        (``[api.load_token]``). Where the target has no spelling (0.3.1) or the token is not spelled, a plain load
+        and no token."""
+        view, *index, tok = op.operands
+        r, done = op.results
+        made = self.views[view.id]
+        prof = targets.current()
+        tok_text = self.val(tok)
+        spelled = (tok_text != _UNORDERED and bool(prof.spelling("load_token")["rust"])
+                   and made.operands[0].id not in self.tensors and not made.attrs.get("order"))
+        if not (spelled and self.defs.get(tok.id) != OpKind.ARRAY_TOKEN):
+            vtext = self.val(view)
+        else:  # after a store: a view from its token
+            arr = self.val(made.operands[0])
+            vtext = self.fresh((view.hint or "view") + "_after")
+            dim_map = "dim_map::Identity"
+            self.let(out, vtext, type_rust(view.type), f"make_partition_view({arr}, "
+                     f"const_shape![{shape_rust(made.attrs['tile'])}], {self.rules['padding'][made.attrs['padding']]}, "
+                     f"{dim_map}, {tok_text})", op, unsafe=prof.is_unsafe("partition_view"))
+        idx = ", ".join(self.val(v, _SCALAR) for v in index)
+        self.define(out, op, r, type_rust(r.type), f"load_view_tko(&{vtext}, [{idx}], ordering::Weak, "
+                    f"scope::TileBlock, {_view_hints(op)})", target=target)
+        if not spelled:
+            self.text[(done.id, _SCALAR)] = _UNORDERED
+        elif self.uses.get(done.id):
+            self.define(out, op, done, "Token", prof.render("load_token", view=vtext))
+        return None
 
     def _retype_reduce(self, op: Op) -> bool:
         r = op.results[0]

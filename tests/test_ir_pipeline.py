@@ -55,6 +55,7 @@ TYPED_IR = {
     "tests/data/cf_rank_variant.py",
     "tests/data/cf_split.py",
     "tests/data/cf_tile0_bounds.py",
+    "tests/data/inplace_tokens.py",
     "tests/data/suite_div_modes.py",
     "tests/data/suite_not_flag.py",
     "tests/data/suite_not_test.py",

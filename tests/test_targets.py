@@ -39,7 +39,8 @@ def test_api_spellings_are_data():
     old, new = targets.get("0.3.1"), targets.get("0.5.0")
     assert old.api.keys() == new.api.keys()
     assert new.differences(old) == ["global_orderings", "global_type", "host_borrow_tensor", "host_context",
-                                    "host_fast_launch", "ordered_store_view", "pack_bytes", "partition_view",
+                                    "host_fast_launch", "join_tokens", "load_token", "ordered_store_view",
+                                    "pack_bytes", "partition_view",
                                     "set_tensor_token",
                                     "view_atomic_red", "view_store"]
     args = dict(tensor="x", shape="shape![TILE]", padding="padding::None", dim_map="dim_map::Identity",

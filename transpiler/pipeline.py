@@ -130,6 +130,19 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                        "(host-computed flag)"
             out.append(model.Decision(k.loc.line, py, "generic", text))
         for op in walk(k.body):
+            if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered") and op.attrs.get("chain"):
+                prof = targets.current()
+                key = (py, "chain", op.loc.line)
+                if key not in seen:
+                    seen.add(key)
+                    how = ("the port spells that order (a view per store from a join_tokens of those tokens, "
+                           "[api.ordered_store_view])") if prof.spelling("ordered_store_view")["rust"] else \
+                        f"cutile {prof.version} cannot spell it: the port stores unordered"
+                    out.append(model.Decision(op.loc.line, py, "ordering",
+                                              f"{k.name}: the store at line {op.loc.line} waits for the array's "
+                                              "earlier loads and stores, as the reference orders it (straight-line "
+                                              f"memory tokens, passes/memtokens.py); {how}"))
+                continue
             if op.kind == OpKind.STORE_VIEW and op.attrs.get("ordered"):
                 prof = targets.current()
                 how = ((f"cutile {prof.version} carries it too (a `let mut` Token, a view per store: "

@@ -72,9 +72,13 @@ class OpKind(enum.Enum):
     # memory
     MAKE_VIEW = ("make_view", Family.MEMORY)  # (array) -> view; attrs: tile, padding
     NUM_TILES = ("num_tiles", Family.MEMORY)  # (view) -> i32; attrs: axis
-    LOAD_VIEW = ("load_view", Family.MEMORY)  # (view, *index) -> tile; attrs: latency, allow_tma
-    STORE_VIEW = ("store_view", Family.MEMORY)  # (view, tile, *index[, token]) -> [token]; attrs: ordered
+    # (view, *index[, token]) -> tile[, token]; attrs: latency, allow_tma, token (it takes a token, gives its own)
+    LOAD_VIEW = ("load_view", Family.MEMORY)
+    # (view, tile, *index[, token]) -> [token]; attrs: ordered (it takes a token, gives its own), chain
+    # (straight-line order, passes/memtokens.py; else loop-carried, passes/tokens.py)
+    STORE_VIEW = ("store_view", Family.MEMORY)
     ARRAY_TOKEN = ("array_token", Family.MEMORY)  # (array) -> token: the array's ordering token at entry
+    JOIN_TOKENS = ("join_tokens", Family.MEMORY)  # (*token) -> token: done when all of them are
     GATHER = ("gather", Family.MEMORY)
     SCATTER = ("scatter", Family.MEMORY)
     ARRAY_DIM = ("array_dim", Family.MEMORY)  # (array) -> i32: the array's extent on one axis; attrs: axis

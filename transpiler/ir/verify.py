@@ -83,8 +83,17 @@ def _check_types(op: Op) -> None:
             _fail(T, op, f"loads from {view}, not a view")
         if outs[0].type != TileType(view.dtype, view.tile):
             _fail(T, op, f"result {outs[0].type} is not a {view.tile} tile of {view.dtype}")
-        if len(ins) - 1 != len(view.tile) or not all(_is_i32(v) for v in ins[1:]):
+        index = ins[1:-1] if op.attrs.get("token") else ins[1:]
+        if len(index) != len(view.tile) or not all(_is_i32(v) for v in index):
             _fail(T, op, "needs one i32 index per view dimension")
+        if op.attrs.get("token") and not (ins[-1].type == TokenType() and len(outs) == 2
+                                          and outs[1].type == TokenType()):
+            _fail(T, op, "a tokened load takes a token and gives one beside its tile")
+        if not op.attrs.get("token") and len(outs) != 1:
+            _fail(T, op, "a load gives one tile")
+    elif k == OpKind.JOIN_TOKENS:
+        if len(ins) < 2 or not all(v.type == TokenType() for v in ins) or [r.type for r in outs] != [TokenType()]:
+            _fail(T, op, "joins two or more tokens into one")
     elif k == OpKind.STORE_VIEW:
         view, tile = ins[0].type, ins[1].type
         if not isinstance(view, ViewType) or not view.mutable:
@@ -124,6 +133,12 @@ def _check_pointer_op(op: Op) -> None:
     value and the result are tiles of the index shape (the result of the array's element type)."""
     T = errors.IR_VERIFY_TYPE
     arr, *rest = op.operands
+    results = op.results
+    if op.attrs.get("token"):  # it takes its array's token and gives its own (passes/memtokens.py)
+        if op.kind not in (OpKind.GATHER, OpKind.SCATTER) or not rest or rest[-1].type != TokenType() \
+                or not results or results[-1].type != TokenType():
+            _fail(T, op, "a tokened gather / scatter takes a token and gives one")
+        rest, results = rest[:-1], results[:-1]
     shape = tuple(op.attrs.get("shape", ()))
     lits = op.attrs.get("index", ())
     if not isinstance(arr.type, ArrayType) or len(lits) != arr.type.rank:
@@ -146,7 +161,7 @@ def _check_pointer_op(op: Op) -> None:
         vshape = () if op.kind == OpKind.GATHER else shape  # a gather's operand is its 0-d padding constant
         if v.type != TileType(el, vshape):
             _fail(T, op, f"value {v.type} is not a {vshape} tile of {el}")
-    if op.kind != OpKind.SCATTER and [r.type for r in op.results] != [TileType(el, shape)]:
+    if op.kind != OpKind.SCATTER and [r.type for r in results] != [TileType(el, shape)]:
         _fail(T, op, f"result is not a {shape} tile of {el}")
 
 

@@ -331,6 +331,77 @@ def _facts(ref: ircanon.Canon, gen: ircanon.Canon) -> list[Finding]:
 _SYMBOL = re.compile(r"^entry @(\S+)")
 
 
+def _token_order(canon: ircanon.Canon) -> set[tuple[str, str]]:
+    """The memory order the token graph fixes, as (earlier op key, later op key) pairs of live ``*_tko`` ops: B
+    after A when A's completion token reaches B's token operand through joins. ``make_token`` orders nothing; a
+    token a loop or ``if`` gives (its iter values and results) stands for its operands' and for every memory op in
+    its regions (one over-approximation, the same on both sides)."""
+    key = {(c.op.line, c.op.name): c.key for c in canon.ops if c.live}  # (canonicalising rebuilds some ops)
+    deps: dict[str, frozenset[str]] = {}  # token value -> keys of the memory ops it completes after
+    inner: dict[int, frozenset[str]] = {}
+
+    def memory_inside(op) -> frozenset[str]:
+        if id(op) not in inner:
+            inner[id(op)] = frozenset(key[(o.line, o.name)] for r in op.regions for x in r for o in x.walk()
+                                      if o.name.endswith("_tko") and (o.line, o.name) in key)
+        return inner[id(op)]
+
+    pairs: set[tuple[str, str]] = set()
+
+    def visit(ops) -> None:
+        for op in ops:
+            if op.regions:
+                before = frozenset().union(*(deps.get(u, frozenset()) for u in op.uses)) | memory_inside(op)
+                for d in op.defs:
+                    deps[d] = before
+                for r in op.regions:
+                    visit(r)
+                for res in op.results:
+                    deps[res] = before
+                continue
+            if op.name == "join_tokens":
+                deps[op.results[0]] = frozenset().union(*(deps.get(u, frozenset()) for u in op.uses))
+            elif op.name.endswith("_tko") and op.results:
+                after = frozenset().union(*(deps.get(op.uses[i], frozenset()) for i in op.token_uses))
+                me = key.get((op.line, op.name))
+                if me is not None:
+                    pairs.update((a, me) for a in after)
+                deps[op.results[-1]] = after | ({me} if me else frozenset())
+
+    for region in canon.entry.regions:
+        visit(region)
+    return pairs
+
+
+def token_orders(ref_text: str, gen_text: str) -> list[tuple[set, set]]:
+    """Per entry, the reference's and the port's token order (_token_order), canonicalised as :func:`diff` does."""
+    rmod, gmod = irparse.parse(ref_text, "ref"), irparse.parse(gen_text, "gen")
+    return [(_token_order(ircanon.canonicalise(re_, unit_dims_dynamic=True)),
+             _token_order(ircanon.canonicalise(ge, high_rank_strides_dynamic=True,
+                                               unit_args=unit_extent_args(re_.sig, len(re_.defs)))))
+            for re_, ge in zip(rmod.entries, gmod.entries)]
+
+
+def _token_findings(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[Finding]:
+    """IRD-TOKEN-ORDER: an order the reference's token graph fixes between two loads / stores that the port's does
+    not (docs/porting.md §13.2). Only pairs of ops both sides have (equal canonical keys) are compared: a missing op
+    is another finding's. A port that orders more than the reference is not flagged. Atomics are left out (their
+    order is cuTile Python's acquire / release joins, which the port does not thread yet)."""
+    gkeys = {c.key for c in gen.ops if c.live and c.op.name in MEMORY}  # atomics' order: not compared yet
+    missing = sorted(p for p in _token_order(ref) - _token_order(gen) if p[0] in gkeys and p[1] in gkeys)
+    if not missing:
+        return []
+    ops = {c.key: c.op for c in ref.ops}
+    gops = {c.key: c.op for c in gen.ops}
+    a, b = missing[0]
+    return [Finding(WARNING, "IRD-TOKEN-ORDER", ops[b].name,
+                    f"the reference orders this {ops[b].name} after the {ops[a].name} at "
+                    f"{_loc(rmod, ops[a]) or '?'} through memory tokens, the port does not "
+                    f"({len(missing)} such pair{'s' if len(missing) > 1 else ''}): tileiras may schedule the "
+                    "port's accesses differently (thread the array's tokens as the reference does)",
+                    _loc(rmod, ops[b]), _loc(gmod, gops[b]))]
+
+
 def unit_extent_args(entry_sig: str, n_args: int) -> frozenset[int]:
     """The entry-argument positions of the extents the reference made the constant 1 (ircanon's "size-1 extents
     read by the body"): read from its mangled entry symbol (cuTile Python's ``demangle_kernel_name``: the
@@ -386,6 +457,7 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
                                            f"kernel hints differ (performance: {what}): ref '{ref.hints or 'none'}' "
                                            f"vs port '{gen.hints or 'none'}'", _loc(rmod, re_), _loc(gmod, ge)))
         report.findings.extend(_facts(ref, gen))
+        report.findings.extend(_token_findings(ref, gen, rmod, gmod))
         if ref.root == gen.root:
             report.equivalent = True
             continue
