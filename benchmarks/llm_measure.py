@@ -1,12 +1,13 @@
 """Measure the LLM fallback on real kernels (not a test): TileGym 1.5.1 (or unsloth 2026.10.9's Triton kernels,
-``--corpus unsloth``) through ``benchmarks/corpus.py --llm``,
+``--corpus unsloth``; TileGym 1.5.1's suites/ tree of liger / unsloth / flashinfer cuTile ports, ``--corpus
+tilegym-suites``) through ``benchmarks/corpus.py --llm``,
 against the scripted local server (llm_fallback/scripted.py, 127.0.0.1) answering real constructs with answers
 written by hand (ANSWERS below, attempt by attempt); every other construct that reaches the model gets a
 non-answer (rejected before building). Answers are verified like any other: IR-equivalent for every committed spec
 of the kernel (benchmarks/corpus/<corpus>/<front>/<file>.json, or --specs-dir), the specs ``ctrs check`` uses (a
 Triton kernel needs its cuTile counterpart for a reference: unsloth's have none, so nothing is asked there).
 
-    .venv/bin/python benchmarks/llm_measure.py [--corpus tilegym|unsloth] [--specs-dir DIR] [--extra-specs DIR]
+    .venv/bin/python benchmarks/llm_measure.py [--corpus tilegym|unsloth|tilegym-suites] [--specs-dir DIR] [--extra-specs DIR]
         [--out DIR] [--only REGEX]
 
 Prints and writes (``<out>/llm-measure-<corpus>.{md,json}``, e.g. llm-measure-tilegym-1.5.1) one row per
@@ -166,6 +167,33 @@ ANSWERS.update({
         f"let gathered_v: Tile<E, {{ [TILE_N, TILE_D] }}> = load_ptr_tko(v_ptrs, {_SMLA}).0;",
         f"let gathered_kpe: Tile<E, {{ [TILE_N, TILE_KPE] }}> = load_ptr_tko(kpe_ptrs, {_SMLA}).0;")],
 })
+# Session 8 (issue 16 point 5, --corpus tilegym-suites): real constructs of TileGym 1.5.1's suites/ tree.
+# liger/cutile/fused_neighborhood_attention.py _fna_fused_forward_kernel, lines 107-108 and 163-164 (two statement
+# ranges: both names of each are read by the next ct.mma): `X if t.dtype == ct.float32 else t` of a *tile* (the rule
+# reads an array's dtype only, CTRS-E124). For the 16-bit element types the specs launch (f16, bf16: the operands
+# go to the MMA as they are) the tile itself; an f32 launch needs the tf32 conversion, which no answer generic in E
+# can choose (the specs decide: none launches f32).
+ANSWERS.update({
+    "q_mma = ct.astype(q, ct.tfloat32) if q.dtype == ct.float32 else q; "
+    "k_mma = ct.astype(k, ct.tfloat32) if k.dtype == ct.float32 else k": [_rust(
+        "let q_mma: Tile<E, { [BLOCK_M, HEAD_DIM] }> = q;",
+        "let k_mma: Tile<E, { [HEAD_DIM, BLOCK_N] }> = k;")],
+    "p_mma = ct.astype(p_cast, ct.tfloat32) if p_cast.dtype == ct.float32 else p_cast; "
+    "v_mma = ct.astype(v, ct.tfloat32) if v.dtype == ct.float32 else v": [_rust(
+        "let p_mma: Tile<E, { [BLOCK_M, BLOCK_N] }> = p_cast;",
+        "let v_mma: Tile<E, { [BLOCK_N, HEAD_DIM] }> = v;")],
+})
+# unsloth/cutile/cross_entropy_loss.py _cross_entropy_backward_ct, line 200: `dloss_val = 0.0` before `if label_idx !=
+# -100: dloss_val = ct.gather(dloss, ..).item()` leaves dloss_val a compile-time number on one path of a runtime
+# `if` and a value of dloss's dtype variable on the other (CTRS-E124 at the `if`); the fallback asks for the
+# statement that bound the number (ranges.ask_for_binding) and the answer binds it as a runtime f32 0-d tile (dloss
+# is f32: the `if` then merges two f32 values). Attempt 1 is deliberately wrong: 1.0, the neutral element of the
+# product dloss_val * y it feeds, not the value the kernel starts with (the IR diff rejects the constant).
+ANSWERS.update({
+    "dloss_val = 0.0": [
+        _rust("let dloss_val: Tile<f32, { [] }> = constant(1.0f32, const_shape![]);"),
+        _rust("let dloss_val: Tile<f32, { [] }> = constant(0.0f32, const_shape![]);")],
+})
 # Session 7 (issue 16 point 5, again): the kernels rules still do not cover, other than those other work covers. Why
 # the fallback asks nothing for them (kernel regex -> the reason; the row lists every blocker as well).
 NOT_ASKED: dict[str, str] = {
@@ -191,6 +219,20 @@ NOT_ASKED: dict[str, str] = {
                                                   "spelling at all (tile ops are declared up to rank 6: "
                                                   "#[cuda_tile::variadic_op(N = 6)], cutile 0.5.0 src/_core.rs)",
 }
+# tilegym-suites (session 8): refused kernels whose blockers no answer can replace (the row lists every blocker)
+NOT_ASKED.update({
+    r"ragged_bmm\.py:": "`a.slice(axis=.., start=.., stop=..)` (CTRS-E401) is an array view, not a value: an answer binds "
+                        "tiles and scalars only, and cutile's spelling (make_tensor_view of an offset pointer) is unsafe "
+                        "and outside the allowed API; a rule for array slices is what these kernels need",
+    r"fmha_decode_bsr\.py:": "`ct.load_advanced_indexing(..)` (CTRS-E124 inside a call, not at a simple assignment) is a "
+                             "memory read: the answer language is value-level math (allowlist.txt), so no answer can "
+                             "carry it; a rule is what this kernel needs",
+    r"liger/cutile/rms_norm\.py:": "the blocker is a parameter, `eps` (CTRS-E124: an unannotated runtime float, typed as "
+                                   "an integer only): no statement an answer replaces; the parameter's type is a rule "
+                                   "gap (a launch passes float(eps))",
+    r"dyt\.py:": "the blocker is an `if HAVE_BETA:` that binds `db_acc` in one arm only (CTRS-E124, a ct.Constant "
+                 "split): a compound statement, not a simple assignment an answer replaces",
+})
 NO_ANSWER = "I cannot port this construct."
 _EXPR = re.compile(r"The \w+ to translate (?:is|are) `(.*?)` \(lines? ")
 _LOG = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+): llm: (?P<what>.*)$")

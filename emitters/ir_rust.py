@@ -454,7 +454,15 @@ class KernelEmitter:
                         self.text[(r.id, _SCALAR)] = b
                         return self.convert_forms(out, op, r, b, _SCALAR)
                     name = self.fresh(r.hint or "c")
-                    self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
+                    # a half-type scalar (an f16 label compared with -100): no Rust literal of its own, so the 0-d
+                    # tile is spelled as a tile constant of that type is (constant_f32: cutile_defects)
+                    half = _half_via_f32(op.attrs["value"], r.type.dtype) or (
+                        half_constant(op.attrs["value"], r.type.dtype) or ("", ""))[1]
+                    if half and isinstance(r.type.dtype, DType) and r.type.dtype.name in ("f16", "bf16"):
+                        text = self.rules["rust"][CONST_DECL].format(value=half, shape="")
+                        self.let(out, name, _tile0(r.type), text, op, decl=CONST_DECL)
+                    else:
+                        self.let(out, name, _tile0(r.type), f"constant({lit}, const_shape![])", op)
                     self.text[(r.id, _TILE_ONLY_SCALAR)] = name
                 return None
             spelled = constant_spelling(op.attrs["value"], dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))

@@ -67,14 +67,16 @@ def _construct_of(e, kernel: Path, typed: bool, hook=None) -> context.Construct 
     """The construct a diagnostic stopped at, when the fallback can ask for it (else None). On the typed path a
     blocker inside a rule (CTRS-E124 / E125 ...) at a simple assignment is a statement (range) to ask for: a
     splice.Ask, turned into a Construct (with the scope at the statement) by the next lowering (``hook``: the
-    lowering's, for the other statements it stopped at)."""
+    lowering's, for the other statements it stopped at). A runtime ``if`` that leaves a name a compile-time number on
+    one path asks for the statement that bound the number (ranges.ask_for_binding)."""
     from ctrs import errors  # noqa: PLC0415
 
     if e.code == errors.LLM_CONSTRUCT and getattr(e, "construct", None) is not None:
         return e.construct
     if typed and e.code in _statement_codes() and e.loc is not None and e.loc.line and \
             Path(str(e.loc.file)).resolve() == Path(kernel).resolve():
-        return ranges.ask_for(kernel, e.loc, e.code, e.message, _stopped(kernel, hook))
+        return ranges.ask_for(kernel, e.loc, e.code, e.message, _stopped(kernel, hook)) or \
+            ranges.ask_for_binding(kernel, e.loc, e.code, e.message)
     return None
 
 

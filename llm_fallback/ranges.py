@@ -6,10 +6,17 @@ whole statement instead, when it is a simple assignment (``x = ..``, ``a, b = ..
 Consecutive statements of one block that all stop (an expression without a rule, or such a blocker) form one
 *range* when two or more of the names they bind are read elsewhere in the kernel: the answer defines those names
 (its other ``let``s are temporaries), and is spliced as one RUST_FRAGMENT op with one result per name.
+
+A runtime ``if`` after which a name is a compile-time value (a Python number) on one path and a runtime value on
+the other (``x = 0.0`` then ``if cond: x = ct.load(..).item()``, the typed front end's "different compile-time
+value in each arm", frontends/cutile/control.py) stops at the ``if``, no statement an answer replaces: the
+fallback asks for the simple assignment that bound the number before the ``if`` instead (``ask_for_binding``); its
+answer binds the name as a runtime value, which the ``if`` merges like any other.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import libcst as cst
@@ -108,3 +115,32 @@ def ask_for(kernel: Path, loc, code: str, message: str, stopped: set[int]) -> As
                                 .split()) for s in stmts[i:j + 1])
     return Ask((str(start.file), int(start.line), int(start.col)), info.positions[stmts[j]].end.line, tuple(outs),
                python, code, message)
+
+
+# the typed front end's message for a name that is a compile-time value on one path of a runtime `if` and a runtime
+# value on the other (frontends/cutile/control.py); the name is the one it quotes
+_COMPILE_TIME_ARM = re.compile(r"'([A-Za-z_]\w*)' is a different compile-time value in each arm")
+
+
+def ask_for_binding(kernel: Path, loc, code: str, message: str) -> Ask | None:
+    """The Ask for the statement that binds the name a runtime ``if`` at ``loc`` leaves a compile-time value on one
+    path (``message`` names it): the last statement before the ``if`` in its block that binds that name, when it is
+    a simple assignment (``x = 0.0``) in a function; else None (nothing an answer replaces)."""
+    from ctrs.frontends.cutile.recovery import bound_names  # noqa: PLC0415
+
+    m = _COMPILE_TIME_ARM.search(message or "")
+    if m is None or loc is None or not loc.line:
+        return None
+    name = m.group(1)
+    info = _parsed(Path(kernel))
+    for fn, stmts in _blocks(info.module):
+        for i, s in enumerate(stmts):
+            p = info.positions[s]
+            if not isinstance(s, cst.If) or (p.start.line, p.start.column + 1) != (int(loc.line), int(loc.col)):
+                continue
+            prev = next((t for t in reversed(stmts[:i]) if name in bound_names(t)), None)
+            if fn is None or prev is None or not _simple_binding(prev) or bound_names(prev) != [name]:
+                return None
+            at = info.loc(prev)
+            return ask_for(kernel, at, code, message, set())
+    return None

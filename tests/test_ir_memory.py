@@ -363,3 +363,30 @@ def test_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_path):
         "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16_f32"}}))
     (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16_f32")])
     assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(p, spec).text, gen.text, "ref", "gen"), kernel_rs)
+
+
+def test_scalar_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_path):
+    """The 0-d form of the test above (`ct.gather(w, (row,), padding_value=0).item()`, unsloth's cross-entropy
+    backward reads its saved logsumexp so): the unpadded load's mask is a 0-d i1 tile (`tile<i1>`), still a mask
+    the verifier folds with the select into the reference's padded load (it once read any mask type but `..xi1` as a
+    padding without a mask and dropped it: IRD-TYPE / IRD-MEMORY load_ptr_tko, a false alarm)."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, w, y, T: ConstInt):\n"
+                 "    row = ct.bid(0)\n"
+                 "    i = row * T + ct.arange(T, dtype=ct.int32)\n"
+                 "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
+                 "    s = ct.gather(w, (row,), padding_value=0).item()\n"
+                 "    ct.scatter(y, i, a * s)\n")
+    files = translate.translate(p, tmp_path / "port")
+    kernel_rs = next(f for f in files if f.name == "kernel.rs")
+    rs = kernel_rs.read_text()
+    assert "pub fn k_f16_f32<" in rs and "Some(w_m0), None, Some(get_tensor_token(w))" in rs
+    assert "let w_m0: Tile<bool, { [] }> = " in rs
+    (spec,) = load_specs(json.dumps({"name": "f16_f32", "kernel": "k", "grid": [4], "args": {
+        "x": {"dtype": "float16", "shape": [1000]}, "w": {"dtype": "float32", "shape": [4]},
+        "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16_f32"}}))
+    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16_f32")])
+    ref = ir_ref.compile_reference(p, spec).text
+    assert "tile<ptr<f32>>, tile<i1>, tile<f32> -> tile<f32>" in ref  # the reference's padded 0-d load
+    assert_equivalent_report(irdiff.diff(ref, gen.text, "ref", "gen"), kernel_rs)

@@ -680,3 +680,76 @@ def test_real_kernel_shaped_divmod_accepted_end_to_end(tmp_path):
     (c,) = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
     assert (c["line"], c["defines"], c["attempts"]) == (15, ["row", "col"], 2)
     assert c["verified_specs"] == ["f32_rows64_N512_block1024", "f16_rows32_N1000_block256"]
+
+
+# ------------------------------------------------- a name left a compile-time number on one path of a runtime `if`
+
+GATE = DATA / "llm_gate_arm.py"  # `w = 0.0` then `if odd == 0: w = ct.gather(g, ..).item()` (g: a dtype variable)
+GATE_SPEC = str(DATA / "llm_gate_arm.json")  # f32 and f16 data, the gate g f32 in both
+GATE_W = "```rust\nlet w: Tile<f32, { [] }> = constant(0.0f32, const_shape![]);\n```"
+GATE_W_WRONG = GATE_W.replace("0.0f32", "1.0f32")  # builds; not the value the kernel starts with
+
+
+def test_runtime_if_leaving_a_compile_time_number_asks_for_its_binding_no_build():
+    """The typed front end stops at a runtime `if` after which `w` is the number 0.0 on one path and a value of g's
+    dtype variable on the other (CTRS-E124 at the `if`: no statement an answer replaces). ranges.ask_for_binding
+    asks for the statement that bound the number (`w = 0.0`, line 15) instead; spliced, its answer (a runtime f32
+    0-d tile) is merged by the `if` like any other value and binds g's dtype variable to f32 (per-dtype entries)."""
+    from ctrs import errors as errs
+    from ctrs.llm_fallback import ranges, splice
+
+    with pytest.raises(errors.CtrsError) as ei:  # without an answer the front end's blocker stands
+        translate.translate_source(GATE, llm_hook=splice.Hook({}, True))
+    e = ei.value
+    assert e.code == errors.IR_UNSUPPORTED and (e.loc.line, e.loc.col) == (16, 5)
+    assert "runtime if: 'w' is a different compile-time value in each arm" in e.message
+    assert ranges.ask_for(GATE, e.loc, e.code, e.message, {16}) is None  # the `if` is no simple assignment
+    ask = ranges.ask_for_binding(GATE, e.loc, e.code, e.message)
+    assert (ask.key[1:], ask.last_line, ask.outputs, ask.python) == ((15, 5), 15, ("w",), "w = 0.0")
+    assert ranges.ask_for_binding(GATE, e.loc, e.code, "runtime if: 'odd' is f32 in one arm and i32 in the other") \
+        is None  # another blocker of the `if`: nothing to ask for
+    assert ranges.ask_for_binding(GATE, errs.Loc(str(GATE), 15, 5), e.code, e.message) is None  # not an `if`
+    rec = {"model": "m", "hash": "0" * 64, "stmts": answer.parse(GATE_W, "w", ["w"]), "outputs": ["w"],
+           "end_line": 15, "kind": "statement"}
+    rs = translate.translate_source(GATE, llm_hook=splice.Hook({(str(GATE), 15, 5): rec}, True))["kernel.rs"]
+    assert "let w: Tile<f32, { [] }> = /* ctrs-llm m 0000000000000000 */ constant(0.0f32, const_shape![]);" in rs
+    assert "g: &Tensor<f32, { [-1] }>," in rs and "g: &Tensor<f16" not in rs
+
+
+def test_runtime_if_compile_time_arm_reaches_the_model_and_verifies(tmp_path):
+    """End to end through the local scripted server: the fallback asks for `w = 0.0` (the prompt names the `if`'s
+    blocker); the first answer (1.0) builds but its Tile IR differs from the reference for every spec (fed back),
+    the second (0.0) is IR-equivalent for both specs and accepted."""
+    with Server([GATE_W_WRONG, GATE_W]) as srv:
+        out = translate.translate(GATE, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[GATE_SPEC]))
+        users = [r["body"]["messages"][-1]["content"] for r in srv.requests]
+    assert len(users) == 2
+    assert "The statement to translate is `w = 0.0` (line" in users[0]
+    assert "'w' is a different compile-time value in each arm" in users[0]
+    assert "its Tile IR differs from the reference" in users[1]
+    rs = out[0].read_text()
+    assert "*/ constant(0.0f32, const_shape![]);" in rs and "1.0f32" not in rs
+    cs = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert [(c["line"], c["python"], c["attempts"], c["verified_specs"]) for c in cs] == [
+        (15, "w = 0.0", 2, ["gate_f32_n4096", "gate_f16_n1024"])]
+
+
+def test_raw_pointer_ports_are_proven_despite_the_assumes_they_cannot_state_no_build():
+    """verify.equivalent: EQUIVALENT proves a port; so does a structurally equal graph whose only findings are the
+    entry-argument assumes a raw-pointer port (`*mut E`: gathers / scatters) cannot state (IRD-ASSUME-DIV /
+    IRD-ASSUME-WEAKER, the bar tests/conftest.py assert_equivalent_report holds the rules' ports to); nothing else."""
+    from ctrs.llm_fallback import verify
+    from ctrs.verify import irdiff
+
+    def rep(equal: bool, *found: tuple[str, str]) -> irdiff.Report:
+        return irdiff.Report("ref", "gen", equal, [irdiff.Finding(sev, code, "assume", "m") for sev, code in found])
+
+    raw, views = "let p: PointerTile<*mut f32, { [] }> = get_tensor_base(x);", "load_view_tko(&px, [pid])"
+    assert verify.equivalent(rep(True), views) and verify.equivalent(rep(True), raw)
+    weaker = rep(True, (irdiff.WARNING, "IRD-ASSUME-WEAKER"), (irdiff.WARNING, "IRD-ASSUME-DIV"),
+                 (irdiff.INFO, "IRD-ASSUME"))
+    assert verify.equivalent(weaker, raw)
+    assert not verify.equivalent(weaker, views)  # a view port states them: a real difference there
+    assert not verify.equivalent(rep(True, (irdiff.WARNING, "IRD-LATENCY")), raw)
+    assert not verify.equivalent(rep(False, (irdiff.WARNING, "IRD-ASSUME-WEAKER")), raw)
+    assert not verify.equivalent(rep(True, (irdiff.CRITICAL, "IRD-ASSUME-WEAKER")), raw)

@@ -7,7 +7,10 @@
 * an annotated module constant (``LOG2E: float = ..``) read by name: its value at compile time;
 * ``not FLAG`` of a ct.Constant int, ``not (TILE == N)`` of a comparison of them (and ``check_bounds=`` of
   either, in a helper too): a constant test known per specialisation;
-* ``ct.load(A, 0, shape=())`` (one index: a rank-1 array) and a parameter only ``ct.cdiv`` reads (an integer).
+* ``ct.load(A, 0, shape=())`` (one index: a rank-1 array) and a parameter only ``ct.cdiv`` reads (an integer);
+* a half-precision scalar compared with a Python number (``lab != -100`` of an f16 label): the number's 0-d tile
+  constant spelled ``constant_f32`` (f16 / bf16 have no Rust literal), as a half tile constant is; the runtime
+  ``if``'s float ``!=`` is ``cmpf`` unordered (NaN != x is true), as cuTile Python's and a tile ``!=``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from ctrs import translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["suite_scalar_astype", "suite_div_modes", "suite_not_flag", "suite_not_test", "suite_scalar_params"]
+KERNELS = ["suite_scalar_astype", "suite_div_modes", "suite_not_flag", "suite_not_test", "suite_scalar_params",
+           "suite_half_label"]
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +47,11 @@ def test_suite_constructs_translate_with_rules_only(tmp_path):
     assert "if TILE != N {" in rs and "TILE == N" not in rs
     rs = translate.translate_source(DATA / "suite_scalar_params.py")["kernel.rs"]
     assert "n: i32," in rs and "alpha: &Tensor<E, { [-1] }>" in rs
+    rs = translate.translate_source(DATA / "suite_half_label.py")["kernel.rs"]
+    assert "let c: Tile<f16, { [] }> = constant_f32(-100.0f32, const_shape![]);" in rs
+    assert "let c: Tile<bf16, { [] }> = constant_f32(-100.0f32, const_shape![]);" in rs
+    assert "let c: Tile<f32, { [] }> = constant(-100.0f32, const_shape![]);" in rs
+    assert "cmpf(lab, c, predicate::NotEqual, cmp_ordering::Unordered)" in rs and "Ordered)" not in rs
 
 
 @pytest.mark.parametrize("name,spec", list(data_cases(KERNELS)))

@@ -311,7 +311,9 @@ def _padded_loads(ops: list[Op], uses: Counter) -> list[Op]:
             out.append(op)
             continue
         head, ins, outs = parts
-        if not ins[1].endswith("xi1 >"):  # a padding without a mask: it pads no lane
+        if not (ins[1].endswith("xi1 >") or " ".join(ins[1].split()) == "tile < i1 >"):
+            # a padding without a mask (the second operand is no i1 tile; a 0-d mask is `tile < i1 >`): it pads no
+            # lane
             head = head.replace(" % , %", " %", 1)
             op = replace(op, sig=f"{head} : {ins[0]} -> {outs}", uses=[u for k, u in enumerate(op.uses) if k != 1],
                          token_uses=[t - 1 for t in op.token_uses])

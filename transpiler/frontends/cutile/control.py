@@ -256,8 +256,11 @@ def compare(lw, op: str, a, b, node) -> Value:
             raise lw.err(node, str(e)) from e
     if not isinstance(dt, DType) or dt == BOOL:
         raise lw.err(node, f"a comparison of {a.type} scalars")
-    kind = OpKind.CMPF if dt.is_float else OpKind.CMPI
-    return lw.emit(kind, [a, b], [ScalarType(BOOL)], node, "cond", predicate=op).result
+    if not dt.is_float:
+        return lw.emit(OpKind.CMPI, [a, b], [ScalarType(BOOL)], node, "cond", predicate=op).result
+    # floats compare ordered except `!=` (NaN != x is true), as Builder.compare and cuTile Python's lowering
+    return lw.emit(OpKind.CMPF, [a, b], [ScalarType(BOOL)], node, "cond", predicate=op,
+                   ordering="unordered" if op == "ne" else "ordered").result
 
 
 def runtime_bool(lw, node) -> Value | bool:
