@@ -706,6 +706,57 @@ def moe_dw(configs=None) -> list[dict]:
     return out
 
 
+
+# MoE grouped GEMM forward / dX (forward.py, backward.py): the persistent kernels, NUM_SMS (132 on an H200) programs
+# striding over every expert's (M tile, N / K tile) outputs, the same models' shapes and launch conventions as the
+# dW specs above (int32 m_sizes / gather indices with values below 100, tokens x top-k >= 100 x experts; 64 x 64 x
+# 128 tiles; the kernels take no NUM_STAGES, Triton's default stages apply). The flags follow unsloth's MoE MLP:
+# the first GEMM gathers the tokens into expert order (PERMUTE_X: no TMA load of x, the descriptor would read
+# unpermuted rows; the port has no entry for that combination, CTRS-E713), the second scatters back and scales by
+# the routing weights (PERMUTE_Y, FUSE_MUL_POST); the third reads both operands through TMA descriptors. Arrays
+# are sized for TOTAL_TOKENS rows on both sides (the permuted side reads fewer).
+def _moe_rows_args(dt: str, e: int, topk: int, tokens: int, n: int, k: int, a: str, b: str) -> dict:
+    total = tokens * topk
+    return {a: arr(dt, total * (n if a == "dY_ptr" else k)), "w_ptr": arr(dt, e * n * k),
+            b: arr(dt, total * (k if b == "dX_ptr" else n)), "m_sizes_ptr": arr("i32", e),
+            "gather_indices_ptr": arr("i32", total), "NUM_EXPERTS": e, "NUM_TOKENS": i32(tokens), "TOPK": topk,
+            "N": n, "K": k, "NUM_SMS": i32(132), "BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128}
+
+
+MOE_ROWS_FLAGS = ({"PERMUTE_X": 1, "PERMUTE_Y": 0, "TMA": 0, "FUSE": 0},
+                  {"PERMUTE_X": 0, "PERMUTE_Y": 1, "TMA": 0, "FUSE": 1},
+                  {"PERMUTE_X": 0, "PERMUTE_Y": 0, "TMA": 1, "FUSE": 0})
+
+
+def _moe_rows_name(dt, e, topk, tokens, n, k, f) -> str:
+    tag = "_px" if f["PERMUTE_X"] else "_py" if f["PERMUTE_Y"] else ""
+    return f"{dt}_e{e}_top{topk}_{tokens}x{n}x{k}{tag}{'_mul' if f['FUSE'] else ''}{'_tma' if f['TMA'] else ''}"
+
+
+def moe_forward(configs=None) -> list[dict]:
+    """_grouped_gemm_forward_kernel: y[rows of each expert] = x[rows] @ w[expert].T, (N, K) the weight's (out, in)."""
+    out = []
+    for (dt, e, topk, tokens, n, k), f in zip(configs or MOE_DW, MOE_ROWS_FLAGS):
+        args = _moe_rows_args(dt, e, topk, tokens, n, k, "x_ptr", "y_ptr") | {
+            "topk_weights_ptr": arr(dt, tokens * topk), "PERMUTE_X": f["PERMUTE_X"], "PERMUTE_Y": f["PERMUTE_Y"],
+            "FUSE_MUL_PRE": 0, "FUSE_MUL_POST": f["FUSE"], "USE_TMA_LOAD_W": f["TMA"], "USE_TMA_LOAD_X": f["TMA"],
+            "USE_TMA_STORE": 0}
+        out.append({"name": _moe_rows_name(dt, e, topk, tokens, n, k, f), "kernel": "_grouped_gemm_forward_kernel",
+                    "args": args, "grid": ["132"]})
+    return out
+
+
+def moe_dx(configs=None) -> list[dict]:
+    """_grouped_gemm_dX_kernel: dX[rows of each expert] = dY[rows] @ w[expert] (N the reduced axis)."""
+    out = []
+    for (dt, e, topk, tokens, n, k), f in zip(configs or MOE_DW, MOE_ROWS_FLAGS):
+        args = _moe_rows_args(dt, e, topk, tokens, n, k, "dY_ptr", "dX_ptr") | {
+            "PERMUTE_X": f["PERMUTE_X"], "PERMUTE_Y": f["PERMUTE_Y"], "USE_TMA_LOAD_W": f["TMA"],
+            "USE_TMA_LOAD_dY": f["TMA"], "USE_TMA_STORE": 0}
+        out.append({"name": _moe_rows_name(dt, e, topk, tokens, n, k, f | {"FUSE": 0}),
+                    "kernel": "_grouped_gemm_dX_kernel", "args": args, "grid": ["132"]})
+    return out
+
 FILES: dict[str, list[dict]] = {
     "swiglu.json": elementwise("_fg_kernel", ("e", "g", "h")) + elementwise("_DWf_DW_dfg_kernel", ("DW", "e", "g")),
     "geglu.json": elementwise("_approx_forward_kernel", ("e", "g", "h"))
@@ -725,7 +776,8 @@ FILES: dict[str, list[dict]] = {
     "int4_packed.json": int4_dequant() + int4_gemv() + dequant_repacked(),
     "qk_norm_rope.json": qk_norm_rope("_qk_norm_rope_forward") + qk_norm_rope("_qk_norm_rope_backward"),
     "rope_embedding.json": rope_qk(),
-    "moe/grouped_gemm/kernels/backward.json": moe_dw_per_expert() + moe_dw(),
+    "moe/grouped_gemm/kernels/backward.json": moe_dw_per_expert() + moe_dw() + moe_dx(),
+    "moe/grouped_gemm/kernels/forward.json": moe_forward(),
     "nf4_gemv.json": nf4_gemv_words(),
 }
 

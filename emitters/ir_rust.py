@@ -1131,7 +1131,9 @@ class KernelEmitter:
                 return self.text[(vid, _SCALAR)]
         if isinstance(r.type, ScalarType):
             return literal(0, r.type.dtype)
-        spelled = constant_spelling(0, dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
+        # a bool tile's placeholder is `true` (`0bool` is no Rust literal; the arms overwrite it either way)
+        zero = True if r.type.dtype == BOOL else 0
+        spelled = constant_spelling(zero, dtype_rust(r.type.dtype), isinstance(r.type.dtype, DTypeParam))
         if spelled is None or spelled[0] != "constant":
             raise _err(op, f"no zero placeholder of {r.type} for an if result")
         return self.rules["rust"]["constant"].format(value=spelled[1], shape=shape_rust(r.type.shape))

@@ -234,6 +234,13 @@ SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
 # an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
 # name its extents / strides read may have been reassigned: the port evaluates the bounds at the access
 TRITON_DESC_STALE = "CTRS-E710"
+# --- gg18c (issue 18: unsloth's grouped-GEMM forward / dX kernels; codes E713-E719) ---
+# a name read where nothing bound it, the kernel binding it elsewhere (under other tl.constexpr flag values):
+# Triton cannot compile such a launch either, so that flag combination gets no entry (frontends/triton/flag_names.py)
+TRITON_UNBOUND_IN_ENTRY = "CTRS-E713"
+# the codes of constructs no launch of the reference compiles: an entry whose every blocker has one of them is left
+# out (cutile.lower_kernel), the launches with its flag values have no entry
+NOT_IN_REFERENCE = (IR_NOT_IN_REFERENCE, TRITON_UNBOUND_IN_ENTRY)
 # --- nf4x18 (issue 18: helpers inlined across modules, module-level conditions; codes E742-E746) ---
 # a @triton.jit helper defined under a module-level `if` whose test ctrs cannot decide for the reference Triton
 # (frontends/triton/module_conditions.py decides `hasattr(tl, "<op>")`)

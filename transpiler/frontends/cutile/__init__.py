@@ -128,10 +128,12 @@ def lower_kernel(info, fn: cst.FunctionDef, element=ELEMENT, on_unsupported=None
             pending[0:0] = _values(info, fn, s.flag, lw.flags.get(s.flag, "int"), fixed, other, literals,
                                    getattr(s, "literals", ()))
             continue
-        if lw.blockers and (fixed or other) and all(b.code == errors.IR_NOT_IN_REFERENCE for b in lw.blockers):
-            # no launch with these flag values compiles in the reference either: no entry for them
+        if lw.blockers and (fixed or other) and (all(b.code in errors.NOT_IN_REFERENCE for b in lw.blockers)
+                                              or any(b.code == errors.TRITON_UNBOUND_IN_ENTRY for b in lw.blockers)):
+            # no launch with these flag values compiles in the reference either: no entry for them (a name read
+            # where nothing bound it fails Triton's compile whatever else the entry holds: CTRS-E713)
             vals = [f"{f}={v}" for f, v in fixed.items()] + [f"{f} not in {sorted(ls)}" for f, (_, ls) in other.items()]
-            skipped.append((", ".join(vals), lw.blockers))
+            skipped.append((", ".join(vals), sorted(lw.blockers, key=lambda b: b.code != errors.TRITON_UNBOUND_IN_ENTRY)))
             continue
         if lw.blockers:
             return [], lw.blockers

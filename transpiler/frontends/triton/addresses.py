@@ -6,12 +6,21 @@ elements, ``HI + tl.minimum(m + B, S) - 1`` is the element before ``HI + tl.mini
 keeps a pointer a compile-time :class:`~.pointers.Ptr`, so the subtrahend becomes one more summand, negated (a
 translate-time int folds, a runtime value is ``negi``). A pointer minus a pointer (an element distance) has no
 tile value in the port and stays refused.
+
+A pointer moved in a loop by a scalar that is no block size of its own (``w_ptrs += BLOCK_N * K`` with ``K`` a
+``tl.constexpr``, ``p += step`` with ``step`` an integer scalar computed before the loop) is moved by that many
+elements on unit stride per iteration: the step is one summand ``step`` counted as one whole block of size
+``step`` (``Term(idx=step, tiles=1, block=step)``), so iteration ``i`` reads ``p + i * step`` (lowering.py's
+``advances``). Such a step is a block of the access's range only when it equals the range's size (a partition
+view); any other step makes the access a gather over the flat array (gathers.py).
 """
 
 from __future__ import annotations
 
 from ... import errors
-from .pointers import Ptr, Range
+from ...ir.types import I32, I64, ScalarType
+from ...ir.values import Value
+from .pointers import Ptr, Range, Term
 from .values import ArrayRef
 
 
@@ -66,3 +75,11 @@ def loop_args(lw, it) -> list | None:
 def load_latency(lw):
     """The latency of a load in the innermost ``tl.range(.., num_stages=S)`` loop being lowered (None: none)."""
     return lw.__dict__.get("body_latency")
+
+
+def scalar_step(step):
+    """``p += step`` with ``step`` an integer scalar (i32 / i64) the loop does not change: one block of ``step``
+    elements on unit stride per iteration; any other step is returned as it is (lowering.py decides)."""
+    if isinstance(step, Value) and isinstance(step.type, ScalarType) and step.type.dtype in (I32, I64):
+        return Ptr(None, (Term(idx=step, tiles=1, block=step),))
+    return step

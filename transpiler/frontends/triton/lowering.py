@@ -46,7 +46,8 @@ from .descriptors import body_local_desc
 from .loops_while import flag_guarded, names_in as _names, only_under, while_
 from .dtype_params import defaulted as defaulted_dtype, tied_array, used_as_dtype
 from .masks import flags_as_bools
-from .addresses import is_pointer, loop_args, minus as pointer_minus
+from .flag_names import unbound as unbound_name
+from .addresses import is_pointer, loop_args, minus as pointer_minus, scalar_step
 from .pointers import Mask, MaskPart, NotView, Ptr, Range, Term, tile_index
 from .high_rank import CITATION as HIGH_RANK_CITATION, HighRank, refusal as high_rank_refusal
 from .tiles import dot
@@ -551,6 +552,8 @@ class Lowering(Control, Builder):
                 step = self.expr(small.value) if isinstance(small.operator, cst.AddAssign) else None
                 if isinstance(step, Sym) or isinstance(step, int) and not isinstance(step, bool) and step > 0:
                     step = Ptr(None, (Term(idx=step, tiles=1, block=step),))  # p += BLOCK: a block on unit stride
+                if not set(_names([small.value])) & assigned_names(s.body):  # a step the loop does not re-bind
+                    step = scalar_step(step)  # p += BLOCK * K, a runtime scalar step (addresses.py)
                 if not (isinstance(step, Ptr) and step.base is None and step.terms
                         and all(t.rng is None and t.tiles == 1 and (t.stride or t.block == t.idx) for t in step.terms)) \
                         or n in out:
@@ -595,7 +598,7 @@ class Lowering(Control, Builder):
             g = global_value(self, node)  # a module constant (Triton folds globals)
             if g is not None:
                 return g
-            raise self.err(node, f"name '{node.value}'")
+            raise unbound_name(self, node) or self.err(node, f"name '{node.value}'")
         if isinstance(node, (cst.Integer, cst.Float, cst.Tuple, cst.List)):
             return self.display(node)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
