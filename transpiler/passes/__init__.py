@@ -1,7 +1,7 @@
 """IR -> IR passes, one file each; :func:`run_pipeline` runs them in order and verifies after each.
 
 Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, fma, hoist,
-tokens, loopsplit (after hoisting and token order, as the reference), dce. ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
+tokens, loopsplit (after hoisting and token order, as the reference), dce, assume (the facts the port states). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Kernel, verify
-from . import constfold, dce, fma, hoist, loopsplit, specialise, tokens
+from . import assume, constfold, dce, fma, hoist, loopsplit, specialise, tokens
 
-STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loopsplit", "dce", "final")
+STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loopsplit", "dce", "assume", "final")
 
 
 def run_pipeline(kernel: Kernel, element_dtypes: list[str],
@@ -37,4 +37,5 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = stage("tokens", [tokens.run(k) for k in ks])
     ks = stage("loopsplit", [loopsplit.run(k) for k in ks])
     ks = stage("dce", [dce.run(k) for k in ks])
+    ks = stage("assume", [assume.run(k) for k in ks])
     return stage("final", ks)
