@@ -41,6 +41,11 @@ _UNORDERED = "<store token not threaded in cutile 0.3.1>"
 _TILE_ONLY_SCALAR = "tile"
 
 
+def _assume_spelled(api: str) -> bool:
+    """Whether the target profile can state an assumed fact in kernel code (``[api.assume_*]``: cutile 0.5.0)."""
+    return bool(targets.current().spelling(api)["rust"])
+
+
 def _ordered_store_spelling() -> bool:
     """Whether the target profile spells an ordered store (``[api.ordered_store_view]``: cutile 0.5.0, not 0.3.1)."""
     return bool(targets.current().spelling("ordered_store_view")["rust"])
@@ -762,6 +767,13 @@ class KernelEmitter:
             b1 = pl(out, op, f"{a}_base1", f"PointerTile<*mut {e}, {{ [{ones}] }}>", "reshape", x=base, shape=ones)
             base = pl(out, op, f"{a}_baseb", f"PointerTile<*mut {e}, {{ [{n}] }}>", "broadcast", x=b1, shape=n)
         ptrs = pl(out, op, f"{a}_ptrs", f"PointerTile<*mut {e}, {{ [{n}] }}>", "offset", ptr=base, off=off)
+        if op.attrs.get("ptr_div") and _assume_spelled("assume_div_by"):  # passes/assume.py: the reference's
+            # div_by of a one-element pointer (the FFI checks the base alignment it relies on)
+            p = self.fresh(f"{a}_ptrs")
+            self.let(out, p, f"PointerTile<*mut {e}, {{ [{n}] }}>", targets.current().render(
+                "assume_div_by", in_unsafe=True, x=ptrs, k=op.attrs["ptr_div"]), op, kind="assume",
+                unsafe=targets.current().is_unsafe("assume_div_by"))
+            ptrs = p
         if op.attrs.get("has_mask"):
             *rest, user = rest
             u = self.val(user)
@@ -1138,6 +1150,43 @@ class KernelEmitter:
             raise _err(op, f"no zero placeholder of {r.type} for an if result")
         return self.rules["rust"]["constant"].format(value=spelled[1], shape=shape_rust(r.type.shape))
 
+    def raw_assumes(self, out: list) -> None:
+        """At entry, for each raw array with the ``nonneg`` fact (passes/assume.py): its ``x_shape_<i>`` /
+        ``x_stride_<i>`` parameters the body reads, shadowed by themselves assumed ``>= 0`` (the reference's
+        ``bounded<0, ?>`` on an array's extents and strides; the FFI refuses a negative stride)."""
+        if not _assume_spelled("assume_lower_bound"):
+            return
+        from ctrs.ir.ops import walk  # noqa: PLC0415
+
+        read: dict[int, set[str]] = {}
+        for op in walk(self.k.body):
+            if not op.operands or op.operands[0].id not in self.raw:
+                continue
+            arr = op.operands[0]
+            r, names = arr.type.rank, read.setdefault(arr.id, set())
+            if op.kind == OpKind.ARRAY_DIM:
+                names.add(f"shape_{op.attrs['axis']}")
+            elif op.kind == OpKind.ARRAY_STRIDE and op.attrs["axis"] < r - 1:  # the last: the constant 1
+                names.add(f"stride_{op.attrs['axis']}")
+            elif op.kind in _POINTER_OPS:  # pointer_chain: extents for the bounds mask, strides but the last
+                names.update([f"stride_{i}" for i in range(r - 1)])
+                if op.attrs.get("check_bounds"):
+                    names.update(f"shape_{i}" for i in range(r))
+            elif op.kind == OpKind.MAKE_VIEW:  # raw_views: the tensor of every extent and stride but the last
+                names.update([f"shape_{i}" for i in range(r)] + [f"stride_{i}" for i in range(r - 1)])
+        site = self.k.body.ops[-1]
+        for p in self.k.params:
+            if p.kind != "array" or p.value is None or p.value.id not in read:
+                continue
+            if not self.k.assumes.get(p.name, {}).get("nonneg"):
+                continue
+            a = self.val(p.value)
+            for what in sorted(read[p.value.id], key=lambda w: (w.split("_")[0] != "shape", int(w.split("_")[1]))):
+                name = f"{a}_{what}"
+                self.let(out, name, "i32", targets.current().render("assume_lower_bound", in_unsafe=True, x=name,
+                                                                     lower=0),
+                         site, kind="assume", unsafe=targets.current().is_unsafe("assume_lower_bound"))
+
     def raw_views(self, out: list) -> None:
         """At entry, for each raw array a view op reads (``ct.load`` of an array an N-d ``ct.gather`` indexes too):
         the tensor of its pointer, ``x_shape_<i>`` extents and ``x_stride_<i>`` strides (make_tensor_view), as
@@ -1181,13 +1230,19 @@ class KernelEmitter:
                 self.let(body, name, _tile0(p.value.type), self.rules["rust"]["bitcast"].format(x=raw), at)
                 self.text[(p.value.id, _TILE_ONLY_SCALAR)] = name
                 self.convert_forms(body, at, p.value, name, _TILE_ONLY_SCALAR)
+        self.raw_assumes(body)
         self.raw_views(body)
         self.block(self.k.body, body)
         params = []
         for p in self.k.params:
             if p.kind == "array":
+                facts = self.k.assumes.get(p.name, {})
+                raw = p.value.id in self.raw
                 params.append(model.Param(p.name, "array", dtype_rust(p.value.type.dtype), p.value.type.rank,
-                                          model.Span(p.loc.line, p.loc.col), raw=p.value.id in self.raw))
+                                          model.Span(p.loc.line, p.loc.col), raw=raw,
+                                          nonneg=raw and bool(facts.get("nonneg")) and _assume_spelled(
+                                              "assume_lower_bound"),
+                                          align=facts.get("align", 0) if _assume_spelled("assume_div_by") else 0))
             elif p.kind == "constant":
                 params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
             elif p.kind == "fconst":  # the host takes an f32 and passes its bits as the generic (render_host)

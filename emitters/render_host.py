@@ -87,6 +87,8 @@ class FfiArg:
     dtype: str = ""  # array: type generic name or concrete Rust type; scalar: Rust type
     pykind: str = ""  # scalar: int | float | bool
     raw: bool = False  # array passed to a raw-pointer entry: device pointer + shape/stride i32s (model.Param.raw)
+    nonneg: bool = False  # kernel.rs assumes its strides >= 0 (model.Param.nonneg): the FFI refuses a negative one
+    align: int = 0  # kernel.rs assumes its pointer aligned to this many bytes (model.Param.align): the FFI checks
 
     @property
     def host(self) -> str:
@@ -133,7 +135,7 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     for p in k.params:
         if p.kind == "array":
             a = FfiArg(p.name, _ident(p.name), "array", "const TensorDesc *", "*const TensorDesc", p.ndim, p.dtype,
-                       raw=p.raw)
+                       raw=p.raw, nonneg=p.nonneg, align=p.align)
             arrays.append(a)
             device_args.append(a)
             args.append(a)
@@ -657,7 +659,8 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
         "module": f"{mod.stem}_module",
         "dtype_codes": {TORCH_NAME[d]: c for d, c in DTYPE_CODES.items()},
         "return_codes": {"0": "ok", "-2": "unsupported dtype", "-3": "launch failed", "-4": "device init failed",
-                         "-5": "null pointer", "-6": "invalid arguments"},
+                         "-5": "null pointer", "-6": "invalid arguments",
+                         "-7": "an assumed fact does not hold (negative stride, misaligned pointer)"},
         "kernels": kernels,
         "python_kernels": [{"name": d["name"], "entries": [fk.name for fk in d["entries"]], "inputs": d["inputs"],
                             "dispatcher": {"symbol": disp[d["name"]]["symbol"],

@@ -61,6 +61,10 @@ class Param:
     span: Span = field(default_factory=Span)
     raw: bool = False  # array read by an N-d ct.gather/ct.scatter: `*mut E` + `<name>_shape_<i>` / `_stride_<i>` i32s
     bits: bool = False  # a ct.Constant[float] scalar: kernel.rs takes its f32 bits as the i32 const generic `name`
+    # facts kernel.rs assumes of the array (passes/assume.py), which the FFI checks before a launch: `nonneg` (a
+    # raw entry's strides >= 0), `align` (bytes its base pointer is aligned to; 0: none assumed)
+    nonneg: bool = False
+    align: int = 0
 
 
 @dataclass

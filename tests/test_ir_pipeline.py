@@ -105,6 +105,7 @@ TYPED_IR = {
     "tests/data/llm_ceil_div.py",
     "tests/data/loose_float_const.py",
     "tests/data/loopsplit_flags.py",
+    "tests/data/mem_assume.py",
     "tests/data/mem_bad_store_order.py",
     "tests/data/mem_gather0d.py",
     "tests/data/mem_gather2d.py",
@@ -161,7 +162,7 @@ def test_typed_ir_ratchet():
 def test_every_typed_ir_kernel_prints_its_ir():
     for rel in sorted(TYPED_IR):
         text = pipeline.emit_model(ROOT / rel, "all")
-        for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "final"):
+        for stage in ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "dce", "assume", "final"):
             assert f"// stage: {stage}\nkernel @" in text
 
 

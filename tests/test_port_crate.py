@@ -318,7 +318,8 @@ def test_wrapper_validates_before_calling(va_wrapper, change, exc, msg):
 
 
 @pytest.mark.parametrize(("rc", "exc"), [(-2, "UnsupportedDtype"), (-3, "LaunchFailed"), (-4, "DeviceInitFailed"),
-                                         (-5, "InvalidArgs"), (-6, "InvalidArgs"), (-9, "PortError")])
+                                         (-5, "InvalidArgs"), (-6, "InvalidArgs"), (-7, "InvalidArgs"),
+                                         (-9, "PortError")])
 def test_wrapper_maps_return_codes(va_wrapper, rc, exc):
     w, lib = va_wrapper
     lib.rc = rc

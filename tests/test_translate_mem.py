@@ -3,7 +3,9 @@
 * ``ct.load(.., order=..)`` -> partition views with ``dim_map`` (identity orders dropped, stores too);
 * padding / latency / allow_tma given by names, helpers, module constants and ct.Constant parameters;
 * ct.gather / ct.scatter on 2-D / 3-D arrays -> raw-pointer entries (``x: *mut E`` + shape/stride i32s);
-  view ops on such arrays go through ``make_tensor_view`` of those arguments.
+  view ops on such arrays go through ``make_tensor_view`` of those arguments;
+* the facts the reference assumes (passes/assume.py): a raw entry's extents and strides ``>= 0``, a one-element
+  pointer's ``div_by<element bytes>``; the FFI refuses a launch that breaks one (-7, CTRS-E443).
 
 Each kernel under tests/data/mem_*.py is translated with rules only and must be IR-equivalent
 (diff-ir exit 0) to cuTile Python's reference for every spec next to it.
@@ -15,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from ctrs import errors, spec as specmod, translate
+from ctrs import errors, spec as specmod, targets, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
-KERNELS = ["mem_order", "mem_hints", "mem_gather2d", "mem_gather0d", "mem_mixed", "mem_scalar1d"]
+KERNELS = ["mem_order", "mem_hints", "mem_gather2d", "mem_gather0d", "mem_mixed", "mem_scalar1d", "mem_assume"]
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +90,70 @@ def test_raw_pointer_entry_hints():
     assert req["scalar_hints"] == {"x": 16, "x_shape_0": 4, "x_shape_1": 2, "x_shape_2": 8,
                                    "x_stride_0": 16, "x_stride_1": 8, "x_stride_2": 1}
     assert specmod.derived_dim(s, "x_stride_0") == 30000 and specmod.derived_dim(s, "y_shape_0") is None
+
+
+def test_assumed_facts_are_stated(translated):
+    """passes/assume.py: the raw entry's extents / strides the body reads are shadowed by `>= 0` assumes (not the
+    last stride: the constant 1), the 0-d gather / scatter pointers get div_by<element bytes>, and the FFI checks
+    both before a launch."""
+    rs = translated["mem_assume"].read_text()
+    f32 = rs[rs.index("fn row_norm_f32"):rs.index("fn row_norm_f16")]
+    for name in ("x_shape_0", "x_shape_1", "x_stride_0", "out_shape_0", "out_shape_1", "out_stride_0"):
+        assert f"let {name}: i32 = unsafe {{ assume_bounds_lower::<_, 0>({name}) }};" in f32
+    assert "assume_bounds_lower::<_, 0>(x_stride_1)" not in rs
+    assert "let scale_ptrs_1: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(scale_ptrs) };" in f32
+    assert "let stats_ptrs_1: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(stats_ptrs) };" in f32
+    assert f32.count("assume_div_by") == 2  # the 2-D gather / scatter pointer tiles get none (as the reference)
+    assert "unsafe { assume_div_by::<_, 2>(scale_ptrs) }" in rs[rs.index("fn row_norm_f16"):]  # f16: 2 bytes
+    ffi = (translated["mem_assume"].parent / "ffi.rs").read_text()
+    body = ffi[ffi.index("fn ctrs_row_norm_f32("):ffi.index("fn ctrs_row_norm_f16(")]
+    assert "if d_x.strides[..2].iter().any(|&s| s < 0) {" in body
+    assert "if d_scale.ptr % 4 != 0 {" in body and "if d_stats.ptr % 4 != 0 {" in body
+    assert "d_scale.strides[..1]" not in body  # a &Tensor: cutile's prologue states its facts
+
+
+def test_assumed_facts_not_spelled_for_0_3_1(tmp_path):
+    """cutile 0.3.1's profile spells no assume: the port states none, and its FFI checks none."""
+    with targets.using("0.3.1"):
+        files = translate.translate(DATA / "mem_assume.py", tmp_path / "p")
+    rs = next(p for p in files if p.name == "kernel.rs").read_text()
+    ffi = next(p for p in files if p.name == "ffi.rs").read_text()
+    assert "assume_div_by" not in rs and "assume_bounds_lower" not in rs and "ASSUMPTION_BROKEN; //" not in ffi
+    assert "let x_shape_0" not in rs and "pointer_to_tile(x)" in rs  # still the raw entry, nothing shadowed
+
+
+def test_ffi_refuses_broken_assumptions(translated):
+    """The built cdylib, called without a GPU: a misaligned 0-d gather pointer and a negative raw stride are
+    refused (-7) before anything else; the same launch with the facts holding gets to device init (-4)."""
+    import cffi  # noqa: PLC0415
+    from pathlib import Path as _P  # noqa: PLC0415
+
+    from ctrs.workflow import check  # noqa: PLC0415
+
+    port = translated["mem_assume"].parent
+    lib_path = check.build_crate(port)
+    ffi = cffi.FFI()
+    cdef = (port / "wrapper.py").read_text().split('CDEF = """', 1)[1].split('"""', 1)[0]
+    ffi.cdef(cdef)
+    lib = ffi.dlopen(str(lib_path))
+
+    def desc(shape, ptr=1 << 20):
+        d = ffi.new("TensorDesc *")
+        d.ptr, d.ndim, d.dtype = ptr, len(shape), 0
+        for i, n in enumerate(shape):
+            d.shape[i] = n
+        d.strides[0] = 1 if len(shape) == 1 else shape[1]
+        if len(shape) == 2:
+            d.strides[1] = 1
+        return d
+
+    x, out, scale, stats = desc([64, 256]), desc([64, 256], 1 << 21), desc([64], 1 << 22), desc([64], 1 << 23)
+    call = lib.ctrs_row_norm_f32
+    ok = call(x, scale, out, stats, 256, 64, 1, 1, 0, 0)
+    if not _P("/dev/nvidia0").exists():
+        assert ok == -4  # every fact holds: the launch gets to device init
+    scale.ptr = (1 << 22) + 2  # f32 elements 2-byte aligned: the 0-d gather's div_by<4> would be false
+    assert call(x, scale, out, stats, 256, 64, 1, 1, 0, 0) == -7
+    scale.ptr = 1 << 22
+    x.strides[0] = -256  # a negative raw stride: `x_stride_0 >= 0` would be false
+    assert call(x, scale, out, stats, 256, 64, 1, 1, 0, 0) == -7

@@ -230,6 +230,11 @@ REF_IMPORT_DROPPED = "CTRS-E722"
 # ct.Constant of the reference's signature (one entry argument fewer than the launch, IRD-ARGS); a runtime scalar
 # is written {"scalar": "int32" | "float32", "value": ..}
 SPEC_RUNTIME_SCALAR_AS_CONSTANT = "CTRS-E442"
+# --- assume12 (issue 12: the reference's assumed facts stated by raw-pointer ports; codes E443-E449) ---
+# a launch breaking a fact kernel.rs assumes (passes/assume.py): a raw entry's negative stride, a pointer not aligned
+# as a one-element gather/scatter's div_by relies on. The FFI refuses it (return code -7, the wrapper's InvalidArgs)
+# instead of running an `assume` that is false (undefined behaviour)
+PORT_ASSUMPTION_BROKEN = "CTRS-E443"
 # --- gg18 (issue 18: unsloth's grouped-GEMM MoE kernels; codes E710-E714) ---
 # an access of a masked tensor descriptor (its extents are not the tensor's: frontends/triton/descriptors.py) after a
 # name its extents / strides read may have been reassigned: the port evaluates the bounds at the access

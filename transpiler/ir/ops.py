@@ -190,6 +190,9 @@ class Kernel:
     python_name: str = ""
     variant: tuple = ()  # (flag, value) pairs fixed in this entry
     notes: list = field(default_factory=list)  # (line, kind, text) front-end decisions for --explain
+    # array parameter name -> facts the port states about it (passes/assume.py): "nonneg" (extents and strides
+    # >= 0), "align" (bytes the base pointer must be aligned to: a 0-d gather/scatter's ptr_div relies on it)
+    assumes: dict = field(default_factory=dict)
 
 
 @dataclass

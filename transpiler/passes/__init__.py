@@ -2,7 +2,7 @@
 
 Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, fma, hoist,
 tokens, loopsplit (after hoisting and token order, as the reference), dce, memtokens (straight-line token order of
-an array's loads and stores, after dce as the reference's joins are made of its live accesses). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
+an array's loads and stores, after dce as the reference's joins are made of its live accesses), assume (the facts the port states). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Kernel, verify
-from . import constfold, dce, fma, hoist, loopsplit, memtokens, specialise, tokens
+from . import assume, constfold, dce, fma, hoist, loopsplit, memtokens, specialise, tokens
 
-STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loopsplit", "dce", "memtokens", "final")
+STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loopsplit", "dce", "memtokens", "assume",
+          "final")
 
 
 def run_pipeline(kernel: Kernel, element_dtypes: list[str],
@@ -39,4 +40,5 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = stage("loopsplit", [loopsplit.run(k) for k in ks])
     ks = stage("dce", [dce.run(k) for k in ks])
     ks = stage("memtokens", [memtokens.run(k) for k in ks])
+    ks = stage("assume", [assume.run(k) for k in ks])
     return stage("final", ks)
