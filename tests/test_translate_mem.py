@@ -30,7 +30,10 @@ def translated(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.mark.parametrize(("kernel", "spec"), list(data_cases(KERNELS)))
 def test_mem_ir_equivalent(translated, kernel, spec):
-    assert_port_equivalent(DATA / f"{kernel}.py", translated[kernel], spec)
+    # mem_mixed mixed / bcast: an array both viewed and pointer-indexed (a raw entry) keeps its accesses unordered
+    # (passes/memtokens.py leaves it alone, docs/ir.md pass 9): the diff shows it as IRD-TOKEN-ORDER
+    known = frozenset({"IRD-TOKEN-ORDER"}) if spec.kernel in ("mixed", "bcast") else frozenset()
+    assert_port_equivalent(DATA / f"{kernel}.py", translated[kernel], spec, known)
 
 
 def test_mem_generated_forms(translated):
