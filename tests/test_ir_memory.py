@@ -342,26 +342,35 @@ def test_dtype_constructor_padding_lowers_per_that_dtype(tmp_path):
     assert "%x_zero_t = constant {value = 0.0} : tile<f8e4m3fn>" in text
 
 
+def _xw_port(tmp_path, body: str):
+    """A kernel `k(x, w, y, T)` with this body, translated: (its .py, the port's kernel.rs, its text)."""
+    p = tmp_path / "k.py"
+    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
+                 "def k(x, w, y, T: ConstInt):\n" + body)
+    kernel_rs = next(f for f in translate.translate(p, tmp_path / "port") if f.name == "kernel.rs")
+    return p, kernel_rs, kernel_rs.read_text()
+
+
+def _xw_f16_f32(kernel_rs, w_len: int):
+    """The f16 x / f32 w, y spec of `_xw_port`'s kernel (w of w_len elements) and the port's Tile IR for it."""
+    (spec,) = load_specs(json.dumps({"name": "f16_f32", "kernel": "k", "grid": [4], "args": {
+        "x": {"dtype": "float16", "shape": [1000]}, "w": {"dtype": "float32", "shape": [w_len]},
+        "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16_f32"}}))
+    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16_f32")])
+    return spec, gen
+
+
 def test_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_path):
     """A 1-D gather from an array of a second dtype variable (E1: kept apart from E because its tiles meet f32):
     per-dtype entries make it concrete, and its padding is the unpadded load + select of the padding tile, like a
     rank-2 gather (TileGym layer_norm's w / b gathers); IR-equivalent (the verifier folds the pair)."""
-    p = tmp_path / "k.py"
-    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
-                 "def k(x, w, y, T: ConstInt):\n"
-                 "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
-                 "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
-                 "    ct.scatter(y, i, a * ct.gather(w, i, padding_value=0))\n")
-    files = translate.translate(p, tmp_path / "port")
-    kernel_rs = next(f for f in files if f.name == "kernel.rs")
-    rs = kernel_rs.read_text()
+    p, kernel_rs, rs = _xw_port(tmp_path, "    i = ct.bid(0) * T + ct.arange(T, dtype=ct.int32)\n"
+                                          "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
+                                          "    ct.scatter(y, i, a * ct.gather(w, i, padding_value=0))\n")
     # per-dtype entries for w too (passes/specialise.py element_entries: a gather needs its type concrete)
     assert "pub fn k_f16_f32<" in rs and "tile_to_scalar(w_zero_t)" not in rs
     assert "Some(w_m0), None, Some(get_tensor_token(w))" in rs and "select(w_m0, v_raw, w_zero_t_r_b)" in rs
-    (spec,) = load_specs(json.dumps({"name": "f16_f32", "kernel": "k", "grid": [4], "args": {
-        "x": {"dtype": "float16", "shape": [1000]}, "w": {"dtype": "float32", "shape": [1000]},
-        "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16_f32"}}))
-    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16_f32")])
+    spec, gen = _xw_f16_f32(kernel_rs, 1000)
     assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(p, spec).text, gen.text, "ref", "gen"), kernel_rs)
 
 
@@ -370,23 +379,14 @@ def test_scalar_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_p
     backward reads its saved logsumexp so): the unpadded load's mask is a 0-d i1 tile (`tile<i1>`), still a mask
     the verifier folds with the select into the reference's padded load (it once read any mask type but `..xi1` as a
     padding without a mask and dropped it: IRD-TYPE / IRD-MEMORY load_ptr_tko, a false alarm)."""
-    p = tmp_path / "k.py"
-    p.write_text("import cuda.tile as ct\n\nConstInt = ct.Constant[int]\n\n\n@ct.kernel\n"
-                 "def k(x, w, y, T: ConstInt):\n"
-                 "    row = ct.bid(0)\n"
-                 "    i = row * T + ct.arange(T, dtype=ct.int32)\n"
-                 "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
-                 "    s = ct.gather(w, (row,), padding_value=0).item()\n"
-                 "    ct.scatter(y, i, a * s)\n")
-    files = translate.translate(p, tmp_path / "port")
-    kernel_rs = next(f for f in files if f.name == "kernel.rs")
-    rs = kernel_rs.read_text()
+    p, kernel_rs, rs = _xw_port(tmp_path, "    row = ct.bid(0)\n"
+                                          "    i = row * T + ct.arange(T, dtype=ct.int32)\n"
+                                          "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
+                                          "    s = ct.gather(w, (row,), padding_value=0).item()\n"
+                                          "    ct.scatter(y, i, a * s)\n")
     assert "pub fn k_f16_f32<" in rs and "Some(w_m0), None, Some(get_tensor_token(w))" in rs
     assert "let w_m0: Tile<bool, { [] }> = " in rs
-    (spec,) = load_specs(json.dumps({"name": "f16_f32", "kernel": "k", "grid": [4], "args": {
-        "x": {"dtype": "float16", "shape": [1000]}, "w": {"dtype": "float32", "shape": [4]},
-        "y": {"dtype": "float32", "shape": [1000]}, "T": 256}, "rust": {"entry": "k_f16_f32"}}))
-    (gen,) = ir_rs.compile_ports(kernel_rs, [(spec, "k_f16_f32")])
+    spec, gen = _xw_f16_f32(kernel_rs, 4)
     ref = ir_ref.compile_reference(p, spec).text
     assert "tile<ptr<f32>>, tile<i1>, tile<f32> -> tile<f32>" in ref  # the reference's padded 0-d load
     assert_equivalent_report(irdiff.diff(ref, gen.text, "ref", "gen"), kernel_rs)
