@@ -112,13 +112,11 @@ def assert_equivalent_report(report, kernel_rs: Path, known: frozenset = frozens
     literal index (a specialisation fact kernel text cannot state): IRD-ASSUME-DIV, the port assuming less."""
     from ctrs.verify import irdiff  # noqa: PLC0415
 
-    # IRD-TOKEN-ORDER: a performance warning too (passes/memtokens.py orders straight-line accesses; accesses in
-    # loops and branches beyond passes/tokens.py's carried view stores are not threaded yet, docs/ir.md pass 9)
-    expected = {"IRD-TOKEN-ORDER", *known} | ({"IRD-ASSUME-DIV"} if "*mut " in Path(kernel_rs).read_text() else set())
+    expected = set(known) | ({"IRD-ASSUME-DIV"} if "*mut " in Path(kernel_rs).read_text() else set())
     left = [f for f in report.findings if f.severity == irdiff.CRITICAL
             or (f.severity == irdiff.WARNING and f.code not in expected)]
     assert report.equivalent and not left, report.render()
-    shown = {f.code for f in report.findings if f.severity == irdiff.WARNING}
+    shown = {f.code for f in report.findings}
     assert set(known) <= shown, f"the known gap {sorted(set(known) - shown)} is closed: update the test"
 
 
