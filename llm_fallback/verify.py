@@ -6,7 +6,8 @@ for a port that reads arrays through raw pointers (`*mut E`: gathers / scatters 
 equal graph whose only findings are the entry-argument facts such a port cannot state (``RAW_POINTER_WARNINGS``:
 the reference's alignment and ``>= 0`` assumes of the extents and strides; performance, not values: they are facts
 of the specialisation, which no value-level answer touches). tests/conftest.py ``assert_equivalent_report`` holds
-the rules' raw-pointer ports to the same bar.
+the rules' raw-pointer ports to a stricter bar since passes/assume.py states the ``>= 0`` facts (IRD-ASSUME-DIV
+only); answers could be held to it too (a follow-up: measured answers were accepted before that pass).
 
 The candidate is untrusted: it is written into a temporary directory, and its harness is built there with
 ``cargo --offline`` under a time limit (ir_rs ``sandbox``)."""
