@@ -57,6 +57,7 @@ TYPED_IR = {
     "tests/data/cf_tile0_bounds.py",
     "tests/data/inplace_tokens.py",
     "tests/data/suite_div_modes.py",
+    "tests/data/suite_half_label.py",
     "tests/data/suite_not_flag.py",
     "tests/data/suite_not_test.py",
     "tests/data/suite_scalar_astype.py",
