@@ -1,13 +1,9 @@
 """Build and prove one candidate kernel.rs: ir-rs (cutile KernelCompiler) vs ir-ref (cuTile Python) for every
 specialisation ``ctrs check`` would use for the file (check.gather_specs: specs.json next to the kernel, every
 ``--spec``, the launch sites mined into analysis.json; the reference is check.reference_source, i.e. a Triton
-file's cuTile counterpart). Accepted only when transpiler.irdiff reports EQUIVALENT (exit 0) for all of them, or,
-for a port that reads arrays through raw pointers (`*mut E`: gathers / scatters on the flat tensor), a structurally
-equal graph whose only findings are the entry-argument facts such a port cannot state (``RAW_POINTER_WARNINGS``:
-the reference's alignment and ``>= 0`` assumes of the extents and strides; performance, not values: they are facts
-of the specialisation, which no value-level answer touches). tests/conftest.py ``assert_equivalent_report`` holds
-the rules' raw-pointer ports to a stricter bar since passes/assume.py states the ``>= 0`` facts (IRD-ASSUME-DIV
-only); answers could be held to it too (a follow-up: measured answers were accepted before that pass).
+file's cuTile counterpart). Accepted only when the IR diff proves the port for all of them by the one notion of
+EQUIVALENT ``ctrs check`` and the tests share (irdiff ``Report.proves``: a raw-pointer port may still show
+IRD-ASSUME-DIV, nothing else; a port assuming fewer bounds than the reference, IRD-ASSUME-WEAKER, is rejected).
 
 The candidate is untrusted: it is written into a temporary directory, and its harness is built there with
 ``cargo --offline`` under a time limit (ir_rs ``sandbox``)."""
@@ -23,20 +19,6 @@ from pathlib import Path
 from ctrs.workflow import check
 from ctrs import errors, spec as specmod, targets, toolchain
 from ctrs.verify import ir_ref, ir_rs, irdiff
-
-
-RAW_POINTER_WARNINGS = frozenset({"IRD-ASSUME-DIV", "IRD-ASSUME-WEAKER"})
-
-
-def equivalent(rep: irdiff.Report, kernel_rs: str) -> bool:
-    """Whether an IR diff proves the port: EQUIVALENT, or for a raw-pointer port (``*mut `` in kernel.rs) a
-    structurally equal graph with no warning but RAW_POINTER_WARNINGS and nothing critical (module doc; info
-    findings, a port assuming more than the reference, never count)."""
-    if rep.exit_code() == 0:
-        return True
-    return "*mut " in kernel_rs and rep.equivalent and all(
-        f.severity == irdiff.WARNING and f.code in RAW_POINTER_WARNINGS for f in rep.findings
-        if f.severity in (irdiff.CRITICAL, irdiff.WARNING))
 
 
 def _build_failures() -> Path:
@@ -158,7 +140,7 @@ class Verifier:
         bad, good = [], []
         for s, r, g in zip(self.specs, refs, gens):
             rep = irdiff.diff(r.text, g.text, f"{s.name}.ref", f"{s.name}.rs")
-            if equivalent(rep, kernel_rs):
+            if rep.proves(kernel_rs):  # the bar of ctrs check and the tests (module doc)
                 good.append(s.name)
                 continue
             lines = [f"{f.severity}: {f.code} {f.op}: {f.message}" for sev in (irdiff.CRITICAL, irdiff.WARNING)

@@ -735,21 +735,75 @@ def test_runtime_if_compile_time_arm_reaches_the_model_and_verifies(tmp_path):
 
 
 def test_raw_pointer_ports_are_proven_despite_the_assumes_they_cannot_state_no_build():
-    """verify.equivalent: EQUIVALENT proves a port; so does a structurally equal graph whose only findings are the
-    entry-argument assumes a raw-pointer port (`*mut E`: gathers / scatters) cannot state (IRD-ASSUME-DIV /
-    IRD-ASSUME-WEAKER, the bar tests/conftest.py assert_equivalent_report holds the rules' ports to); nothing else."""
-    from ctrs.llm_fallback import verify
+    """irdiff Report.proves (the bar of an LLM answer, of ``ctrs check`` and of tests/conftest.py): EQUIVALENT proves
+    a port; so does a structurally equal graph whose only warning is the specialisation divisor a raw-pointer port
+    (`*mut E`: gathers / scatters) cannot state (IRD-ASSUME-DIV); a weaker bounds fact (IRD-ASSUME-WEAKER, stated
+    by passes/assume.py) or any other warning does not."""
     from ctrs.verify import irdiff
 
     def rep(equal: bool, *found: tuple[str, str]) -> irdiff.Report:
         return irdiff.Report("ref", "gen", equal, [irdiff.Finding(sev, code, "assume", "m") for sev, code in found])
 
     raw, views = "let p: PointerTile<*mut f32, { [] }> = get_tensor_base(x);", "load_view_tko(&px, [pid])"
-    assert verify.equivalent(rep(True), views) and verify.equivalent(rep(True), raw)
-    weaker = rep(True, (irdiff.WARNING, "IRD-ASSUME-WEAKER"), (irdiff.WARNING, "IRD-ASSUME-DIV"),
-                 (irdiff.INFO, "IRD-ASSUME"))
-    assert verify.equivalent(weaker, raw)
-    assert not verify.equivalent(weaker, views)  # a view port states them: a real difference there
-    assert not verify.equivalent(rep(True, (irdiff.WARNING, "IRD-LATENCY")), raw)
-    assert not verify.equivalent(rep(False, (irdiff.WARNING, "IRD-ASSUME-WEAKER")), raw)
-    assert not verify.equivalent(rep(True, (irdiff.CRITICAL, "IRD-ASSUME-WEAKER")), raw)
+    assert rep(True).proves(views) and rep(True).proves(raw)
+    div = rep(True, (irdiff.WARNING, "IRD-ASSUME-DIV"), (irdiff.INFO, "IRD-ASSUME"))
+    assert div.proves(raw)
+    assert not div.proves(views)  # a view port states them: a real difference there
+    assert div.proves(views, frozenset({"IRD-ASSUME-DIV"}))  # a test's documented gap
+    assert not rep(True, (irdiff.WARNING, "IRD-ASSUME-WEAKER"), (irdiff.WARNING, "IRD-ASSUME-DIV")).proves(raw)
+    assert not rep(True, (irdiff.WARNING, "IRD-ASSUME-WEAKER")).proves(raw)
+    assert not rep(True, (irdiff.WARNING, "IRD-LATENCY")).proves(raw)
+    assert not rep(False, (irdiff.WARNING, "IRD-ASSUME-DIV")).proves(raw)
+    assert not rep(True, (irdiff.CRITICAL, "IRD-ASSUME-DIV")).proves(raw)
+
+
+RAW = DATA / "llm_raw_atan2.py"  # `a = ct.atan2(v, v)` (no rule) between a 2-D ct.gather and ct.scatter
+RAW_SPEC = str(DATA / "llm_raw_atan2.json")
+RAW_A = "```rust\nlet a: Tile<E, { [TN] }> = atan2(v, v);\n```"
+
+
+def _warned(feedback: str) -> set[str]:
+    """The codes of the critical and warning findings an IR-diff rejection fed back lists."""
+    import re  # noqa: PLC0415
+
+    return set(re.findall(r"^(?:critical|warning): (IRD-[A-Z-]+)", feedback, re.M))
+
+
+def test_raw_pointer_answer_accepted_where_the_port_states_the_references_bounds(tmp_path):
+    """A raw-pointer port (`x: *mut E` with its extents and strides) states the reference's `>= 0` facts of them
+    (passes/assume.py): a right answer is proven (irdiff Report.proves) and accepted."""
+    with Server([RAW_A]) as srv:
+        out = translate.translate(RAW, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[RAW_SPEC], attempts=1))
+        assert len(srv.requests) == 1
+    rs = out[0].read_text()
+    assert "*mut " in rs and "assume_bounds_lower" in rs and "*/ atan2(v, v);" in rs
+    cs = json.loads((tmp_path / "port" / "analysis.json").read_text())["llm_fallback"]["constructs"]
+    assert [(c["line"], c["attempts"], c["verified_specs"]) for c in cs] == [(15, 1, ["ra_f32"])]
+
+
+def test_answer_whose_port_assumes_fewer_bounds_than_the_reference_is_rejected(tmp_path, monkeypatch):
+    """The same right answer, spliced into a port that lacks the `>= 0` facts of the raw entry's extents and strides
+    (the assume pass made to state none): the IR graphs are equal and the only differences are those weaker
+    assumes (IRD-ASSUME-WEAKER). That is not EQUIVALENT by the tests' and ``ctrs check``'s bar, so the answer is
+    rejected (it was accepted while llm_fallback/verify.py tolerated IRD-ASSUME-WEAKER for raw-pointer ports)."""
+    from ctrs.passes import assume as assume_pass
+
+    states = assume_pass.run
+
+    def no_bounds(kernel):
+        kernel = states(kernel)
+        for facts in kernel.assumes.values():
+            facts.pop("nonneg", None)
+        return kernel
+
+    monkeypatch.setattr(assume_pass, "run", no_bounds)
+    with Server([RAW_A, GARBAGE]) as srv:  # the second attempt only carries the first one's feedback
+        with pytest.raises(errors.CtrsError) as ei:
+            translate.translate(RAW, tmp_path / "port", _cfg(srv, tmp_path / "c", specs=[RAW_SPEC], attempts=2))
+        reqs = srv.requests
+    assert len(reqs) == 2 and reqs[1]["body"]["messages"][-2] == {"role": "assistant", "content": RAW_A}
+    fb = reqs[1]["body"]["messages"][-1]["content"]
+    assert "its Tile IR differs from the reference (IR diff)" in fb and "spec ra_f32: WARNINGS" in fb
+    assert _warned(fb) == {"IRD-ASSUME-WEAKER"}, fb
+    assert ei.value.code == errors.IR_UNSUPPORTED and "no verified answer after 2 attempts" in ei.value.hint
+    assert not (tmp_path / "port").exists()

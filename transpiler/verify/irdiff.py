@@ -52,6 +52,25 @@ ATTRS = [
 TILE_TYPE = re.compile(r"tile < [^<>]*(?:< [^<>]* >)? [^<>]*>")
 
 
+# The one warning a proven port may still show: a port reading arrays through raw pointers (`*mut E`: gathers /
+# scatters on the flat tensor) states the reference's facts (passes/assume.py: extents and strides >= 0, a
+# one-element pointer's element alignment), but not a one-element pointer's alignment that the reference derives
+# from the launch's strides or an even literal index, a specialisation fact kernel text cannot state: the port
+# assumes a smaller divisor (performance, never values). Every other warning (a weaker bounds fact,
+# IRD-ASSUME-WEAKER, included) is a difference the port must not have.
+RAW_POINTER_TOLERATED = frozenset({"IRD-ASSUME-DIV"})
+
+
+def raw_pointer_port(kernel_rs: str) -> bool:
+    """Whether a port's kernel.rs reads some array through a raw pointer (an entry parameter ``*mut E``)."""
+    return "*mut " in kernel_rs
+
+
+def tolerated_warnings(kernel_rs: str) -> frozenset[str]:
+    """The warning codes a diff of this port may show and still prove it (``Report.proves``)."""
+    return RAW_POINTER_TOLERATED if raw_pointer_port(kernel_rs) else frozenset()
+
+
 @dataclass
 class Finding:
     severity: str
@@ -84,6 +103,15 @@ class Report:
 
     def verdict(self) -> str:
         return {0: "EQUIVALENT", 1: "CRITICAL", 2: "WARNINGS"}[self.exit_code()]
+
+    def proves(self, kernel_rs: str, known: frozenset[str] = frozenset()) -> bool:
+        """Whether this diff proves the port whose kernel.rs text is ``kernel_rs``: the one notion of EQUIVALENT
+        that ``ctrs check`` (a row's verdict), an LLM answer (llm_fallback/verify.py) and the tests
+        (tests/conftest.py assert_equivalent_report) share. No critical finding, and every warning tolerated for
+        this port (``tolerated_warnings``; ``known``: a test's documented gap on top), the value graphs equal."""
+        allowed = tolerated_warnings(kernel_rs) | set(known)
+        left = [f for f in self.findings if f.severity == CRITICAL or (f.severity == WARNING and f.code not in allowed)]
+        return not left and (self.equivalent or self.exit_code() == 0)
 
     def to_json(self) -> dict:
         return {"ref": self.ref, "gen": self.gen, "verdict": self.verdict(), "exit_code": self.exit_code(),
