@@ -50,6 +50,7 @@ TYPED_IR = {
     "tests/data/cf_int_variant.py",
     "tests/data/cf_loop_arm.py",
     "tests/data/cf_loop_counter.py",
+    "tests/data/const_float_fold.py",
     "tests/data/cf_loop_if.py",
     "tests/data/cf_loop_split.py",
     "tests/data/cf_rank_variant.py",
