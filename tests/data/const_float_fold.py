@@ -23,7 +23,7 @@ def keep_scale(x, y, RATE: ct.Constant[float], TILE: ConstInt):
 def affine_mix(x, y, LO: ct.Constant[float], HI: ct.Constant[float], TILE: ConstInt):
     pid = ct.bid(0)
     t = ct.load(x, index=(pid,), shape=(TILE,))
-    w = t * (HI - LO) + -LO * 0.5
+    w = t * (HI - LO) + -LO * 0.5 / TILE
     if LO < HI:
         w = w + HI / 3.0
     ct.store(y, index=(pid,), tile=w)

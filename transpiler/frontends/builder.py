@@ -203,7 +203,7 @@ class Builder:
             e.__cause__ = irtyping.depends_on([other.type], "a ct.Constant[float] meeting a tile")
             raise e
         dt = irtyping.literal_dtype(dt, 0.0)
-        folded = self.float_const(v, dt, node)
+        folded = None if getattr(self, "_float_operands", False) else self.float_const(v, dt, node)
         return folded if folded is not None else self.convert(v, dt, node)
 
     # -- compile-time float expressions (ir/floatexpr.py) -----------------------------------------------
@@ -275,8 +275,19 @@ class Builder:
         # two loosely typed operands (``EPS * 2.0``): a Python float in the reference too, so is the result
         loose = all(isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, Value) and v.id in self.loose
                     for v in (a, b))
+        # a ct.Constant[int] with a ct.Constant[float] value (``EPS / N``): a Python float in the reference too
+        loose = loose or any(isinstance(v, Sym) for v in (a, b)) and any(
+            isinstance(v, Value) and v.id in self.float_exprs for v in (a, b))
         a0, b0 = a, b
-        a, b = self.operands(a, b, node)
+        # the result is itself a compile-time float expression (``EPS / N``): its operands stay as they are (the
+        # arithmetic is dead once the result is folded where it meets a tile)
+        pending = any(isinstance(v, Value) and v.id in self.float_exprs for v in (a, b)) and all(
+            self.float_expr_of(v) is not None for v in (a, b))
+        self._float_operands, outer = pending, getattr(self, "_float_operands", False)
+        try:
+            a, b = self.operands(a, b, node)
+        finally:
+            self._float_operands = outer
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
         if op == "/":
