@@ -1245,8 +1245,9 @@ class KernelEmitter:
                                           align=facts.get("align", 0) if _assume_spelled("assume_div_by") else 0))
             elif p.kind == "constant":
                 params.append(model.Param(p.name, "constant", "i32", 0, model.Span(p.loc.line, p.loc.col)))
-            elif p.kind == "fconst":  # the host takes an f32 and passes its bits as the generic (render_host)
-                params.append(model.Param(p.name, "scalar", "f32", 0, model.Span(p.loc.line, p.loc.col), bits=True))
+            elif p.kind == "fconst":  # the host takes the launch's double (a Python float) and passes the bits of
+                # its f32 as the generic, and computes the compile-time float expressions from it (render_host)
+                params.append(model.Param(p.name, "scalar", "f64", 0, model.Span(p.loc.line, p.loc.col), bits=True))
             else:
                 params.append(model.Param(p.name, "scalar", type_rust(p.value.type), 0,
                                           model.Span(p.loc.line, p.loc.col)))

@@ -163,9 +163,14 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
                              "expr": f"dtype_name(d_{by_name[owner].ident}.dtype)" if owner else
                              f"dtype_name({_ident('dtype_' + g.name)})"})
             continue
-        if g.origin == "float_bits":  # the C entry's f32, its bits as the i32 const generic (ir_rust.py)
+        if g.origin == "float_bits":  # the C entry's double rounded to f32, its bits as the i32 const generic
             generics.append({"name": g.name, "kind": "const", "origin": g.origin,
-                             "expr": f"({_ident(g.name)}.to_bits() as i32).to_string()"})
+                             "expr": f"(({_ident(g.name)} as f32).to_bits() as i32).to_string()"})
+            continue
+        if g.origin == "float_expr" and g.expr is not None:  # a compile-time float expression (ir/floatexpr.py):
+            # computed from the launch's doubles, as cuTile Python computes it; no C argument of its own
+            generics.append({"name": g.name, "kind": "const", "origin": g.origin,
+                             "expr": f"{g.expr.rust(_ident)}.to_string()", "fexpr": g.expr})
             continue
         flag = g.test if g.origin == "dtype_flag" else ()
         if flag and flag[0] in by_name and flag[1] in DTYPE_CODES:
@@ -357,6 +362,7 @@ def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile)
         max_dims=MAX_DIMS,
         layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
+        round_float=any(g.get("fexpr") is not None for fk in fks for g in fk.generics),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))
 
 

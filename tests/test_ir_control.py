@@ -383,7 +383,7 @@ def test_cdiv_check_and_float_constant_dispatcher(tmp_path):
     ffi = translate.translate_source(src)["ffi.rs"]
     start = ffi.index('pub unsafe extern "C" fn ctrs_k(')
     sig = ffi[start:ffi.index(") -> i32", start)]
-    assert "EPS: f32," in sig and "N: i32," in sig and "EPS: i32" not in sig
+    assert "EPS: f64," in sig and "N: i32," in sig and "EPS: i32" not in sig  # the launch's double
 
 
 def test_half_precision_float_constants_are_ir_equivalent(tmp_path):

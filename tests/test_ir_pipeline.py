@@ -66,6 +66,7 @@ TYPED_IR = {
     "tests/data/cf_typed_runtime.py",
     "tests/data/cf_variant.py",
     "tests/data/const_check_bounds.py",
+    "tests/data/const_float_fold.py",
     "tests/data/derived_dims.py",
     "tests/data/diff_persistent_mod.py",
     "tests/data/expr_approx.py",

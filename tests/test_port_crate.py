@@ -590,14 +590,15 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     assert "if ROWS == 1 || !matches!(ROWS, 0 | 1) {" in ffi_rs  # the largest value stands for any other
 
 
-def test_dispatcher_takes_a_float_constant_as_f32(tmp_path):
-    # a ct.Constant[float] the launch passes as a constant is a runtime f32 of every entry: the C dispatcher
-    # of the per-dtype entries takes it as f32 (it took it as an i32 constant: ffi.rs did not compile, E0308)
+def test_dispatcher_takes_a_float_constant_as_f64(tmp_path):
+    # a ct.Constant[float] the launch passes as a constant is the launch's double in every entry (its f32 bits are
+    # the generic; compile-time float expressions are computed from the double, docs/porting.md): the C
+    # dispatcher of the per-dtype entries takes it as f64 (it took it as an i32 constant: ffi.rs did not compile)
     port = translate.translate(DATA / "launch_float_const" / "kernel.py", tmp_path / "p")[0].parent
     ffi = (port / "ffi.rs").read_text()
     head = ffi.split('pub unsafe extern "C" fn ctrs_scaled_exp(')[1].split(") -> i32")[0]
-    assert "SCALE: f32," in head and "TILE: i32," in head
+    assert "SCALE: f64," in head and "TILE: i32," in head
     # the cffi declaration agrees
-    assert ("int32_t ctrs_scaled_exp(const TensorDesc * p_x, const TensorDesc * p_y, float SCALE, int32_t TILE,"
+    assert ("int32_t ctrs_scaled_exp(const TensorDesc * p_x, const TensorDesc * p_y, double SCALE, int32_t TILE,"
             in (port / "wrapper.py").read_text())
     check.build_crate(port)  # and the crate compiles (cargo)

@@ -141,6 +141,7 @@ IR_STAGE = "CTRS-E126"  # `--emit model:STAGE` names no stage
 # Typed cuTile front end, memory constructs cutile 0.3.1 cannot spell (the text-model pipeline cannot either):
 IR_GATHER_RANK = "CTRS-E230"  # (retired: a rank >= 2 ct.gather is an unpadded load + select, docs/ir.md "Padded gathers")
 IR_ARRAY_LIST = "CTRS-E231"  # a list / tuple of arrays as a kernel parameter (no cutile entry parameter type)
+IR_FLOAT_GENERIC = "CTRS-E232"  # a compile-time float const generic (ir/floatexpr.py) naming no ct.Constant declared before it, or not a rounded value / comparison
 # ir-ops2 (typed cuTile front end: ops and control forms the reference has and cutile 0.3.1 / the typed path
 # cannot spell; each names the missing cutile API or reference behaviour):
 IR_LOOP_SPLIT_STEP = "CTRS-E320"  # a loop_split candidate in a loop whose step is a ct.Constant (reference: per value)

@@ -123,6 +123,10 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
             elif g.origin == "derived":
                 text = f"const {g.name}: i32 <- {g.expr.python()} (a shape dimension computed from the constants: " \
                        "host-computed per launch)"
+            elif g.origin == "float_expr":
+                what = "0/1" if g.expr.compare() else f"the f32 bits of its value rounded to {g.expr.args[0]}"
+                text = f"const {g.name}: i32 <- {g.expr.python()} (a compile-time float expression of the " \
+                       f"constants, double precision as cuTile Python: {what}, host-computed per launch)"
             elif g.origin == "float_bits":
                 text = f"const {g.name}: i32 <- ct.Constant[float] {g.name} (its f32 bits, host-computed)"
             else:

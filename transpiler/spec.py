@@ -361,6 +361,10 @@ def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | No
     generics: list[str] = list(spec.rust.get("generics", []))
     if not generics:
         for g in entry.generics:
+            if derived and g[0] in derived and hasattr(derived[g[0]], "generic_value"):  # ir/floatexpr.py
+                e = derived[g[0]]
+                generics.append(str(e.generic_value({n: _const_value(spec, n) for n in e.syms()})))
+                continue
             if derived and g[0] in derived:  # computed from the spec's constants, as ffi.rs computes it
                 e = derived[g[0]]
                 generics.append(str(e.evaluate({n: _infer_generic(spec, entry, (n, "i32")) for n in e.syms()})))
@@ -416,6 +420,17 @@ def derived_dim(spec: Spec, pname: str) -> int | None:
         if isinstance(a, ArrayArg) and int(idx) < len(a.shape):
             return (a.shape if kind == "shape" else a.strides)[int(idx)]
     return None
+
+
+def _const_value(spec: Spec, name: str):
+    """The value of the spec's constant ``name`` (a compile-time float expression's operand)."""
+    a = spec.args.get(name)
+    if a is None and name.endswith("_"):  # renamed in kernel.rs (rules/ir.toml [reserved_consts])
+        a = spec.args.get(name.rstrip("_"))
+    if not isinstance(a, ConstArg):
+        raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no constant '{name}'",
+                               f"give the ct.Constant '{name}' in the spec's args")
+    return a.value
 
 
 def float_bits(v: float) -> int:

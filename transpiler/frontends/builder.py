@@ -15,7 +15,8 @@ import libcst as cst
 
 from .. import errors
 from ..ir import typing as irtyping
-from ..ir.ops import Block, Op, OpKind
+from ..ir.floatexpr import FloatExpr
+from ..ir.ops import Block, Generic, Op, OpKind
 from ..ir.types import BOOL, F32, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
 from ..ir.values import Loc, Value
 from . import derived
@@ -29,6 +30,29 @@ PREDICATES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "n
 
 
 _SYMBOL = {pred: sym for sym, pred in PREDICATES.items()}  # lt -> <
+_NAME_OPS = {"+": "PLUS", "-": "MINUS", "*": "X", "/": "DIV", "==": "EQ", "!=": "NE", "<": "LT", "<=": "LE",
+             ">": "GT", ">=": "GE"}
+
+
+def _float_generic_name(e: FloatExpr) -> str:
+    """A Rust-style name spelling a compile-time float expression (``RATE_GE_1``, ``C1_DIV_1_MINUS_RATE_F16``)."""
+    def spell(x: FloatExpr) -> str:
+        if x.op in ("sym", "isym"):
+            return x.args[0]
+        if x.op == "num":
+            v = x.args[0]
+            text = str(int(v)) if float(v).is_integer() and abs(v) < 1e15 else repr(float(v))
+            return text.replace("-", "NEG").replace(".", "P").replace("+", "").upper()
+        if x.op == "neg":
+            return "NEG_" + spell(x.args[0])
+        if x.op == "round":
+            return f"{spell(x.args[1])}_{x.args[0].upper()}"
+        return f"{spell(x.args[0])}_{_NAME_OPS[x.op]}_{spell(x.args[1])}"
+
+    name = spell(e)
+    if not name[0].isalpha():
+        name = "C" + name
+    return name if len(name) <= 40 else f"FLOAT_CONST_{name[-24:].lstrip('_')}"
 
 
 class Builder:
@@ -43,6 +67,9 @@ class Builder:
         # ids of Values that are loosely typed like a Python number (ir/typing.py): a cuTile ct.Constant[float]
         # parameter, a Python float of the launch the port carries as a value (:meth:`loosely_typed`)
         self.loose: set[int] = set()
+        # loosely typed values computed from ct.Constant[float] parameters and literals only -> their expression
+        # (ir/floatexpr.py): Python arithmetic at compile time in the reference, a host-computed const generic here
+        self.float_exprs: dict[int, FloatExpr] = {}
 
     def loc(self, node) -> Loc:
         raise NotImplementedError
@@ -175,7 +202,64 @@ class Builder:
             e = self.err(node, f"a loosely typed constant meeting a tile of the dtype variable {dt}")
             e.__cause__ = irtyping.depends_on([other.type], "a ct.Constant[float] meeting a tile")
             raise e
-        return self.convert(v, irtyping.literal_dtype(dt, 0.0), node)
+        dt = irtyping.literal_dtype(dt, 0.0)
+        folded = None if getattr(self, "_float_operands", False) else self.float_const(v, dt, node)
+        return folded if folded is not None else self.convert(v, dt, node)
+
+    # -- compile-time float expressions (ir/floatexpr.py) -----------------------------------------------
+    def float_expr_of(self, v):
+        """``v`` as a compile-time float expression: a Python number, a ct.Constant[int] symbol, or a value
+        :attr:`float_exprs` knows; else None."""
+        if isinstance(v, Sym):
+            return FloatExpr.isym(v.name)
+        if isinstance(v, Value):
+            return self.float_exprs.get(v.id)
+        return FloatExpr.num(v)
+
+    def remember_float(self, op: str, a, b, result) -> None:
+        """Record ``result = a <op> b`` (arithmetic or a comparison) when both operands are compile-time float
+        expressions and one is a value computed from a ct.Constant[float] (cuTile Python computes it at compile
+        time, in double precision)."""
+        if not isinstance(result, Value) or not any(isinstance(x, Value) and x.id in self.float_exprs for x in (a, b)):
+            return
+        e = FloatExpr.binary(op, self.float_expr_of(a), self.float_expr_of(b))
+        if e is not None and e.floating():
+            self.float_exprs[result.id] = e
+
+    def float_generic(self, e: FloatExpr, node) -> Sym:
+        """The host-computed const generic standing for ``e`` (a ``round`` or a comparison; one per distinct
+        expression of a kernel), appended to ``self.generics`` (declared after the parameters' own)."""
+        gens = getattr(self, "generics", None)
+        if gens is None:
+            raise self.err(node, "a compile-time float expression (this front end has no derived generics)")
+        for g in gens:
+            if g.origin == "float_expr" and g.expr == e:
+                return Sym(g.name)
+        taken = {g.name for g in gens} | set(getattr(self, "env", {})) | {
+            p.name.value for p in self.fn.params.params}
+        base = name = _float_generic_name(e)
+        i = 2
+        while name in taken:
+            name, i = f"{base}_{i}", i + 1
+        what = "0/1" if e.compare() else f"the f32 bits of the value rounded to {e.args[0]}"
+        gens.append(Generic(name, "const", "float_expr", f"{e.python()} ({what}, host-computed)", expr=e))
+        return Sym(name)
+
+    def float_const(self, v, dt, node):
+        """A loosely typed value computed from ct.Constant[float]s (:attr:`float_exprs`) as the constant of dtype
+        ``dt`` the reference folds it into (the double rounded once to ``dt``): the bitcast of a host-computed
+        const generic holding the f32 bits of that rounded value, converted to ``dt`` (an exact ``ftof``, which
+        the IR diff folds like the reference's constant). None when ``v`` is no such value, or is a bare
+        ct.Constant[float] meeting f32 (its own bits generic is that constant), or ``dt`` is no f16 / bf16 /
+        f32."""
+        e = self.float_exprs.get(v.id) if isinstance(v, Value) else None
+        if e is None or e.compare() or not isinstance(dt, DType) or dt.name not in ("f16", "bf16", "f32") or (
+                e.op == "sym" and dt == F32):
+            return None
+        g = self.float_generic(FloatExpr("round", (dt.name, e)), node)
+        bits = self.to_tile(self.i32(g, node), node)
+        f = self.emit(OpKind.BITCAST, [bits], [TileType(F32, ())], node, g.name.lower() + "_f").result
+        return self.convert(f, dt, node)
 
     def binary(self, op: str, a, b, node, hint: str = "", **modes):
         """``a <op> b`` for the arithmetic, bitwise and comparison operators, with cuTile Python's typing;
@@ -184,12 +268,26 @@ class Builder:
         if folded is not None:
             return folded
         if op in PREDICATES:
-            return self.compare(op, a, b, node, hint)
+            result = self.compare(op, a, b, node, hint)
+            self.remember_float(_SYMBOL.get(op, op), a, b, result)
+            return result
         b_const = b if isinstance(b, (int, float)) and not isinstance(b, bool) else None
         # two loosely typed operands (``EPS * 2.0``): a Python float in the reference too, so is the result
         loose = all(isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, Value) and v.id in self.loose
                     for v in (a, b))
-        a, b = self.operands(a, b, node)
+        # a ct.Constant[int] with a ct.Constant[float] value (``EPS / N``): a Python float in the reference too
+        loose = loose or any(isinstance(v, Sym) for v in (a, b)) and any(
+            isinstance(v, Value) and v.id in self.float_exprs for v in (a, b))
+        a0, b0 = a, b
+        # the result is itself a compile-time float expression (``EPS / N``): its operands stay as they are (the
+        # arithmetic is dead once the result is folded where it meets a tile)
+        pending = any(isinstance(v, Value) and v.id in self.float_exprs for v in (a, b)) and all(
+            self.float_expr_of(v) is not None for v in (a, b))
+        self._float_operands, outer = pending, getattr(self, "_float_operands", False)
+        try:
+            a, b = self.operands(a, b, node)
+        finally:
+            self._float_operands = outer
         dt = a.type.dtype
         generic = isinstance(dt, (DTypeParam, DTypeChoice))
         if op == "/":
@@ -215,9 +313,12 @@ class Builder:
             raise self.err(node, f"operator {op} on {a.type}")
         if modes and kind not in (OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF):
             raise self.err(node, f"math modes of {op} on {a.type}")
+        fa, fb = a0, b0
         result = self.emit(kind, [a, b], [a.type], node, hint or "t", **modes).result
         if loose:
             self.loose.add(result.id)
+            if not modes:
+                self.remember_float(op, fa, fb, result)
         return result
 
     def compare(self, op: str, a, b, node, hint: str = "") -> Value:
@@ -250,7 +351,12 @@ class Builder:
         if op == "-" and is_int:
             return self.emit(OpKind.NEGI, [v], [v.type], node, hint or "neg").result
         if op == "-" and dt != BOOL:
-            return self.emit(OpKind.NEGF, [v], [v.type], node, hint or "neg").result
+            r = self.emit(OpKind.NEGF, [v], [v.type], node, hint or "neg").result
+            if v.id in self.loose:  # -EPS: still a Python float in the reference
+                self.loose.add(r.id)
+                if v.id in self.float_exprs:
+                    self.float_exprs[r.id] = FloatExpr("neg", (self.float_exprs[v.id],))
+            return r
         if (op == "~" and (is_int or dt == BOOL)) or (op == "not" and dt == BOOL):
             ones = self.const(True if dt == BOOL else -1, dt, node, shape, "ones")
             return self.emit(OpKind.XORI, [v, ones], [v.type], node, hint or "inv").result

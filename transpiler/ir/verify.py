@@ -256,6 +256,15 @@ def verify_generics(kernel: Kernel) -> None:
                               "constant generic declared before it")
             if not e.integer():
                 _fail_generic(kernel, f"derived const generic {g.name} = {e.python()} is a comparison")
+        if g.origin == "float_expr":  # ir/floatexpr.py: the host computes it from the launch's constants
+            e = g.expr
+            bad = [n for n in (e.syms() if e is not None else []) if seen.get(n) not in ("constant", "float_bits")]
+            if e is None or not e.syms() or bad or not (e.compare() or e.op == "round"):
+                raise errors.CtrsError(
+                    errors.IR_FLOAT_GENERIC, f"IR verifier: kernel {kernel.name}: float const generic {g.name} = "
+                    f"{e.python() if e is not None else None} is no rounded value or comparison of the ct.Constant "
+                    "generics declared before it", "a translator bug: report it with `ctrs translate --emit model` "
+                    "output", errors.Loc(kernel.loc.file or "<ir>", kernel.loc.line, kernel.loc.col))
         seen[g.name] = g.origin if g.kind == "const" else "type"
 
 
@@ -266,7 +275,7 @@ def _fail_generic(kernel: Kernel, msg: str) -> None:
 
 
 def verify(kernel: Kernel) -> Kernel:
-    """Check ``kernel``; returns it unchanged or raises CtrsError (CTRS-E120..E123, E640)."""
+    """Check ``kernel``; returns it unchanged or raises CtrsError (CTRS-E120..E123, E232, E640)."""
     verify_generics(kernel)
     scope = {p.value.id for p in kernel.params if p.value is not None}
     verify_block(kernel.body, scope)

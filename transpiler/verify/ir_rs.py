@@ -21,6 +21,7 @@ from filelock import FileLock
 
 from .. import errors, spec as specmod, targets, toolchain
 from ..ir.constexpr import ConstExpr
+from ..ir.floatexpr import FloatExpr
 from . import tileir_tools
 from .ir_ref import IRResult
 
@@ -219,6 +220,8 @@ def derived_generics(kernel_rs: Path, entry: str) -> dict:
             for g in k.get("generics", []):
                 if g.get("origin") == "derived" and g.get("expr"):
                     out[g["name"]] = ConstExpr.from_python(g["expr"])
+                elif g.get("origin") == "float_expr" and g.get("expr"):  # ir/floatexpr.py
+                    out[g["name"]] = FloatExpr.from_python(g["expr"])
     return out
 
 

@@ -164,6 +164,14 @@ def generics_for(spec: specmod.Spec, fk) -> list[str]:
                                        f"give the constant '{missing[0]}' in the spec's args")
             out.append(str(int(g["derived"].evaluate({n: int(consts[n]) for n in g["derived"].syms()}))))
             continue
+        if g.get("fexpr") is not None:  # a compile-time float expression (ir/floatexpr.py): as ffi.rs computes it
+            missing = [n for n in g["fexpr"].syms() if n not in consts]
+            if missing:
+                raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no value for {missing[0]}, which "
+                                       f"generic {g['name']} = {g['fexpr'].python()} of entry {fk.name} needs",
+                                       f"give the constant '{missing[0]}' in the spec's args")
+            out.append(str(g["fexpr"].generic_value(consts)))
+            continue
         if g["name"].startswith("dtype_") or g["name"] not in consts:
             raise errors.CtrsError(errors.SPEC_INVALID, f"spec '{spec.name}': no value for generic {g['name']} of "
                                    f"entry {fk.name}", f"give the ct.Constant '{g['name']}' in the spec's args")

@@ -27,6 +27,7 @@ from ... import errors
 from .module import Structural
 from ...ir import typing as irtyping
 from ...ir.constexpr import ConstExpr
+from ...ir.floatexpr import FloatExpr
 from ...ir.ops import Block, Op, OpKind
 from ...ir.types import BOOL, F32, I32, DType, ScalarType, Sym, TileType
 from ...ir.values import Value
@@ -181,6 +182,9 @@ def atom(lw, node):
         folded = fold_compile_time(lw, op, a, b, node)
         if folded is not None:
             return folded
+        flag = float_flag(lw, FloatExpr.binary(_SYM[op], lw.float_expr_of(a), lw.float_expr_of(b)), (a, b), node)
+        if flag is not None:
+            return flag
         return compare(lw, op, a, b, node)
     if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
             and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
@@ -197,11 +201,27 @@ def atom(lw, node):
         test = const_test(lw, v)  # a name bound to a comparison of ct.Constant ints (`big = G != 4`)
         if test is not None:
             return test
+        flag = float_flag(lw, lw.float_exprs.get(v.id), (v,), node)  # `drop_all = P >= 1.0` ... `if drop_all:`
+        if flag is not None:
+            return flag
         if v.type.dtype == BOOL:
             return v
         if v.type.dtype == I32:
             return compare(lw, "ne", v, 0, node)
     raise lw.err(node, "a condition other than a compile-time value, a ct.Constant flag or a scalar comparison")
+
+
+def float_flag(lw, e: FloatExpr | None, operands: tuple, node) -> Flag | None:
+    """A comparison computed from ct.Constant[float] values (``P >= 1.0``, ir/floatexpr.py) as a constant-flag
+    test: cuTile Python decides it at compile time in double precision, so the port tests a host-computed 0/1
+    const generic (``RATE_GE_1 == 1``) that cutile folds per launch like the reference."""
+    if e is None or not e.compare() or not e.floating() or not any(
+            isinstance(x, Value) and x.id in lw.float_exprs for x in operands):
+        return None
+    g = lw.float_generic(e, node)
+    lw.note(node, "float-const", f"if {e.python()}: a compile-time comparison of ct.Constant[float] values (double "
+                                 f"precision in the reference) -> host-computed 0/1 const generic {g.name}")
+    return Flag(g.name, "eq", 1)
 
 
 def fold_compile_time(lw, op: str, a, b, node) -> bool | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 import libcst as cst
 
 from ... import errors
+from ...ir.floatexpr import FloatExpr
 from ...ir.naming import dtype_flag_name
 from ...ir_rules import cutile_rules
 from ..pysource import const_eval, is_docstring, scalar_only_names
@@ -212,6 +213,7 @@ class Lowering(Builder):
                                            "float const generics on stable Rust), bitcast to f32 at entry")
                 self.params.append(Param(name, "fconst", v, self.loc(p)))
                 self.loose.add(v.id)  # a Python float in the reference: loosely typed (Builder.loosely_typed)
+                self.float_exprs[v.id] = FloatExpr.sym(name)  # its arithmetic is compile-time (ir/floatexpr.py)
                 return
             self.params.append(Param(name, "scalar", v, self.loc(p)))
             return

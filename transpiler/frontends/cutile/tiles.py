@@ -61,6 +61,12 @@ def full(lw, c: Call):
     if isinstance(fill, Value):
         if not isinstance(fill.type, (ScalarType, TileType)) or getattr(fill.type, "shape", ()) != ():
             raise lw.err(c.node, f"{c.fn} fill value {fill.type}: a scalar")
+        if fill.id in lw.float_exprs and isinstance(dt.dtype, DTypeParam):  # its rounding is the dtype's
+            what = f"{c.fn} of a compile-time float of the dtype variable {dt.dtype}: lowered once per element type"
+            raise lw.err(c.node, what) from irtyping.GenericMeetsConcrete(what, (dt.dtype,))
+        folded = lw.float_const(fill, dt.dtype, c.node)  # 1.0 / (1.0 - P): the reference's constant of dtype
+        if folded is not None:
+            return lw.broadcast(folded, shape, c.node)
         v = lw.to_tile(fill, c.node) if isinstance(fill.type, ScalarType) else fill
         return lw.broadcast(lw.convert(v, dt.dtype, c.node), shape, c.node)
     if not isinstance(fill, (int, float)):
