@@ -370,19 +370,27 @@ def _index_positions(op: Op) -> set[int]:
 
 def _view_index_truncs(entry: Op) -> Op:
     """The module doc's narrowed tile indices (port side): ``trunci {no_signed_wrap}`` from ``i64`` to ``i32``
-    whose every use is a tile index of a view load / store is the flagless ``trunci`` cuTile Python writes there."""
-    other: set[str] = set()
-    for o in entry.walk():
-        idx = _index_positions(o)
-        other.update(u for k, u in enumerate(o.uses) if k not in idx)
+    whose every use is a tile index of a view load / store is the flagless ``trunci`` cuTile Python writes there.
+    Uses are looked up in the block that defines the trunci (its ops and their regions): the printer reuses value
+    names across sibling regions (two loops' bodies)."""
+    def other_uses(ops: list[Op]) -> set[str]:
+        out: set[str] = set()
+        for top in ops:
+            for o in top.walk():
+                idx = _index_positions(o)
+                out.update(u for k, u in enumerate(o.uses) if k not in idx)
+        return out
 
     def rewrite(ops: list[Op]) -> list[Op]:
+        other = None
         out = []
         for o in ops:
             if o.regions:
                 o = replace(o, regions=[rewrite(r) for r in o.regions])
-            if o.name == "trunci" and " ".join(o.sig.split()) == _NSW_INDEX_TRUNC and o.results[0] not in other:
-                o = replace(o, sig="trunci % : tile < i64 > -> tile < i32 >")
+            if o.name == "trunci" and " ".join(o.sig.split()) == _NSW_INDEX_TRUNC:
+                other = other_uses(ops) if other is None else other
+                if o.results[0] not in other:
+                    o = replace(o, sig="trunci % : tile < i64 > -> tile < i32 >")
             out.append(o)
         return out
 
