@@ -24,7 +24,7 @@ from ctrs import errors, targets
 from ctrs.emitters import rust_model as model
 from ctrs.emitters.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
-from ctrs.ir.types import BOOL, ScalarType, TileType, TokenType, ViewType
+from ctrs.ir.types import BOOL, I64, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
 from ctrs.passes.util import defined_in
 
@@ -255,6 +255,7 @@ class KernelEmitter:
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
         self.defs: dict[int, OpKind] = {}  # value id -> the kind of the op defining it (_analyse)
+        self.const_values: dict[int, object] = {}  # value id -> the value of the constant defining it (_analyse)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
         self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
@@ -287,6 +288,8 @@ class KernelEmitter:
                 self._analyse(r)
             for res in op.results:
                 self.defs[res.id] = op.kind
+                if op.kind == OpKind.CONSTANT:
+                    self.const_values[res.id] = op.attrs["value"]
                 if isinstance(res.type, ScalarType):
                     self.form[res.id] = self._result_form(op)
 
@@ -1086,7 +1089,15 @@ class KernelEmitter:
         passthrough = body.ops and any(v is a for v, a in zip(body.ops[-1].operands, args))
         self.block(body, inner, slots, force=bool(passthrough))
         one = self.text.get((step.id, _SCALAR)) == "1i32"
-        s_text = "" if one else self.val(step, _SCALAR)
+        s_text = "" if one else f"{self.val(step, _SCALAR)} as usize"
+        if step.type.dtype == I64:  # an i64 loop (a range over an i64 bound): its step is written even when 1 (the
+            # JIT's default step is an i32 constant); a constant as a bare literal the JIT types like the bounds
+            # (compile_expression.rs ForLoop), as cutile 0.5.0 refuses `i64 as usize`
+            c = self.const_values.get(step.id)
+            if not isinstance(c, int) or isinstance(c, bool):
+                raise _err(op, "a range over i64 bounds with a runtime step (cutile casts no i64 to the usize of "
+                           "step_by)")
+            s_text = str(c)
         out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
                              tuple(x for x in slots if x is not None), step=s_text))
         for _, res, name in scalars:

@@ -130,7 +130,8 @@ class For:
     span: Span
     carried: tuple[str, ...] = ()
     kind: str = "for"
-    step: str = ""  # runtime/literal i32 step: `(start..stop).step_by(step as usize)` (grid-stride loops)
+    step: str = ""  # `(start..stop).step_by(step)`: `x as usize` of an i32 step (grid-stride loops), a bare literal
+    # of an i64 loop's constant step (cutile types it like the bounds; it refuses an i64 `as usize`)
 
 
 @dataclass

@@ -51,15 +51,17 @@ def test_depends_on_names_the_variables():
 
 
 def test_a_loop_bound_read_from_an_array_lowers_per_integer_dtype(tmp_path):
-    # n = ct.gather(cnt, 0) is a scalar of cnt's variable; as a loop bound it must be i32: one entry, cnt i32
+    # n = ct.gather(cnt, 0) is a scalar of cnt's variable; as a loop bound it must be an integer: one entry per
+    # index dtype, cnt i32 (an i32 loop) and cnt i64 (an i64 loop, cuTile Python's range_ promotion)
     ks = _lower(_cutile(tmp_path, "cnt, x, y, T: ct.Constant[int]",
                         "n = ct.gather(cnt, 0, padding_value=0)\n"
                         "acc = ct.zeros((T,), dtype=ct.float32)\n"
                         "for i in range(n):\n"
                         "    acc = acc + ct.astype(ct.load(x, index=(i,), shape=(T,)), ct.float32)\n"
                         "ct.store(y, index=(0,), tile=ct.astype(acc, y.dtype))"))
-    assert [k.name for k in ks] == ["k_i32"]  # the float entries cannot bound a loop: not even tried
+    assert [k.name for k in ks] == ["k_i32", "k_i64"]  # the float entries cannot bound a loop: not even tried
     assert _arrays(ks[0]) == {"cnt": "i32", "x": "!E", "y": "!E"}
+    assert _arrays(ks[1]) == {"cnt": "i64", "x": "!E", "y": "!E"}
     (loop,) = [o for o in walk(ks[0].body) if o.kind == OpKind.FOR]
     assert str(loop.operands[1].type) == "i32"
 

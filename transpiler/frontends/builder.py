@@ -17,7 +17,7 @@ from .. import errors
 from ..ir import typing as irtyping
 from ..ir.floatexpr import FloatExpr
 from ..ir.ops import Block, Generic, Op, OpKind
-from ..ir.types import BOOL, F32, I32, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
+from ..ir.types import BOOL, F32, I32, I64, DType, DTypeChoice, DTypeLike, DTypeParam, ScalarType, Sym, TileType
 from ..ir.values import Loc, Value
 from . import derived
 
@@ -135,6 +135,43 @@ class Builder:
         if isinstance(v, Value):  # a scalar read from an array of a dtype variable (an index table): per dtype
             e.__cause__ = irtyping.depends_on([v.type], "an index / loop bound of a dtype variable", I32)
         raise e
+
+    def _wide_int(self, v, node):
+        """``v`` as an i64 scalar when it is an i64 scalar or 0-d tile (a length read from an int64 index array,
+        arithmetic of one), else None."""
+        if isinstance(v, Value) and v.type in (TileType(I64, ()), ScalarType(I64)):
+            return self.scalar_0d(v, node)
+        return None
+
+    def tile_index(self, v, node) -> Value:
+        """A tile index (``ct.load`` / ``ct.store`` ``index=``): an i32 value (:meth:`i32`), or an i64 one narrowed
+        to i32 as cuTile Python narrows it for an array whose extents fit i32 (``trunci`` at the view access,
+        _ir2bytecode.py index_tuple): a convert marked ``no_wrap`` (cutile 0.5.0 writes trunci only with an
+        overflow flag: ``no_signed_wrap``; every index of a tile inside such an array fits i32; docs/ir.md "Integer
+        widths")."""
+        wide = self._wide_int(v, node)
+        if wide is None:
+            return self.i32(v, node)
+        return self.emit(OpKind.CONVERT, [wide], [ScalarType(I32)], node, (wide.hint or "i") + "_i32",
+                         no_wrap=True).result
+
+    def loop_bounds(self, bounds, node) -> list[Value]:
+        """``range(start, stop, step)``'s bounds as cuTile Python types them (core_ops.py range_): the bounds, the
+        step and the induction variable share the promotion of i32 with every bound's dtype: i32, or i64 when a
+        bound is an i64 value (Python ints and ct.Constants are then i64 constants / widened, an i32 value is
+        widened with exti); a bound of any other type is :meth:`i32`'s diagnostic."""
+        if not any(self._wide_int(b, node) is not None for b in bounds if isinstance(b, Value)):
+            return [self.i32(b, node) for b in bounds]
+        out = []
+        for b in bounds:
+            wide = self._wide_int(b, node)
+            if wide is not None:
+                out.append(wide)
+            elif isinstance(b, int) and not isinstance(b, bool):
+                out.append(self.const(b, I64, node))
+            else:
+                out.append(self.convert(self.i32(b, node), I64, node))
+        return out
 
     def loop_type_change(self, node, name: str, before: Value, after) -> errors.CtrsError:
         """``name`` changes type in a loop body: refused, or lowered per dtype when a dtype variable is involved

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import errors
 from .ops import Block, Family, Kernel, Op, OpKind
-from .types import BOOL, DTYPES, I32, ArrayType, DType, ScalarType, TileType, TokenType, ViewType
+from .types import BOOL, DTYPES, I32, I64, ArrayType, DType, ScalarType, TileType, TokenType, ViewType
 from .values import Value
 
 _SAME_TYPE = {OpKind.ADDF, OpKind.SUBF, OpKind.MULF, OpKind.DIVF, OpKind.MAXF, OpKind.MINF, OpKind.ADDI,
@@ -29,6 +29,13 @@ def _shape(t) -> tuple:
 
 def _is_i32(v: Value) -> bool:
     return v.type in (ScalarType(I32), TileType(I32, ()))
+
+
+def _loop_int(v: Value):
+    """The dtype of a loop bound / induction variable: i32, or i64 (cuTile Python's range over an i64 bound), else
+    None."""
+    return v.type.dtype if v.type in (ScalarType(I32), TileType(I32, ()), ScalarType(I64), TileType(I64, ())) \
+        else None
 
 
 def _check_types(op: Op) -> None:
@@ -112,8 +119,8 @@ def _check_types(op: Op) -> None:
         if len(ins) - 2 != len(view.tile) or not all(_is_i32(v) for v in ins[2:]):
             _fail(T, op, "needs one i32 index per view dimension")
     elif k == OpKind.FOR:
-        if not all(_is_i32(v) for v in ins[:3]):
-            _fail(T, op, "start/stop/step must be i32")
+        if len({_loop_int(v) for v in ins[:3]}) != 1 or _loop_int(ins[0]) is None:
+            _fail(T, op, "start/stop/step must be i32, or all i64")
     elif k in (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS):
         _check_pointer_op(op)
     elif k == OpKind.IOTA:
@@ -202,8 +209,8 @@ def _check_regions(op: Op) -> None:
             if not (a.type == b.type == y.type == r.type):
                 _fail(C, op, f"carried value {i} changes type: init {a.type}, arg {b.type}, yield {y.type}, "
                       f"result {r.type}")
-        if not _is_i32(body.args[0]):
-            _fail(errors.IR_VERIFY_TYPE, op, "the induction variable must be i32")
+        if _loop_int(body.args[0]) is None or _loop_int(body.args[0]) != _loop_int(op.operands[0]):
+            _fail(errors.IR_VERIFY_TYPE, op, "the induction variable must be i32 (i64 in a loop of i64 bounds)")
     elif op.kind == OpKind.WHILE:
         _check_while(op)
     elif op.kind == OpKind.IF:

@@ -65,6 +65,13 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a
     ``load_ptr_tko`` without a mask is dropped (it pads no lane). Both are identities of the op's semantics:
     masked-off lanes are the padding value, the others the memory read.
+  * narrowed tile indices (port side only, ``view_index_truncs``; docs/ir.md "Integer widths"): cuTile Python
+    narrows an i64 tile index (an i64 loop's index) to the view's i32 index type with a flagless ``trunci``
+    (_ir2bytecode.py index_tuple, an array whose extents fit i32); cutile 0.5.0 writes ``trunci`` only with an
+    overflow flag (its bytecode writer requires the attribute), so the port's is ``no_signed_wrap``. A
+    ``trunci {no_signed_wrap}`` from i64 to i32 whose every use is a tile index of a ``load_view_tko`` /
+    ``store_view_tko`` is read as the flagless one: the two differ only on an index outside i32, which names no
+    tile of such an array. Any other use keeps the flag, a difference.
 """
 
 from __future__ import annotations
@@ -347,11 +354,56 @@ def _pad_select(ops: list[Op], i: int, uses: Counter) -> int | None:
     return None
 
 
+_NSW_INDEX_TRUNC = "trunci % overflow < no_signed_wrap > : tile < i64 > -> tile < i32 >"
+_VIEW_ACCESS = {"load_view_tko": 1, "store_view_tko": 2}  # the view access ops -> the use their indices start at
+
+
+def _index_positions(op: Op) -> set[int]:
+    """The positions in ``op.uses`` of a view access's tile indices (the operands inside ``[ .. ]``)."""
+    if op.name not in _VIEW_ACCESS:
+        return set()
+    head = op.sig.split(" : ", 1)[0]
+    n = head[head.find("[") + 1:head.find("]")].count("%") if "[" in head else 0
+    first = _VIEW_ACCESS[op.name]
+    return set(range(first, first + n))
+
+
+def _view_index_truncs(entry: Op) -> Op:
+    """The module doc's narrowed tile indices (port side): ``trunci {no_signed_wrap}`` from ``i64`` to ``i32``
+    whose every use is a tile index of a view load / store is the flagless ``trunci`` cuTile Python writes there.
+    Uses are looked up in the block that defines the trunci (its ops and their regions): the printer reuses value
+    names across sibling regions (two loops' bodies)."""
+    def other_uses(ops: list[Op]) -> set[str]:
+        out: set[str] = set()
+        for top in ops:
+            for o in top.walk():
+                idx = _index_positions(o)
+                out.update(u for k, u in enumerate(o.uses) if k not in idx)
+        return out
+
+    def rewrite(ops: list[Op]) -> list[Op]:
+        other = None
+        out = []
+        for o in ops:
+            if o.regions:
+                o = replace(o, regions=[rewrite(r) for r in o.regions])
+            if o.name == "trunci" and " ".join(o.sig.split()) == _NSW_INDEX_TRUNC:
+                other = other_uses(ops) if other is None else other
+                if o.results[0] not in other:
+                    o = replace(o, sig="trunci % : tile < i64 > -> tile < i32 >")
+            out.append(o)
+        return out
+
+    return replace(entry, regions=[rewrite(r) for r in entry.regions])
+
+
 def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_dynamic: bool = False,
-                 unit_args: frozenset[int] = frozenset()) -> Canon:
+                 unit_args: frozenset[int] = frozenset(), view_index_truncs: bool = False) -> Canon:
     if entry.regions:
         entry = replace(entry, regions=[_to_end(entry.regions[0]), *entry.regions[1:]])
         entry = replace(entry, regions=[_padded_loads(r, _value_uses(r)) for r in entry.regions])
+        if view_index_truncs:
+            entry = _view_index_truncs(entry)
     env: dict[str, str] = {}
     facts: dict[int, list[str]] = {}
     arg_index: dict[str, int] = {}

@@ -406,7 +406,8 @@ def token_orders(ref_text: str, gen_text: str) -> list[tuple[set, set]]:
     rmod, gmod = irparse.parse(ref_text, "ref"), irparse.parse(gen_text, "gen")
     return [(_token_order(ircanon.canonicalise(re_, unit_dims_dynamic=True)),
              _token_order(ircanon.canonicalise(ge, high_rank_strides_dynamic=True,
-                                               unit_args=unit_extent_args(re_.sig, len(re_.defs)))))
+                                               unit_args=unit_extent_args(re_.sig, len(re_.defs)),
+                                               view_index_truncs=True)))
             for re_, ge in zip(rmod.entries, gmod.entries)]
 
 
@@ -470,7 +471,7 @@ def diff(ref_text: str, gen_text: str, ref_name: str = "ref", gen_name: str = "g
     for re_, ge in zip(rmod.entries, gmod.entries):
         ref = ircanon.canonicalise(re_, unit_dims_dynamic=True)
         gen = ircanon.canonicalise(ge, high_rank_strides_dynamic=True,
-                                   unit_args=unit_extent_args(re_.sig, len(re_.defs)))
+                                   unit_args=unit_extent_args(re_.sig, len(re_.defs)), view_index_truncs=True)
         rl, gl = ref.live_ops(), gen.live_ops()
         report.stats = {"ref_ops": len(rl), "gen_ops": len(gl), "matched": len(rl.keys() & gl.keys())}
         if ref.arg_types != gen.arg_types:

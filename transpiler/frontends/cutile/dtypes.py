@@ -30,6 +30,10 @@ from ...ir.types import DTYPES, DType, DTypeParam
 MAX_ROUNDS = 64
 MAX_ENTRY_LOWERINGS = 16  # per-dtype lowerings of one kernel (each costs a full lowering)
 MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lowerings by its candidates)
+# the integer dtypes of an index array (one meeting i32: an index, a loop bound, a length compared with a position):
+# cuTile Python keeps an integer's width (i32 meeting i64 is i64, a range over an i64 bound an i64 loop), so an
+# int64 array (torch's default integer dtype: TileGym's Q_lens / KV_lens) is an entry of its own
+INDEX_DTYPES = ("i32", "i64")
 
 
 class Classes:
@@ -142,11 +146,12 @@ def solve(lower, classes: Classes, loc: errors.Loc, met: set | None = None):
                                  "settle", "a translator bug: report the kernel", loc)], classes
 
 
-def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, list[str]]:
+def candidates(blockers, element_dtypes, ints_only: bool = False, index_dtypes=("i32",)) -> dict[str, list[str]]:
     """Variable name -> the dtypes to specialise it to: the integer dtypes it met first (an index array meeting
-    ``i32``, an index / loop bound read from it), then the element dtypes of the rules (f32, f16, bf16); with
-    ``ints_only`` a variable that met an integer gets only those (its float entries would be left out: fewer
-    lowerings). ``"*"``: every variable (a fact without one)."""
+    ``i32``, an index / loop bound read from it; meeting the first of ``index_dtypes``, the others after it: an
+    int64 index array), then the element dtypes of the rules (f32, f16, bf16); with ``ints_only`` a variable that
+    met an integer gets only those (its float entries would be left out: fewer lowerings). ``"*"``: every variable
+    (a fact without one)."""
     out: dict[str, list[str]] = {}
     for b in blockers:
         c = b.__cause__
@@ -157,6 +162,8 @@ def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, l
             if c.met is not None and (not c.met.is_float or c.met.name not in element_dtypes) \
                     and c.met.name not in lst:
                 lst.insert(0, c.met.name)
+                if c.met.name == index_dtypes[0]:
+                    lst[1:1] = [d for d in index_dtypes[1:] if d not in lst]
     for lst in out.values():
         if not lst or not ints_only:  # ints_only: a variable that met an integer is an index array
             lst += [d for d in element_dtypes if d not in lst]
@@ -164,11 +171,12 @@ def candidates(blockers, element_dtypes, ints_only: bool = False) -> dict[str, l
 
 
 def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
-            strict_in: bool = False, apart: int = 0):
+            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",)):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). ``apart``: the
     most type generics a port may have for its independent variables to stay apart (``keep_apart``; 0: the
-    variables no use forces apart are one generic E). Returns (entries, blockers of the generic lowering when no
+    variables no use forces apart are one generic E). ``index_dtypes``: an index array's integer dtypes
+    (:func:`candidates`). Returns (entries, blockers of the generic lowering when no
     entry is left)."""
     budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
@@ -205,7 +213,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     # change ... : ir/typing.depends_on) or failed otherwise too; a kernel all of whose blockers are meetings keeps
     # its float entries of such a variable beside the int ones (the entries ports had before)
     strict = strict_in or len(depend) < len(blockers) or any(getattr(b.__cause__, "strict", False) for b in depend)
-    want = candidates(depend, element_dtypes, strict)
+    want = candidates(depend, element_dtypes, strict, index_dtypes)
     reps = [r for r in classes.reps() if r not in classes.bound and (
         "*" in want or classes.names()[r] in want)]
     if not reps:
@@ -223,7 +231,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
             for a in arrays:
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
-        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict, limit)
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict, limit,
+                         index_dtypes)
         if not bs:
             out += es
         else:

@@ -488,14 +488,14 @@ class Lowering(Builder):
             args = [0, *args]
         if len(args) == 2:
             args.append(1)
-        start, stop, step = (self.i32(a, it) for a in args)
+        start, stop, step = self.loop_bounds(args, it)  # i32, or i64 over an i64 bound (the induction variable's)
         assigned = {n for st in s.body.body for n in bound_names(st)}  # tuple / annotated targets too
         static = [n for n in sorted(assigned) if _compile_time_number(self.env.get(n))]
         drift: list[str] = []
         if static:  # probe: which compile-time numbers does the body change? (lowered again below, carried)
             snapshot = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (list, dict, set))}
             outer_block = self.block
-            end = self._for_body(s, args[2], [])[3]
+            end = self._for_body(s, args[2], [], start.type.dtype)[3]
             drift = [n for n in static if not _same_number(live(end.get(n)), snapshot["env"][n])]
             for k, v in snapshot.items():
                 setattr(self, k, v)
@@ -504,18 +504,18 @@ class Lowering(Builder):
             self.env[n] = self._materialise(self.env[n], s)
         carried = [n for n in sorted(assigned) if isinstance(self.env.get(n), Value)]
         init = [self.env[n] for n in carried]
-        iv, body, ys, _ = self._for_body(s, args[2], carried)
+        iv, body, ys, _ = self._for_body(s, args[2], carried, start.type.dtype)
         results = [Value(a.type, n) for n, a in zip(carried, init)]
         self.block.ops.append(Op(OpKind.FOR, [start, stop, step, *init], results, {}, self.loc(s), [body]))
         for n, r in zip(carried, results):
             self.env[n] = r
 
-    def _for_body(self, s: cst.For, step, carried: list[str]) -> tuple[Value, Block, list[Value], dict]:
+    def _for_body(self, s: cst.For, step, carried: list[str], iv_dtype=I32) -> tuple[Value, Block, list[Value], dict]:
         """Lower a for loop's body into a new block whose arguments are the induction variable and the
         ``carried`` names; returns (induction variable, block ending in its yield, yielded values, the
         environment at the end of the body). The environment after it is the one before (a name the body binds
         and does not carry keeps its old value)."""
-        iv = Value(ScalarType(I32), s.target.value)
+        iv = Value(ScalarType(iv_dtype), s.target.value)
         args_v = [Value(self.env[n].type, n) for n in carried]
         body = Block([iv, *args_v])
         outer_block, outer_env = self.block, dict(self.env)

@@ -79,7 +79,7 @@ def index(lw, node, rank: int) -> list[Value]:
     idx = idx if isinstance(idx, tuple) else (idx,)
     if len(idx) != rank:
         raise lw.err(node, f"index of {len(idx)} for a rank-{rank} array")
-    return [lw.i32(v, node) for v in idx]
+    return [lw.tile_index(v, node) for v in idx]
 
 
 def pad_mode(lw, node) -> PadMode:
