@@ -108,8 +108,9 @@ def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec, known: frozen
 def assert_equivalent_report(report, kernel_rs: Path, known: frozenset = frozenset()) -> None:
     """EQUIVALENT with no warning, but one: a port with pointer tiles (`*mut E`: gather/scatter) states the
     reference's facts (passes/assume.py: extents and strides >= 0, a one-element pointer's element alignment),
-    but not a one-element pointer's alignment that the reference derives from the launch's strides or an even
-    literal index (a specialisation fact kernel text cannot state): IRD-ASSUME-DIV, the port assuming less."""
+    but not a one-element pointer's alignment that the reference derives from the launch's strides or a runtime
+    index it knows is more divisible (a specialisation fact kernel text cannot state; an all-literal index's fact
+    the port states, passes/assume.py): IRD-ASSUME-DIV, the port assuming less."""
     from ctrs.verify import irdiff  # noqa: PLC0415
 
     expected = set(known) | ({"IRD-ASSUME-DIV"} if "*mut " in Path(kernel_rs).read_text() else set())
