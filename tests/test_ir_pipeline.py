@@ -108,6 +108,8 @@ TYPED_IR = {
     "tests/data/loose_float_const.py",
     "tests/data/loopsplit_flags.py",
     "tests/data/mem_assume.py",
+    "tests/data/mem_assume_lit.py",
+    "tests/data/view_singleton_stride.py",
     "tests/data/mem_bad_store_order.py",
     "tests/data/mem_gather0d.py",
     "tests/data/mem_gather2d.py",

@@ -20,7 +20,8 @@ import pytest
 from ctrs import errors, spec as specmod, targets, translate
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
-KERNELS = ["mem_order", "mem_hints", "mem_gather2d", "mem_gather0d", "mem_mixed", "mem_scalar1d", "mem_assume"]
+KERNELS = ["mem_order", "mem_hints", "mem_gather2d", "mem_gather0d", "mem_mixed", "mem_scalar1d", "mem_assume",
+           "mem_assume_lit"]
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +161,32 @@ def test_ffi_refuses_broken_assumptions(translated):
     scale.ptr = 1 << 22
     x.strides[0] = -256  # a negative raw stride: `x_stride_0 >= 0` would be false
     assert call(x, scale, out, stats, 256, 64, 1, 1, 0, 0) == -7
+
+
+def test_literal_index_facts_are_stated(translated):
+    """passes/assume.py "Literal indices": a one-element gather / scatter at an all-literal index states
+    gcd(16, offset divisibility * element bytes) (offset 0: 16; int32 index 2: 8; an odd index or a 2-D index with a
+    literal 1 on the last axis: the element size), and the FFI requires each array's largest such K."""
+    rs = translated["mem_assume_lit"].read_text()
+    f16 = rs[rs.index("fn head_count_i32_f16"):rs.index("fn head_count_i32_bf16")]
+    assert "let counts_ptrs_1: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 16>(counts_ptrs) };" in f16
+    assert "let counts_ptrs_3: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 8>(counts_ptrs_2) };" in f16
+    assert "unsafe { assume_div_by::<_, 2>(pair_ptrs) }" in f16 and "unsafe { assume_div_by::<_, 2>(grid2_ptrs) }" in f16
+    assert "let flags_ptrs_1: PointerTile<*mut i32, { [] }> = unsafe { assume_div_by::<_, 16>(flags_ptrs) };" in f16
+    ffi = (translated["mem_assume_lit"].parent / "ffi.rs").read_text()
+    body = ffi[ffi.index("fn ctrs_head_count_i32_f16("):ffi.index("fn ctrs_head_count_i32_bf16(")]
+    assert "if d_counts.ptr % 16 != 0 {" in body and "if d_flags.ptr % 16 != 0 {" in body
+    assert "if d_pair.ptr % 2 != 0 {" in body and "if d_grid2.ptr % 2 != 0 {" in body
+
+
+@pytest.mark.parametrize("spec", [s for s in specmod.load_specs(str(DATA / "mem_assume_lit.json"))], ids=lambda s: s.name)
+def test_literal_index_facts_match_the_reference(translated, spec):
+    """The facts of the literal-index pointers are the reference's (its IR states div_by<16> / <8> on them): the
+    diff is EQUIVALENT without an assume finding (no IRD-ASSUME-DIV tolerated, unlike a runtime index)."""
+    from ctrs.verify import ir_ref, ir_rs, irdiff  # noqa: PLC0415
+
+    ref = ir_ref.compile_reference(DATA / "mem_assume_lit.py", spec)
+    assert "assume div_by<16>" in ref.text and "assume div_by<8>" in ref.text
+    (gen,) = ir_rs.compile_ports(translated["mem_assume_lit"], [(spec, spec.rust["entry"])])
+    rep = irdiff.diff(ref.text, gen.text, "ref", "gen")
+    assert rep.equivalent and not [f for f in rep.findings if f.severity != irdiff.INFO], rep.render()

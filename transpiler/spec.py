@@ -345,14 +345,16 @@ def _ptr_div(align: int) -> int:
 
 
 def port_strides(a: ArrayArg) -> tuple[int, ...]:
-    """The strides the port's launcher hands cutile (ffi.rs ``TensorDesc::view_strides``): a unit stride on an
+    """The strides the port's launcher hands cutile (ffi.rs ``TensorDesc::view_strides``): any stride on an
     extent-1 axis of an array of rank <= TMA_MAX_NDIM becomes 16 bytes' worth of elements. cuTile Python keeps that
     stride out of the tensor view's static strides (it is irrelevant to addressing, and a unit stride there may be
-    taken for the contiguous axis) and assumes it 16-byte divisible (_ir/ops.py _lower_tensor_view_extents); cutile
-    would make any stride 1 static, so the port passes one it reads as dynamic and 16-byte divisible."""
+    taken for the contiguous axis) and assumes it 16-byte divisible whatever its value (_ir/ops.py
+    _lower_tensor_view_extents: ``assume div_by<16 bytes>`` on every dynamic stride of a singleton axis, e.g. a
+    batch-1 ``[1, S, D]`` view's stride ``S * D``); cutile would make a stride 1 static and derive an odd stride's
+    divisor from its value, so the port passes one it reads as dynamic and 16-byte divisible."""
     if a.ndim > TMA_MAX_NDIM or a.bits <= 0 or 128 % a.bits:
         return tuple(a.strides)
-    return tuple(128 // a.bits if d == 1 and s == 1 else s for d, s in zip(a.shape, a.strides))
+    return tuple(128 // a.bits if d == 1 else s for d, s in zip(a.shape, a.strides))
 
 
 def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | None = None) -> dict[str, Any]:

@@ -14,13 +14,25 @@ cuTile Python states two kinds of facts about an array beyond what cutile's own 
   value) that is the element size, which holds whenever the base pointer is element-aligned. The pass sets the
   op's ``ptr_div`` to the element size in bytes (a concrete dtype of 2..16 whole bytes; no pointer cast) and
   ``Kernel.assumes[array]["align"]`` to the alignment that relies on; the FFI refuses a launch whose pointer is
-  not that aligned (``CTRS-E443`` in docs/porting.md), so the fact never becomes UB. An offset the reference
-  knows to be more divisible (an even literal index) keeps the weaker fact: a performance warning, never unsound.
+  not that aligned (``CTRS-E443`` in docs/porting.md), so the fact never becomes UB.
+* **Literal indices.** An index that is an int literal on every axis gives an offset the port knows as well as
+  the reference: ``sum(c_i * stride_i)``, divisible by ``gcd`` of the nonzero ``|c_i|`` (a stride is a positive
+  integer; a 0 term drops out, ``gcd(x, 0) = x``, and an all-zero index is the offset 0). cuTile Python's
+  fact for such a pointer is then ``gcd(base alignment, offset divisibility * element bytes)`` with the launch's
+  base alignment class (its pointer's power-of-two divisor, clamped to 16; a torch allocation is 16-aligned):
+  ``ct.gather(counts, 0)`` on an int32 array assumes ``div_by<16>``, index 2 ``div_by<8>``. The port states the
+  same K, ``gcd(16, offset divisibility * element bytes)``, and requires the base pointer ``K``-aligned (the FFI
+  refuses a launch whose pointer is less aligned, where the reference would compile a weaker specialisation: the
+  price of one kernel text). An index with any non-literal axis keeps the element size: an offset the reference
+  knows to be more divisible from the launch (``b * s0`` with ``s0`` divisible by 4) is a specialisation fact a
+  constant ``K`` cannot follow (a performance warning, never unsound).
 
 Atomics read no ``assume`` in the reference (only load_ptr / store_ptr inputs get one) and get none here.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..ir.ops import Kernel, OpKind, walk
 from ..ir.types import DType
@@ -47,6 +59,11 @@ def run(kernel: Kernel) -> Kernel:
         if any(d != 1 for d in op.attrs.get("shape", ())) or op.operands[0].id not in names:
             continue
         k = _elem_bytes(op.operands[0].type.dtype)
+        lits = op.attrs.get("index", ())
+        dt = op.operands[0].type.dtype
+        if lits and all(c is not None for c in lits) and isinstance(dt, DType) and dt.kind != "bool" \
+                and dt.bits % 8 == 0:  # the module doc's literal indices (whole-byte elements)
+            k = math.gcd(_MAX_ALIGN, k * math.gcd(*(abs(int(c)) for c in lits)))
         if k > 1:
             op.attrs["ptr_div"] = k
             facts = kernel.assumes.setdefault(names[op.operands[0].id], {})
