@@ -107,10 +107,9 @@ def assert_port_equivalent(kernel_py: Path, kernel_rs: Path, spec, known: frozen
 
 def assert_equivalent_report(report, kernel_rs: Path, known: frozenset = frozenset()) -> None:
     """The diff proves the port by the notion of EQUIVALENT ``ctrs check`` and the LLM fallback share (irdiff
-    ``Report.proves``: no critical finding, no warning but IRD-ASSUME-DIV of a raw-pointer port: a
-    one-element pointer's alignment the reference derives from the launch, passes/assume.py states an all-literal
-    index's), ``known`` the
-    warnings of a documented gap, which the report must still show."""
+    ``Report.proves``: no critical finding, no warning but IRD-ASSUME-DIV of a raw-pointer port, a one-element
+    pointer's alignment the reference derives from the launch; passes/assume.py states an all-literal index's),
+    ``known`` the warnings of a documented gap, which the report must still show."""
     assert report.proves(Path(kernel_rs).read_text(), frozenset(known)), report.render()
     shown = {f.code for f in report.findings}
     assert set(known) <= shown, f"the known gap {sorted(set(known) - shown)} is closed: update the test"
