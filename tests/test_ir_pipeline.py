@@ -80,6 +80,7 @@ TYPED_IR = {
     "tests/data/float_const_bits.py",
     "tests/data/gather_two_dtype_vars.py",
     "tests/data/gather_unit_axis.py",
+    "tests/data/i64_lengths.py",
     "tests/data/index_array_astype.py",
     "tests/data/ir_atomics.py",
     "tests/data/ir_const_attrs.py",
