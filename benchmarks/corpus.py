@@ -1,6 +1,6 @@
 """Corpus benchmark (not a test): every kernel of a public corpus through ``ctrs translate`` and ``ctrs check``.
 
-    .venv/bin/python benchmarks/corpus.py [--tier translate|check] [--out DIR] [--llm] [--cutile 0.5.0|0.3.1]
+    .venv/bin/python benchmarks/corpus.py [--tier translate|check] [--out DIR] [--llm] [--cutile 0.5.0|0.3.1] [-j N]
 
 The corpus is the PyPI package ``tilegym==1.5.1``: ``pip download --no-deps`` into the ctrs cache
 (``~/.cache/ctrs/corpus/tilegym-1.5.1``, sha256 pinned below), unpacked there; nothing of it is copied
@@ -13,6 +13,8 @@ into the repository. Every ``@ct.kernel`` of ``tilegym/ops/cutile`` and every ``
   (and ``--llm``) stop at the first blocker, so there each kernel is translated *alone*: a copy of its file,
   next to it in the cache, where the decorators of the file's other kernels are turned into comment lines
   (line numbers unchanged; Triton ``@triton.jit`` functions the kernel calls keep theirs).
+  ``-j N`` (default: one per CPU) runs N translates at a time in worker processes, longest first by the committed
+  report's times; the rows and files are the same whatever N.
   Tier ``rules`` (rules only), ``llm`` (``--llm``: translated with the verified LLM fallback) or ``refused``
   with its blockers: for cuTile every blocker the translator reports for the kernel, then every ``ct.*``
   call without a rule in rules/cutile.toml it did not name (a static scan of the kernel; on rules-only kernels
@@ -55,6 +57,7 @@ import collections
 import fnmatch
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -664,11 +667,78 @@ def keep_checks(ks: list[Kernel], base: Path, skip: set[int]) -> int:
     return n
 
 
+def _units(ks: list[Kernel], llm) -> list[list[Kernel]]:
+    """The translate work, one unit per ``ctrs translate`` run: a cuTile file's kernels together (rules only),
+    every other kernel alone."""
+    units: list[list[Kernel]] = []
+    by_file: dict[str, list[Kernel]] = {}
+    for k in ks:
+        if k.front == "cutile" and llm is None:  # one translate per file: it keeps going after a blocker
+            if k.file not in by_file:
+                by_file[k.file] = []
+                units.append(by_file[k.file])
+            by_file[k.file].append(k)
+        else:
+            units.append([k])
+    return units
+
+
+def _translate_unit(unit: list[Kernel], src: Path, llm=None) -> list[Kernel]:
+    if len(unit) > 1 or (unit[0].front == "cutile" and llm is None):
+        translate_file(unit, src)
+    else:
+        translate_kernel(unit[0], src, llm)
+    return unit
+
+
+def _earlier_seconds() -> dict[str, float]:
+    """Translate seconds per kernel of the committed report (longest-first scheduling; empty without one)."""
+    try:
+        doc = json.loads((ROOT / "benchmarks" / "results" / f"corpus-{CORPUS}.json").read_text())
+        return {f"{k['file']}:{k['name']}": float(k["translate_s"]) for k in doc["kernels"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def translate_all(ks: list[Kernel], src: Path, llm, jobs: int) -> None:
+    """Every kernel through translate, ``jobs`` ``ctrs translate`` runs at a time (worker processes; the LLM path
+    stays in this process: its client and log are not shared). Units start longest first by the committed report's
+    times, so the longest kernel does not start last; the rows keep the corpus order whatever finishes first."""
+    from ctrs.workflow.progress import Progress  # noqa: PLC0415
+
+    units = _units(ks, llm)
+    prog = Progress(len(units), "translate")
+
+    def label(u: list[Kernel]) -> str:
+        return f"{u[0].file.split('/ops/', 1)[-1]}:{','.join(k.name for k in u)}"
+
+    if llm is not None or jobs <= 1 or len(units) <= 1:
+        for u in units:
+            prog.step(label(u))
+            _translate_unit(u, src, llm)
+        prog.done()
+        return
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # noqa: PLC0415
+
+    before = _earlier_seconds()
+    order = sorted(range(len(units)), key=lambda i: -sum(before.get(f"{k.file}:{k.name}", 0.0) for k in units[i]))
+    # fork: the workers inherit this process's corpus selection and cutile target
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futs = {pool.submit(_translate_unit, units[i], src): i for i in order}
+        for f in as_completed(futs):
+            done = f.result()
+            for mine, theirs in zip(units[futs[f]], done, strict=True):
+                mine.__dict__.update(theirs.__dict__)
+            prog.step(label(done))
+    prog.done()
+
+
 def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=None,
-        keep: Path | None = None) -> list[Kernel]:
+        keep: Path | None = None, jobs: int = 1) -> list[Kernel]:
     """Every kernel through the tier; ``llm``: a prepared llm_fallback Config (else, with ``llm_on``, one from the
     environment: OPENAI_BASE_URL, OPENAI_API_KEY, CTRS_LLM_MODEL); ``keep``: an earlier check report whose rows the
-    kernels outside ``only`` keep."""
+    kernels outside ``only`` keep; ``jobs``: translate runs at a time."""
     from ctrs import __version__, toolchain  # noqa: PLC0415
     from ctrs.workflow.cli import _write  # noqa: PLC0415 - the CLI's atomic writer
     from ctrs.workflow.progress import Progress  # noqa: PLC0415
@@ -694,19 +764,7 @@ def run(tier: str, out: Path | None, llm_on: bool, only: str | None = None, llm=
         from ctrs.llm_fallback.config import Config  # noqa: PLC0415
 
         llm = Config.from_env(None, log=lambda m: print(m, file=sys.stderr, flush=True))
-    prog = Progress(len(ks), "translate")
-    by_file: dict[str, list[Kernel]] = collections.defaultdict(list)
-    for k in ks:
-        by_file[k.file].append(k)
-    for k in ks:
-        if k.front == "cutile" and llm is None:  # one translate per file: it keeps going after a blocker
-            prog.step(f"{k.file.split('/ops/', 1)[-1]}:{k.name}")
-            if k is by_file[k.file][0]:
-                translate_file(by_file[k.file], src)
-            continue
-        prog.step(f"{k.file.split('/ops/', 1)[-1]}:{k.name}")
-        translate_kernel(k, src, llm)
-    prog.done()
+    translate_all(ks, src, llm, jobs)
     for k in ks:  # a refused cuTile kernel also lists the ct.* functions without a rule its blockers do not name
         if k.tier == "refused":
             k.blockers += [b for b in k.scan if b["message"] not in {x["message"] for x in k.blockers}]
@@ -759,6 +817,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", metavar="JSON", help="check tier with --only: kernels not re-checked keep their rows "
                     "from this earlier corpus-*.json")
     ap.add_argument("--check-ratchet", action="store_true", help="exit 1 if rules-only counts drop below ratchet.json")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, metavar="N",
+                    help="translate runs at a time, in worker processes (default: one per CPU; 1: in this process)")
     ap.add_argument("--cutile", metavar="VERSION", help="cutile target profile to translate and check for "
                     "(default: ctrs's default, 0.5.0)")
     a = ap.parse_args(argv)
@@ -767,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         with targets.using(a.cutile):
-            ks = run(a.tier, Path(a.out), a.llm, a.only, keep=Path(a.keep) if a.keep else None)
+            ks = run(a.tier, Path(a.out), a.llm, a.only, keep=Path(a.keep) if a.keep else None, jobs=a.jobs)
     except errors.CtrsError as e:
         print(e.one_line(), file=sys.stderr)
         return 3
