@@ -293,7 +293,8 @@ def isolate(path: Path, front: str, target: str) -> str:
 
 
 def _blocker(e, variant: Path, rel: str) -> dict:
-    line = e.one_line().replace(str(variant), rel)
+    root = variant.parents[len(Path(rel).parts) - 1]  # the unpacked tree: a helper's file elsewhere in it
+    line = e.one_line().replace(str(variant), rel).replace(f"{root}/", "")  # is named inside the wheel too
     return {"code": e.code, "line": e.loc.line if e.loc else 0, "col": e.loc.col if e.loc else 0,
             "message": e.message, "text": line}
 

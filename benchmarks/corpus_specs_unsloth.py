@@ -661,11 +661,9 @@ def fp8_rows_gemv(configs=None) -> list[dict]:
 # in the arrays; gather indices below 100 are rows too. Tiles: the host's heuristic 64 x 64 (M, N) with BLOCK_K 128
 # (Triton's default 3 stages: 3 * 128 * (64 + 64) + 64 * 64 elements, 106,496 B in 16-bit types, under the H200's
 # 227 KB per block). The port reads every array flat (gathers.py, descriptors.py).
-# Not matched yet: m_sizes / gather_indices are int32 here (unsloth's launch), but the port types them with the one
-# element type E (their tiles are cast to an integer before use, which forces no dtype apart in
-# frontends/triton/element_types.py), so no entry takes an int32 m_sizes beside bf16 rows until a loaded tile cast
-# to an integer gets the array its own integer dtype variable. With E-typed index arrays the ports compile (branch
-# gg18's report); random float sizes would make negative rows, so the specs keep the launch's int32.
+# m_sizes / gather_indices are int32 here, as unsloth launches them: their loaded tiles are cast to an integer
+# before use, so the Triton front end gives each such array its own integer dtype variable (i32 entries beside the
+# rows' bf16/f16; frontends/triton/element_types.py), and random float sizes would make negative rows anyway.
 MOE_DW = (("bf16", 64, 6, 1072, 2816, 2048), ("f16", 8, 2, 512, 4096, 14336), ("bf16", 60, 4, 1536, 2048, 1408))
 
 
