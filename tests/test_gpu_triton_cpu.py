@@ -210,6 +210,27 @@ def test_reference_args_positional_list_exact():
     assert gpu.triton_port_inputs({"params": params}, spec, t) == ([t["x"], t["w"], t["y"], 1e-06], {"TILE": 1024})
 
 
+def test_left_out_constexpr_takes_the_kernel_default():
+    """A spec may leave out a constexpr the @triton.jit signature defaults (unsloth's grouped GEMM leaves out
+    ``acc_dtype=tl.float32``, ``FLATTEN=True``): both the reference launch and the port wrapper get the default,
+    read from the reference function's signature; without a default it is a clear error, not a KeyError."""
+    from ctrs.gpu.host import triton_defaults
+
+    def rms_norm_ref(x, w, y, eps, n_rows, n_cols, stride_x, stride_y, TILE=1024, FLATTEN=True):  # noqa: N803
+        pass
+
+    spec = load_specs(str(ROOT / "fixtures" / "triton_rms_norm" / "specs.json"))[0]
+    del spec.args["TILE"]
+    _, params, _, _ = EXPECTED["triton_rms_norm"]
+    t = fake_tensors(spec)
+    defaults = triton_defaults(rms_norm_ref)
+    assert defaults == {"TILE": 1024, "FLATTEN": True}
+    assert gpu.triton_args({"params": params}, spec, t, defaults=defaults)[-1] == 1024
+    assert gpu.triton_port_inputs({"params": params}, spec, t, defaults=defaults)[1] == {"TILE": 1024}
+    with pytest.raises(ValueError, match="gives no value for constexpr 'TILE' and the kernel has no default"):
+        gpu.triton_args({"params": params}, spec, t)
+
+
 def test_unmapped_param_is_an_error():
     spec = load_specs(str(ROOT / "fixtures" / "triton_vector_add" / "specs.json"))[0]
     with pytest.raises(ValueError, match="no spec source"):

@@ -51,6 +51,18 @@ def _import_wrapper(port: Path):
     return mod
 
 
+def triton_defaults(kernel) -> dict:
+    """Parameter name -> default of a @triton.jit function's signature (``acc_dtype=tl.float32``,
+    ``FLATTEN=True``): what a launch that leaves the parameter out passes, so a spec may leave it out too."""
+    import inspect  # noqa: PLC0415
+
+    try:
+        sig = inspect.signature(getattr(kernel, "fn", kernel))  # a JITFunction's .fn is the Python function
+    except (TypeError, ValueError):  # nothing inspectable: every constexpr must come from the spec
+        return {}
+    return {n: q.default for n, q in sig.parameters.items() if q.default is not inspect.Parameter.empty}
+
+
 class PortRunner:
     """One port: a bundle entry (bundle.json names the prebuilt cdylib) or a `ctrs translate` output
     directory (the wrapper builds the cdylib lazily; reference kernel and specs given explicitly)."""
@@ -128,9 +140,10 @@ class PortRunner:
                 break
             kernel = kernel.fn
         grid = spec.grid_for()
-        args = gpu.triton_args(tmap, spec, tensors)
+        defaults = triton_defaults(kernel)
+        args = gpu.triton_args(tmap, spec, tensors, defaults=defaults)
         options = gpu.triton_launch_options(self.analysis, spec.kernel, spec)
-        inputs, consts = gpu.triton_port_inputs(tmap, spec, tensors)
+        inputs, consts = gpu.triton_port_inputs(tmap, spec, tensors, defaults=defaults)
         port_fn = getattr(self.wrapper, spec.kernel)
 
         def ref():

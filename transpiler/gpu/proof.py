@@ -92,10 +92,23 @@ def triton_map(analysis: dict | None, kernel: str) -> dict | None:
     return ((analysis or {}).get("triton") or {}).get(kernel)
 
 
-def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_desc=None) -> list:
+def _const_value(spec: specmod.Spec, p: dict, defaults: dict | None) -> Any:
+    """A constexpr's value: the spec's, else the kernel signature's default (``defaults``: parameter name ->
+    default, from the reference JITFunction), else a clear error naming the constant."""
+    name = p["const"]
+    if name in spec.args:
+        return spec.args[name].value
+    if defaults and p["name"] in defaults:
+        return defaults[p["name"]]
+    raise ValueError(f"spec '{spec.name}' gives no value for constexpr '{name}' and the kernel has no default for it")
+
+
+def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_desc=None,
+                defaults: dict | None = None) -> list:
     """Positional arguments of ``kernel[grid](*args)`` for the Triton reference, from the spec and tensors
     (anything with ``.shape`` and ``.stride()``): arrays, tensor descriptors (``make_desc(t, shape, strides,
-    block)``, default triton's TensorDescriptor), extents, strides, scalars and constexprs."""
+    block)``, default triton's TensorDescriptor), extents, strides, scalars and constexprs. A constexpr the
+    spec leaves out takes the kernel's default (``defaults``: name -> value), as a call that omits it does."""
     if make_desc is None and any(p["kind"] == "descriptor" for p in tmap["params"]):
         from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: PLC0415 - only on the GPU host
         make_desc = TensorDescriptor
@@ -115,10 +128,12 @@ def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_de
         elif k == "scalar":
             out.append(spec.args[p["arg"]].value)
         elif k == "constexpr":
-            out.append(spec.args[p["const"]].value)
+            out.append(_const_value(spec, p, defaults))
         elif k == "dtype" and p.get("array"):  # a dtype constexpr tied to an array: its element type
             import triton.language as tl  # noqa: PLC0415 - only on the GPU host
             out.append(getattr(tl, str(tensors[p["array"]].dtype).removeprefix("torch.")))
+        elif k == "dtype" and p["const"] not in spec.args:  # left out: the signature's default (a tl.dtype)
+            out.append(_const_value(spec, p, defaults))
         elif k == "dtype":  # one tied to no array: the spec names it ("tl.bfloat16")
             import triton.language as tl  # noqa: PLC0415
             out.append(getattr(tl, str(spec.args[p["const"]].value).removeprefix("tl.")))
@@ -127,12 +142,15 @@ def triton_args(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any], make_de
     return out
 
 
-def triton_port_inputs(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any]) -> tuple[list, dict]:
+def triton_port_inputs(tmap: dict, spec: specmod.Spec, tensors: dict[str, Any],
+                       defaults: dict | None = None) -> tuple[list, dict]:
     """(positional inputs, constants) of the port wrapper function: the Triton parameters the cuTile
-    rewrite keeps (arrays and runtime scalars, in signature order; constexprs by name)."""
-    inputs = [tensors[p["array"]] if p["kind"] in ("array", "descriptor") else spec.args[p.get("arg") or p["const"]].value
+    rewrite keeps (arrays and runtime scalars, in signature order; constexprs by name, a left-out one with
+    the kernel's default as for ``triton_args``)."""
+    inputs = [tensors[p["array"]] if p["kind"] in ("array", "descriptor")
+              else spec.args[p["arg"]].value if p["kind"] == "scalar" else _const_value(spec, p, defaults)
               for p in tmap["params"] if p["kind"] in ("array", "descriptor", "scalar") or p.get("port") == "scalar"]
-    consts = {p["const"]: spec.args[p["const"]].value for p in tmap["params"]
+    consts = {p["const"]: _const_value(spec, p, defaults) for p in tmap["params"]
               if p["kind"] == "constexpr" and p.get("port") != "scalar"}  # float constexprs: runtime f32 inputs
     return inputs, consts
 
