@@ -507,17 +507,24 @@ def nf4_gemv_words(configs=None) -> list[dict]:
     """NF4 decode gemv reading int32 words (_gemv_nf4_words_kernel, unsloth's pre-3.7 pick): blocksize 64, one row
     per program (BLOCK_N 1), BLOCK_K max(64, min(2048, next_pow2(K))), grid N * M; M activation rows; the absmax
     flat (NESTED 0) or double quantized (NESTED 1: codes into CODE2 [256], ABSMAX2 per 256 blocks, OFFSET [1]).
-    The packed weight [N, K / 2] bytes is passed as K / 8 int32 words per row (the kernel casts it to int32)."""
+    The packed weight [N, K / 2] bytes is passed as K / 8 int32 words per row (the kernel casts it to int32).
+
+    Dtypes as the port types them: one element type E for X, OUT, LUT, CODE2, ABSMAX2 and OFFSET (values of all of
+    them meet in the dot product), ABSMAX an int32 array in both variants (NESTED 1 reads it as CODE2 indices; the
+    dtype solve is shared by the variants). unsloth itself passes bf16 / f16 X and OUT with float32 bitsandbytes
+    statistics and uint8 absmax codes: no entry of the port takes that mix yet (frontends/triton/element_types.py).
+    USE_MUL_RN 1 (unsloth's value on CUDA) needs f32 operands in Triton (libdevice mul_rn has no f16 / bf16
+    overload): the f32 configs use it, the bf16 one the plain product (USE_MUL_RN 0, unsloth's HIP path)."""
     out = []
-    for dt, m, n, k, nested in configs or (("bf16", 1, 4096, 4096, 0), ("f16", 1, 8192, 2048, 1),
-                                           ("bf16", 2, 2048, 8192, 1)):
+    for dt, m, n, k, nested in configs or (("f32", 1, 4096, 4096, 0), ("f32", 1, 8192, 2048, 1),
+                                           ("f32", 2, 2048, 8192, 1), ("bf16", 1, 4096, 4096, 1)):
         blocks = n * k // 64
         bk = max(64, min(2048, pow2(k)))
-        args = {"X": arr(dt, m * k), "W": arr("i32", n * k // 8), "ABSMAX": arr(dt, blocks),
+        args = {"X": arr(dt, m * k), "W": arr("i32", n * k // 8), "ABSMAX": arr("i32", blocks),
                 "CODE2": arr(dt, 256 if nested else blocks), "ABSMAX2": arr(dt, -(-blocks // 256) if nested else blocks),
                 "OFFSET": arr(dt, 1 if nested else blocks), "LUT": arr(dt, 16), "OUT": arr(dt, m, n), "N": n,
                 "K": i32(k), "M": i32(m), "OUT_STRIDE": n, "BLOCKSIZE": 64, "BLOCKSIZE2": 256 if nested else 1,
-                "NESTED": nested, "USE_MUL_RN": 1, "BLOCK_N": 1, "BLOCK_K": bk}
+                "NESTED": nested, "USE_MUL_RN": int(dt == "f32"), "BLOCK_N": 1, "BLOCK_K": bk}
         out.append({"name": f"{dt}_{m}x{n}x{k}_nested{nested}", "kernel": "_gemv_nf4_words_kernel", "args": args,
                     "grid": [str(n * m)]})
     return out
