@@ -507,7 +507,10 @@ def nf4_gemv_words(configs=None) -> list[dict]:
     """NF4 decode gemv reading int32 words (_gemv_nf4_words_kernel, unsloth's pre-3.7 pick): blocksize 64, one row
     per program (BLOCK_N 1), BLOCK_K max(64, min(2048, next_pow2(K))), grid N * M; M activation rows; the absmax
     flat (NESTED 0) or double quantized (NESTED 1: codes into CODE2 [256], ABSMAX2 per 256 blocks, OFFSET [1]).
-    The packed weight [N, K / 2] bytes is passed as K / 8 int32 words per row (the kernel casts it to int32).
+    The packed weight [N, K / 2] bytes is passed as K / 8 float32 words per row: the kernel reads it through
+    ``W.to(tl.pointer_type(tl.int32))``, so any 4-byte element type holds the same words, and the port keeps W's
+    element type a generic of its own that its entries dispatch over the float dtypes only (unsloth's uint8 buffer
+    has no entry yet).
 
     Dtypes as the port types them: one element type E for X, OUT, LUT, CODE2, ABSMAX2 and OFFSET (values of all of
     them meet in the dot product), ABSMAX an int32 array in both variants (NESTED 1 reads it as CODE2 indices; the
@@ -520,7 +523,7 @@ def nf4_gemv_words(configs=None) -> list[dict]:
                                            ("f32", 2, 2048, 8192, 1), ("bf16", 1, 4096, 4096, 1)):
         blocks = n * k // 64
         bk = max(64, min(2048, pow2(k)))
-        args = {"X": arr(dt, m * k), "W": arr("i32", n * k // 8), "ABSMAX": arr("i32", blocks),
+        args = {"X": arr(dt, m * k), "W": arr("f32", n * k // 8), "ABSMAX": arr("i32", blocks),
                 "CODE2": arr(dt, 256 if nested else blocks), "ABSMAX2": arr(dt, -(-blocks // 256) if nested else blocks),
                 "OFFSET": arr(dt, 1 if nested else blocks), "LUT": arr(dt, 16), "OUT": arr(dt, m, n), "N": n,
                 "K": i32(k), "M": i32(m), "OUT_STRIDE": n, "BLOCKSIZE": 64, "BLOCKSIZE2": 256 if nested else 1,
