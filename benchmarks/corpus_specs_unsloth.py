@@ -717,17 +717,21 @@ def moe_dw(configs=None) -> list[dict]:
 
 # MoE grouped GEMM forward / dX (forward.py, backward.py): the persistent kernels, NUM_SMS (132 on an H200) programs
 # striding over every expert's (M tile, N / K tile) outputs, the same models' shapes and launch conventions as the
-# dW specs above (int32 m_sizes / gather indices with values below 100, tokens x top-k >= 100 x experts; 64 x 64 x
+# dW specs above (int32 m_sizes with values below 100, tokens x top-k >= 100 x experts; 64 x 64 x
 # 128 tiles; the kernels take no NUM_STAGES, Triton's default stages apply). The flags follow unsloth's MoE MLP:
 # the first GEMM gathers the tokens into expert order (PERMUTE_X: no TMA load of x, the descriptor would read
 # unpermuted rows; the port has no entry for that combination, CTRS-E713), the second scatters back and scales by
 # the routing weights (PERMUTE_Y, FUSE_MUL_POST); the third reads both operands through TMA descriptors. Arrays
-# are sized for TOTAL_TOKENS rows on both sides (the permuted side reads fewer).
+# are sized for TOTAL_TOKENS rows on both sides (the permuted side reads fewer). The gather indices are a permutation
+# of the TOTAL_TOKENS rows (spec "values": "permutation"), as unsloth's routing makes them: PERMUTE_Y (forward) and
+# PERMUTE_X (dX) store rows at those indices, and the H200 run's default integers (below 100, with repeats) made
+# tiles race for one row, a different winner in the reference and the port (max abs err 2.3e3 / 344 on 2026-12-03).
 def _moe_rows_args(dt: str, e: int, topk: int, tokens: int, n: int, k: int, a: str, b: str) -> dict:
     total = tokens * topk
     return {a: arr(dt, total * (n if a == "dY_ptr" else k)), "w_ptr": arr(dt, e * n * k),
             b: arr(dt, total * (k if b == "dX_ptr" else n)), "m_sizes_ptr": arr("i32", e),
-            "gather_indices_ptr": arr("i32", total), "NUM_EXPERTS": e, "NUM_TOKENS": i32(tokens), "TOPK": topk,
+            "gather_indices_ptr": arr("i32", total) | {"values": "permutation"}, "NUM_EXPERTS": e,
+            "NUM_TOKENS": i32(tokens), "TOPK": topk,
             "N": n, "K": k, "NUM_SMS": i32(132), "BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 128}
 
 

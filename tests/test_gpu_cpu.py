@@ -63,6 +63,21 @@ def test_size_strategy_reaches_tile_boundaries():
     assert find(strat, lambda v: v == 1) == 1
 
 
+def test_array_values_permutation_roundtrips_and_is_integer_only():
+    """``"values": "permutation"`` asks the GPU run for distinct indices (a kernel scattering rows by them must not
+    race); it survives to_json, and a float array asking for it is a coded spec error."""
+    raw = {"name": "p", "kernel": "k", "args": {"idx": {"dtype": "int32", "shape": [64], "values": "permutation"},
+                                                 "x": {"dtype": "float16", "shape": [64]}}}
+    s = specmod.parse_spec(raw)
+    assert (s.args["idx"].values, s.args["x"].values) == ("permutation", "random")
+    assert s.to_json()["args"]["idx"]["values"] == "permutation" and "values" not in s.to_json()["args"]["x"]
+    assert specmod.parse_spec(s.to_json()) == s
+    raw["args"]["x"]["values"] = "permutation"
+    with pytest.raises(specmod.errors.CtrsError, match="values 'permutation' for a float16 array") as e:
+        specmod.parse_spec(raw)
+    assert e.value.code == specmod.errors.SPEC_INVALID
+
+
 def test_tolerances():
     assert gpu.tolerance("int32") is None and gpu.tolerance("bool_") is None
     assert gpu.tolerance("float16") == (1e-3, 1e-3, 0.0)

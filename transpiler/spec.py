@@ -21,7 +21,9 @@ A specialisation names the kernel and describes every parameter the way ``ct.lau
 
 Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../bool_), ``shape``,
 ``strides`` in elements (default: C-contiguous), ``align`` = base-pointer alignment in bytes
-(default 256, what PyTorch allocations give), ``index_dtype`` (int32 | int64, default int32).
+(default 256, what PyTorch allocations give), ``index_dtype`` (int32 | int64, default int32), ``values``
+(what a GPU run fills it with: ``random``, the default, or ``permutation`` for an integer array whose values a
+kernel scatters by: distinct values 0 .. n-1 in random order, so no two stores race for one element).
 
 From it ``reference_signature`` builds exactly the ``KernelSignature`` that ``ct.launch`` builds
 for such tensors (cuTile Python 1.7.0 launch rules: 16-byte stride divisibility, shape % 16,
@@ -63,6 +65,7 @@ class ArrayArg:
     strides: tuple[int, ...]
     align: int = 256
     index_dtype: str = "int32"
+    values: str = "random"
 
     @property
     def bits(self) -> int:
@@ -141,6 +144,8 @@ class Spec:
                 out[n] = {"dtype": a.dtype, "shape": list(a.shape), "strides": list(a.strides), "align": a.align}
                 if a.index_dtype != "int32":
                     out[n]["index_dtype"] = a.index_dtype
+                if a.values != "random":
+                    out[n]["values"] = a.values
             elif isinstance(a, ScalarArg):
                 out[n] = {"scalar": a.dtype, "value": a.value}
             else:
@@ -157,6 +162,9 @@ class Spec:
         if self.sites:
             d["sites"] = list(self.sites)
         return d
+
+
+ARRAY_VALUES = ("random", "permutation")  # how a GPU run fills an array (proof.make_tensors)
 
 
 @dataclass(frozen=True)
@@ -189,8 +197,13 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
             if len(strides) != len(shape):
                 raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: {len(shape)} dims but {len(strides)} strides",
                                        "give one stride per dimension, in elements")
-            args[name] = ArrayArg(name, canonical_dtype(v.get("dtype", ""), where), shape, strides,
-                                  int(v.get("align", 256)), v.get("index_dtype", "int32"))
+            dtype = canonical_dtype(v.get("dtype", ""), where)
+            values = v.get("values", "random")
+            if values not in ARRAY_VALUES or values == "permutation" and not dtype.startswith(("int", "uint")):
+                raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: values {values!r} for a {dtype} array",
+                                       "use \"random\", or \"permutation\" for an integer index array")
+            args[name] = ArrayArg(name, dtype, shape, strides, int(v.get("align", 256)), v.get("index_dtype", "int32"),
+                                  values)
         elif isinstance(v, dict) and "scalar" in v:
             args[name] = ScalarArg(name, canonical_dtype(v["scalar"], where), v.get("value"))
         elif isinstance(v, (int, float, bool)):

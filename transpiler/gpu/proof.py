@@ -377,7 +377,8 @@ def write_reports(report: Report, out: Path) -> dict:
 
 
 def make_tensors(spec: specmod.Spec, seed: int) -> dict[str, Any]:
-    """Deterministic random inputs (torch, on the current CUDA device) for every array of ``spec``."""
+    """Deterministic random inputs (torch, on the current CUDA device) for every array of ``spec``: floats normal,
+    integers in [0, 100), an array with ``values: permutation`` a random permutation of its indices."""
     import torch  # noqa: PLC0415
 
     g = torch.Generator(device="cuda").manual_seed(seed)
@@ -387,7 +388,9 @@ def make_tensors(spec: specmod.Spec, seed: int) -> dict[str, Any]:
             continue
         dt = getattr(torch, a.dtype.rstrip("_")) if a.dtype != "bool_" else torch.bool
         extent = 1 + sum((d - 1) * s for d, s in zip(a.shape, a.strides))
-        if dt.is_floating_point:
+        if a.values == "permutation":  # distinct indices: a kernel scattering by them has no racing stores
+            base = torch.randperm(extent, generator=g, device="cuda", dtype=torch.int64).to(dt)
+        elif dt.is_floating_point:
             base = torch.randn(extent, generator=g, device="cuda", dtype=torch.float32).to(dt)
         else:
             base = torch.randint(0, 100, (extent,), generator=g, device="cuda", dtype=torch.int64).to(dt)
