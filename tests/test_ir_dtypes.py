@@ -91,7 +91,9 @@ def test_i32_meeting_an_array_specialises_it_ints_first():
     assert [k.name for k in ks] == ["offset_gather_i32"]  # ids: i32 (f32/f16/bf16 ids cannot index a gather)
     assert _arrays(ks[0]) == {"ids": "i32", "x": "!E", "y": "!E"}
     entries = [k.name for k in pipeline.lower(KERNEL) if (k.python_name or k.name) == "offset_gather"]
-    assert entries == ["offset_gather_i32_f32", "offset_gather_i32_f16", "offset_gather_i32_bf16"]  # gather of E
+    # gather of E; only integer-capable ops use x and y: integer element entries too (tests/test_int_elements.py)
+    assert entries == ["offset_gather_i32_f32", "offset_gather_i32_f16", "offset_gather_i32_bf16",
+                       "offset_gather_i32_i32", "offset_gather_i32_i64"]
 
 
 @pytest.mark.model

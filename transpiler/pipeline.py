@@ -95,9 +95,18 @@ def lower(path: Path, stages=None, refused: dict | None = None, notes: list | No
     else:
         mod = fe_cutile.lower_file(_info(Path(path)), refused, on_unsupported=on_unsupported)
     out: list[Kernel] = []
+    rules = cutile_rules()["element_entries"]
+    # integer element entries: cuTile kernels (a Triton kernel's pointers keep their float entries)
+    ints = None if fe_triton.source.is_triton_file(Path(path)) else rules
+    # the cap is the Python kernel's: its front end's per-dtype entries (frontends/cutile/dtypes.py) share it
+    shares: dict[str, int] = {}
     for k in mod.kernels:
+        shares[k.python_name or k.name] = shares.get(k.python_name or k.name, 0) + 1
+    for k in mod.kernels:
+        share = None if ints is None else dict(ints, max_entries=ints.get("max_entries", 16)
+                                               // shares[k.python_name or k.name])
         try:
-            out += run_pipeline(k, cutile_rules()["element_entries"]["dtypes"], stages)
+            out += run_pipeline(k, rules["dtypes"], stages, share)
         except errors.CtrsError as e:
             if refused is None:
                 raise
@@ -168,8 +177,11 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
                 out.append(model.Decision(k.loc.line, k.name, "variant", f"entry {k.name} <- {f}={v} (an fma "
                                           "contraction crosses its constant ifs: the reference folds the flag first)"))
         if k.python_name and k.python_name != k.name and not k.variant:
-            out.append(model.Decision(k.loc.line, py, "variant",
-                                      f"{k.name}: element entry (fma contraction needs a concrete float dtype)"))
+            ints = cutile_rules()["element_entries"].get("int_dtypes", ())
+            why = ("integer element entry: every use of the array dtype variable has an integer counterpart"
+                   if any(k.name.endswith(f"_{d}") for d in ints) else
+                   "fma contraction needs a concrete float dtype")
+            out.append(model.Decision(k.loc.line, py, "variant", f"{k.name}: element entry ({why})"))
     return out
 
 
@@ -185,6 +197,8 @@ def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsu
         try:
             emitted.append((k, ir_rust.emit_kernel(k, str(path))))
         except errors.CtrsError as e:
+            if k.optional:  # an integer element entry the emitter cannot spell: left out, the kernel kept
+                continue
             if refused is None:
                 raise
             refused.setdefault(k.python_name or k.name, []).append(e)

@@ -73,7 +73,9 @@ _FUNCTION = Table({"lower": STR, "signature": STR, "note": STR}, required=("lowe
 # cuTile Python's own facts only (signatures, dtypes, element entries): no Rust text; that is rules/ir.toml's
 CUTILE = Table({
     "functions": Map(_FUNCTION),
-    "element_entries": Table({"dtypes": List(STR)}, required=("dtypes",)),
+    "element_entries": Table({"dtypes": List(STR), "int_dtypes": List(STR), "max_entries": INT,
+                              "float_only": List(STR), "int_attrs": List(STR), "int_ops": Map(STR)},
+                             required=("dtypes",)),
     "dtypes": Map(STR),
     "host_dtypes": Map(STR),
 }, required=("functions", "element_entries", "dtypes", "host_dtypes"))

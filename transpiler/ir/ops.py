@@ -193,6 +193,9 @@ class Kernel:
     # array parameter name -> facts the port states about it (passes/assume.py): "nonneg" (extents and strides
     # >= 0), "align" (bytes the base pointer must be aligned to: a 0-d gather/scatter's ptr_div relies on it)
     assumes: dict = field(default_factory=dict)
+    # an entry the kernel may lose (an integer element entry, passes/specialise.py): one the emitter cannot spell is
+    # left out instead of refusing the kernel
+    optional: bool = False
 
 
 @dataclass

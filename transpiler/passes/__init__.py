@@ -17,8 +17,9 @@ STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loop
 
 
 def run_pipeline(kernel: Kernel, element_dtypes: list[str],
-                 stages: Callable[[str, list[Kernel]], None] | None = None) -> list[Kernel]:
-    """The entries (specialised kernels) of one front-end kernel, every stage verified."""
+                 stages: Callable[[str, list[Kernel]], None] | None = None, ints: dict | None = None) -> list[Kernel]:
+    """The entries (specialised kernels) of one front-end kernel, every stage verified; ``ints``: the integer
+    element entries' rules (specialise.element_entries; None: float entries only)."""
     def stage(name: str, ks: list[Kernel]) -> list[Kernel]:
         for k in ks:
             verify(k)
@@ -32,7 +33,7 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = [e for k in ks for e in specialise.split_flags(k)]
     for k in ks:
         specialise.refuse_crossed_exprs(k)
-    ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes)]
+    ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes, ints)]
     ks = stage("specialise", [constfold.run(k) for k in ks])
     ks = stage("fma", [fma.run(k) for k in ks])
     ks = stage("hoist", [hoist.run(k) for k in ks])

@@ -8,7 +8,9 @@
 * **element entries**: a kernel whose float contraction depends on its dtype parameter ``E`` (a
   ``mulf`` of ``E`` tiles feeding an ``addf``/``subf``: the reference contracts it only when ``E`` is a
   float) becomes one entry per dtype of rules/cutile.toml ``[element_entries]`` (``<kernel>_<dtype>``),
-  one entry per concrete dtype.
+  one entry per concrete dtype; a generic every use of which an integer has too (loads, stores, + - *,
+  compares, sums, cumsum ...: :func:`int_capable`) also gets the integer entries ``<kernel>_i32`` / ``_i64``
+  (``[element_entries] int_dtypes``), its float ops renamed to their integer counterparts.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..ir.constexpr import ConstExpr
 from ..ir.naming import variant_entry
 from .loopsplit import candidates as split_candidates
 from ..ir.ops import READS_MEMORY, Block, Kernel, Op, OpKind
-from ..ir.types import DTYPES, DTypeParam, Sym, element, mentions_choice, subst_type
+from ..ir.types import DTYPES, DType, DTypeParam, Sym, element, mentions_choice, subst_type
 from ..ir.values import Value
 from .util import clone_block, clone_ops, defined_in, replace_uses, walk_blocks
 
@@ -104,14 +106,21 @@ def needs_concrete_element(kernel: Kernel) -> bool:
     return bool(concrete_elements(kernel))
 
 
-def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
+def element_entries(kernel: Kernel, dtypes: list[str], ints: dict | None = None) -> list[Kernel]:
     """One entry per dtype of each type generic the kernel needs concrete (:func:`concrete_elements`):
-    ``<kernel>_<dtype>`` for ``E`` alone, ``<kernel>_<dtype>_<dtype>..`` (in generic order) for several."""
+    ``<kernel>_<dtype>`` for ``E`` alone, ``<kernel>_<dtype>_<dtype>..`` (in generic order) for several.
+    ``ints``: rules/cutile.toml ``[element_entries]`` (``int_dtypes``, ``int_ops``, ``float_only``, ``int_attrs``,
+    ``max_entries``): a generic every use of which an integer has too (:func:`int_capable`) also gets the integer
+    dtypes, as long as the entries stay within ``max_entries``."""
     names = concrete_elements(kernel)
     if not names:
         return [kernel]
+    lists = [list(dtypes) + [d for d in (ints or {}).get("int_dtypes", ()) if d not in dtypes
+                             and int_capable(kernel, n, ints)] for n in names]
+    if ints and len(list(itertools.product(*lists))) > ints.get("max_entries", 16):
+        lists = [list(dtypes) for _ in names]  # the float entries as before (each integer entry one more)
     out = []
-    for combo in itertools.product(dtypes, repeat=len(names)):
+    for combo in itertools.product(*lists):
         binding = {n: DTYPES[dt] for n, dt in zip(names, combo)}
         vmap: dict = {}
         params = []
@@ -122,12 +131,53 @@ def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
                 p = dataclasses.replace(p, value=nv)
             params.append(p)
         body = clone_block(kernel.body, binding, vmap)
+        if any(not DTYPES[dt].is_float for dt in combo):
+            _to_int_ops(body, ints)
         gens = [g for g in kernel.generics if g.name not in binding]
         out.append(dataclasses.replace(kernel, name=f"{kernel.name}_{'_'.join(combo)}", params=params, generics=gens,
-                                       body=body, python_name=kernel.python_name or kernel.name))
+                                       body=body, python_name=kernel.python_name or kernel.name,
+                                       optional=kernel.optional or not all(DTYPES[dt].is_float for dt in combo)))
     return out
 
 
+def int_capable(kernel: Kernel, name: str, ints: dict) -> bool:
+    """Whether an integer dtype can stand for the type generic ``name``: no op of its values is float-only (rules
+    ``float_only``: a true division, a float function, an fma, an mma ...) and every constant of it is an integer
+    (a ``0`` padding, ``ct.zeros(dtype=A.dtype)``; ``0.5`` is not). The float ops it has (``addf`` of two of its
+    tiles: a generic's arithmetic is lowered as a float's) have an integer counterpart (``int_ops``)."""
+    float_only = set(ints.get("float_only", ()))
+    param = DTypeParam(name)
+    for b in walk_blocks(kernel.body):
+        for op in b.ops:
+            vals = [*op.operands, *op.results]
+            if not any(element(v.type) == param for v in vals):
+                continue
+            if op.kind.mnemonic in float_only:
+                return False
+            if op.kind == OpKind.CONSTANT and not _integral(op.attrs.get("value")):
+                return False
+    return True
+
+
+def _integral(v) -> bool:
+    return isinstance(v, (bool, int)) or isinstance(v, float) and v.is_integer()
+
+
+def _to_int_ops(block: Block, ints: dict) -> None:
+    """An integer entry's body: the float ops of the generic's values (now an integer dtype) become their integer
+    counterparts (rules ``int_ops``, keeping the ``int_attrs``), its constants integers."""
+    kinds = {k.mnemonic: k for k in OpKind}
+    ren = {kinds[f]: kinds[i] for f, i in ints.get("int_ops", {}).items()}
+    keep = set(ints.get("int_attrs", ()))
+    for b in walk_blocks(block):
+        for op in b.ops:
+            dt = element(op.operands[0].type) if op.operands else None
+            if op.kind in ren and isinstance(dt, DType) and dt.kind == "int":
+                op.kind = ren[op.kind]
+                op.attrs = {k: v for k, v in op.attrs.items() if k in keep}
+            elif op.kind == OpKind.CONSTANT and op.results and getattr(element(op.result.type), "kind", "") == "int" \
+                    and isinstance(op.attrs.get("value"), float):
+                op.attrs = {**op.attrs, "value": int(op.attrs["value"])}
 
 
 # -- constant flags an fma contraction crosses ------------------------------------------------------------
