@@ -53,9 +53,10 @@ def test_rank2_gather_fixture_is_ir_equivalent(tmp_path):
     files = translate.translate(kernel, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     rs = kernel_rs.read_text()
-    # the rank-2 loads: no padding value (3 dtype entries each; x_mask: masked_block's second and flat_tiles')
-    assert [rs.count(f"Some({m}), None, Some(") for m in ("table_mask", "keep_b", "x_mask")] == [3, 3, 6]
-    assert rs.count("select(") == 12
+    # the rank-2 loads: no padding value (5 dtype entries each: f32, f16, bf16 and the integer element entries
+    # i32, i64 (tests/test_int_elements.py); x_mask: masked_block's second and flat_tiles')
+    assert [rs.count(f"Some({m}), None, Some(") for m in ("table_mask", "keep_b", "x_mask")] == [5, 5, 10]
+    assert rs.count("select(") == 20  # 4 per entry
     specs = load_specs(str(FIXTURES / "gather_rank2" / "specs.json"))
     gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust["entry"]) for s in specs])
     for s, gen in zip(specs, gens):
@@ -266,7 +267,8 @@ def test_gather_paddings_rust():
     assert "let ids_pad: i32 = tile_to_scalar(bid_tile);" in rs
     # an index tile loaded from an array of a launch dtype: that array int32 (its float entries cannot index)
     assert [ln.split("<")[0].strip() for ln in rs.splitlines() if "pub fn gather_by_table" in ln] == [
-        "pub fn gather_by_table_i32_f32", "pub fn gather_by_table_i32_f16", "pub fn gather_by_table_i32_bf16"]
+        "pub fn gather_by_table_i32_f32", "pub fn gather_by_table_i32_f16", "pub fn gather_by_table_i32_bf16",
+        "pub fn gather_by_table_i32_i32", "pub fn gather_by_table_i32_i64"]  # x, y: integer element entries too
 
 
 @pytest.mark.parametrize(("body", "code", "words"), [
