@@ -570,7 +570,8 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     lib_path = check.build_crate(port)
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib_path)], capture_output=True, text=True).stdout
     assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints", "ctrs_set_fast_path"} == {
-        "ctrs_masked_gather", "ctrs_masked_gather_f32", "ctrs_masked_gather_f16", "ctrs_masked_gather_bf16"}
+        "ctrs_masked_gather", "ctrs_masked_gather_f32", "ctrs_masked_gather_f16", "ctrs_masked_gather_bf16",
+        "ctrs_masked_gather_i32", "ctrs_masked_gather_i64"}  # x, y: integer element entries too (a cast of each)
     w = _import(port / "wrapper.py", "mg_wrapper")
     lib = w.ffi.dlopen(str(lib_path))
     d = w.ffi.new("TensorDesc *")
@@ -580,11 +581,15 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     if not Path("/dev/nvidia0").exists():
         assert lib.ctrs_masked_gather(d, d, 256, 4, 1, 1, 0, 0) == -4  # forwarded to the f16 entry
     d.dtype = 3
-    assert lib.ctrs_masked_gather(d, d, 256, 4, 1, 1, 0, 0) == -2  # no int32 entry
+    if not Path("/dev/nvidia0").exists():
+        assert lib.ctrs_masked_gather(d, d, 256, 4, 1, 1, 0, 0) == -4  # forwarded to the i32 entry
+    d.dtype = 9
+    assert lib.ctrs_masked_gather(d, d, 256, 4, 1, 1, 0, 0) == -2  # no entry of that dtype
     data = json.loads((port / "analysis.json").read_text())
     (pk,) = data["python_kernels"]
     assert pk["dispatcher"]["symbol"] == "ctrs_masked_gather"
-    assert pk["entries"] == ["masked_gather_f32", "masked_gather_f16", "masked_gather_bf16"]
+    assert pk["entries"] == ["masked_gather_f32", "masked_gather_f16", "masked_gather_bf16", "masked_gather_i32",
+                             "masked_gather_i64"]
     ffi_rs = translate.translate_source(DATA / "cf_variant.py")["ffi.rs"]
     assert "pub unsafe extern \"C\" fn ctrs_cf_variant(" in ffi_rs
     assert "if ROWS == 1 || !matches!(ROWS, 0 | 1) {" in ffi_rs  # the largest value stands for any other
