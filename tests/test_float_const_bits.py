@@ -72,3 +72,28 @@ def test_other_bits_are_critical(port):
     wrong = gen.text.replace(f"<i32: {_bits(1e-5)}>", f"<i32: {_bits(2e-5)}>")  # eps 2e-5
     rep = irdiff.diff(ref.text, wrong, "ref", "gen")
     assert rep.verdict() == "CRITICAL", rep.render()
+
+
+def _undefined_names(source: str) -> set[str]:
+    """Names a function of ``source`` reads that nothing defines (not a local, parameter, module global or builtin)."""
+    import builtins
+    import symtable
+
+    top = symtable.symtable(source, "wrapper.py", "exec")
+    known = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()} | set(dir(builtins))
+    out: set[str] = set()
+    todo = list(top.get_children())
+    while todo:
+        t = todo.pop()
+        todo.extend(t.get_children())
+        out |= {s.get_name() for s in t.get_symbols() if s.is_global() and s.is_referenced() and s.get_name() not in known}
+    return out
+
+
+def test_wrapper_passes_a_float_constant_on_every_path(port):
+    """The wrapper's launch paths pass a ct.Constant[float] to the C entry as a checked float (``_v_EPS``): every
+    name they read is defined (a run of TileGym's rms_norm / layer_norm / dropout ports on the H200 died on
+    ``NameError: _v_EPS`` in the per-signature fast path)."""
+    src = (port.parent / "wrapper.py").read_text()
+    assert _undefined_names(src) == set()
+    assert '_v_EPS = EPS if EPS.__class__ is float else _float("scale_shift: EPS", EPS)' in src
