@@ -124,7 +124,8 @@ def element_entries(kernel: Kernel, dtypes: list[str]) -> list[Kernel]:
         body = clone_block(kernel.body, binding, vmap)
         gens = [g for g in kernel.generics if g.name not in binding]
         out.append(dataclasses.replace(kernel, name=f"{kernel.name}_{'_'.join(combo)}", params=params, generics=gens,
-                                       body=body, python_name=kernel.python_name or kernel.name))
+                                       body=body, python_name=kernel.python_name or kernel.name,
+                                       elements=(*kernel.elements, *combo)))
     return out
 
 
