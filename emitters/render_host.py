@@ -12,7 +12,6 @@ byte-identical on every run.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -34,13 +33,6 @@ RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::hal
 TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64"}
 # Element types a type generic is dispatched over (cuTile float kernels; order = match-arm order).
 GENERIC_DTYPES = ("f32", "f16", "bf16")
-# A port with at most this many type generics dispatches every combination of their dtypes (3 ** n match arms, one
-# launcher instantiation each); one with more (a cuTile kernel's arrays kept apart: frontends/cutile/dtypes.py
-# APART_FEWEST_CUTILE) only the combinations a launch makes (dispatch_combos), any other is rc::UNSUPPORTED_DTYPE
-EVERY_COMBO_GENERICS = 3
-# ... those: every generic one dtype, or the 16-bit data in one dtype beside at most this many f32 arrays (f32
-# state / gate / statistics next to bf16 activations)
-F32_BESIDE_HALF = 2
 # Scalar parameter types: Rust -> (C type, Python kind).
 SCALAR_C = {"i32": ("int32_t", "int"), "i64": ("int64_t", "int"), "u32": ("uint32_t", "int"),
             "f32": ("float", "float"), "f64": ("double", "float"), "bool": ("bool", "bool")}
@@ -204,44 +196,13 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     variant = {f: int(v) for f, v in getattr(k, "variant", ()) or ()}
     fk = FfiKernel(k.name, variant, symbol, args, type_generics, generics, arrays, scalars, consts, flags=flags,
                    python_name=getattr(k, "python_name", "") or k.name, device_args=device_args)
-    # one match arm per combination of element types of the type generics a launch may pass
+    # one match arm per combination of element types of the type generics
+    combos: list[list[str]] = [[]]
+    for _ in type_generics:
+        combos = [c + [d] for c in combos for d in GENERIC_DTYPES]
     fk.arms = [{"codes": [DTYPE_CODES[d] for d in c], "types": [RUST_HOST_TYPE[d] for d in c], "names": c}
-               for c in dispatch_combos(len(type_generics), getattr(k, "elements", ()))]
+               for c in combos]
     return fk
-
-
-def dispatch_combos(n: int, fixed=()) -> list[list[str]]:
-    """The dtype combinations the C entry of a port with ``n`` type generics dispatches, in match-arm order, for an
-    entry whose ``fixed`` dtypes are those of the generics passes/specialise.element_entries made concrete: every
-    one (3 ** n) up to EVERY_COMBO_GENERICS generics in all; beyond, those of the combinations of all of them
-    (fixed first) that a launch makes: every generic one dtype, then per 16-bit dtype the combinations with one,
-    then two (F32_BESIDE_HALF) generics f32 (3 + 2 * (t + t(t-1)/2) for t generics: 59 for 7), whose fixed part is
-    ``fixed`` (an entry with f16 and bf16 fixed: none)."""
-    fixed = list(fixed)
-    t = n + len(fixed)
-    if t <= EVERY_COMBO_GENERICS:
-        return [list(c) for c in itertools.product(GENERIC_DTYPES, repeat=n)]
-    full = [[d] * t for d in GENERIC_DTYPES]
-    for half in (d for d in GENERIC_DTYPES if d != "f32"):
-        for k in range(1, F32_BESIDE_HALF + 1):
-            for at in itertools.combinations(range(t), k):
-                full.append(["f32" if i in at else half for i in range(t)])
-    return [c[len(fixed):] for c in full if c[:len(fixed)] == fixed]
-
-
-def wrapper_dispatch(fk: FfiKernel) -> dict | None:
-    """What the wrapper checks of a restricted C entry (restricted_dispatch): each type generic's deciding array and
-    the torch dtype names of every arm, so that it refuses the other combinations before the call; None otherwise."""
-    if not restricted_dispatch(fk) or not all(owner for _, owner in fk.type_generics):
-        return None
-    return {"owners": [owner for _, owner in fk.type_generics], "generics": [g for g, _ in fk.type_generics],
-            "allowed": [tuple(TORCH_NAME[d] for d in arm["names"]) for arm in fk.arms]}
-
-
-def restricted_dispatch(fk: FfiKernel) -> bool:
-    """Whether the C entry dispatches only some combinations of its type generics' dtypes (dispatch_combos): the
-    wrapper then checks the combination before the call."""
-    return len(fk.arms) < len(GENERIC_DTYPES) ** len(fk.type_generics)
 
 
 # Scalar Rust types cutile's launcher turns into a divisibility hint of the specialisation (``DivHint::from_value``).
@@ -529,7 +490,6 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
                         else [TORCH_NAME[a.dtype]],
                         "group": a.dtype} for a in fk.arrays],
             "groups": {g: n for g, n in groups.items() if len(n) > 1 and g not in TORCH_NAME},
-            "dispatch": wrapper_dispatch(fk),
             "inputs": [a for a in fk.args if a.kind in ("array", "scalar")],
             "consts": fk.consts,
             "ties": extent_checks(((sites or {}).get("triton") or {}).get(fk.python_name), fk),

@@ -171,7 +171,6 @@ class Kernel:
     unsafe: bool = False
     python_name: str = ""  # the @ct.kernel this entry ports ("" = same as name)
     variant: tuple[tuple[str, int], ...] = ()  # structural variant: ct.Constant values fixed in this entry
-    elements: tuple[str, ...] = ()  # dtypes of the type generics this entry made concrete (element entries)
     # @ct.kernel(...) hints for the port's target, as cutile's entry optimization_hints keys
     # (num_cta_in_cga, occupancy, num_worker_warps_per_cta), in that order
     hints: tuple[tuple[str, int], ...] = ()

@@ -189,7 +189,6 @@ class Kernel:
     hints: dict = field(default_factory=dict)  # occupancy, num_ctas
     python_name: str = ""
     variant: tuple = ()  # (flag, value) pairs fixed in this entry
-    elements: tuple = ()  # the dtypes passes/specialise.element_entries fixed in this entry (its name's suffix)
     notes: list = field(default_factory=list)  # (line, kind, text) front-end decisions for --explain
     # array parameter name -> facts the port states about it (passes/assume.py): "nonneg" (extents and strides
     # >= 0), "align" (bytes the base pointer must be aligned to: a 0-d gather/scatter's ptr_div relies on it)

@@ -136,8 +136,7 @@ def element_entries(kernel: Kernel, dtypes: list[str], ints: dict | None = None)
         gens = [g for g in kernel.generics if g.name not in binding]
         out.append(dataclasses.replace(kernel, name=f"{kernel.name}_{'_'.join(combo)}", params=params, generics=gens,
                                        body=body, python_name=kernel.python_name or kernel.name,
-                                       optional=kernel.optional or not all(DTYPES[dt].is_float for dt in combo),
-                                       elements=(*kernel.elements, *combo)))
+                                       optional=kernel.optional or not all(DTYPES[dt].is_float for dt in combo)))
     return out
 
 

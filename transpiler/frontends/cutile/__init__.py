@@ -60,8 +60,7 @@ def _flag_dtype_entries(info, fn: cst.FunctionDef, element_dtypes, on_unsupporte
 
         try:
             ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value,
-                                          element_dtypes, info.loc(fn), index_dtypes=dtypes.INDEX_DTYPES,
-                                          apart=dtypes.APART_CUTILE, fewest=dtypes.APART_FEWEST_CUTILE)
+                                          element_dtypes, info.loc(fn), index_dtypes=dtypes.INDEX_DTYPES)
         except FlagDType as s:
             fixed, other, why = seed
             if s.flag in fixed or s.flag in other or s.flag not in order:

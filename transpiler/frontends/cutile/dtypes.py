@@ -34,15 +34,6 @@ MAX_SPECIALISED = 4  # dtype variables one entry may fix (each multiplies the lo
 # cuTile Python keeps an integer's width (i32 meeting i64 is i64, a range over an i64 bound an i64 loop), so an
 # int64 array (torch's default integer dtype: TileGym's Q_lens / KV_lens) is an entry of its own
 INDEX_DTYPES = ("i32", "i64")
-# cuTile Python types every array by its tensor at launch: a kernel with at least APART_FEWEST_CUTILE free dtype
-# variables (TileGym's gated-delta-rule kernels: bf16 q / k / v / o beside f32 gate / state arrays) keeps each its own
-# type generic, up to APART_CUTILE of them (keep_apart; the C entry dispatches only the combinations a launch makes:
-# emitters/render_host.dispatch_combos); with fewer the variables no use forces apart stay one generic E
-APART_FEWEST_CUTILE = 4
-APART_CUTILE = 8
-# ... of which this many may need a concrete element (an fma contraction of an f32 gate and a bf16 beta scalar:
-# passes/specialise.element_entries then makes 3 ** n entries of each)
-APART_CONCRETE_CUTILE = 2
 
 
 class Classes:
@@ -180,12 +171,11 @@ def candidates(blockers, element_dtypes, ints_only: bool = False, index_dtypes=(
 
 
 def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
-            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",), fewest: int = 2):
+            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",)):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). ``apart``: the
     most type generics a port may have for its independent variables to stay apart (``keep_apart``; 0: the
-    variables no use forces apart are one generic E), ``fewest`` the fewest free variables that stay apart (the cuTile
-    front end: APART_FEWEST_CUTILE; fewer are one E). ``index_dtypes``: an index array's integer dtypes
+    variables no use forces apart are one generic E). ``index_dtypes``: an index array's integer dtypes
     (:func:`candidates`). Returns (entries, blockers of the generic lowering when no
     entry is left)."""
     budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
@@ -202,7 +192,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                                       if isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for p in b.__cause__.params}
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers) \
-            and not keep_apart(classes, limit, blockers, ks, fewest):
+            and not keep_apart(classes, limit, blockers, ks):
         for r in free[1:]:
             classes.union(free[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
@@ -242,7 +232,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
         es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict, limit,
-                         index_dtypes, fewest)
+                         index_dtypes)
         if not bs:
             out += es
         else:
@@ -254,7 +244,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     return [], _entry_blockers(name, tried, blockers, suffix)
 
 
-def keep_apart(classes: Classes, limit: int, blockers=(), kernels=(), fewest: int = 2) -> bool:
+def keep_apart(classes: Classes, limit: int, blockers=(), kernels=()) -> bool:
     """Whether the free variables stay apart, each its own type generic: the solved classes are the arrays whose
     values never meet without a cast (a Triton kernel's f32 partials read into an f32 accumulator and the bf16 dW it
     stores ``.to(dW.dtype.element_ty)``: a launch passes them in different dtypes), and the port may have ``limit``
@@ -262,17 +252,14 @@ def keep_apart(classes: Classes, limit: int, blockers=(), kernels=(), fewest: in
     instantiation of the launcher). Not when a variable's lowering depends on its value (``blockers`` has a
     GenericMeetsConcrete), nor when more than one of the lowered ``kernels``' type generics must be concrete
     (passes/specialise.concrete_elements: an fma contraction, a gather padding): their entries would multiply by 3
-    per variable kept apart (a kernel lowered per dtype of each); a cuTile kernel's many arrays (``fewest`` at least
-    APART_FEWEST_CUTILE) may have APART_CONCRETE_CUTILE such generics. Nor when fewer than ``fewest`` are free (a cuTile
-    kernel's few arrays: one E, as its ports always had). Otherwise they are one generic E, as before."""
+    per variable kept apart (a kernel lowered per dtype of each). Otherwise they are one generic E, as before."""
     from ...passes.specialise import concrete_elements  # noqa: PLC0415 - the pass decides which generics split
 
     if any(isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for b in blockers):
         return False
-    if any(len(concrete_elements(k)) > (APART_CONCRETE_CUTILE if fewest >= APART_FEWEST_CUTILE else 1)
-           for k in kernels):
+    if any(len(concrete_elements(k)) > 1 for k in kernels):
         return False
-    return max(2, fewest) <= len([r for r in classes.reps() if r not in classes.bound]) <= limit
+    return 1 < len([r for r in classes.reps() if r not in classes.bound]) <= limit
 
 
 def _independent(generic: list, entry: list) -> bool:
