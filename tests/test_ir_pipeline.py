@@ -82,7 +82,7 @@ TYPED_IR = {
     "tests/data/gather_unit_axis.py",
     "tests/data/i64_lengths.py",
     "tests/data/index_array_astype.py",
-    "tests/data/int_elements.py", "tests/data/apart_dtypes.py",
+    "tests/data/int_elements.py",
     "tests/data/ir_atomics.py",
     "tests/data/ir_const_attrs.py",
     "tests/data/ir_const_cdiv.py",
