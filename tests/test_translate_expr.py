@@ -39,7 +39,8 @@ def test_expr_generated_forms(translated):
     assert "if G != 4i32 {" in tu and "let big" not in tu and "if far_s {" in tu
     mi = translated["expr_misc"].read_text()
     assert "constant(true, const_shape![TILE])" in mi
-    assert mi.count("if TILE != N {") == 3 * 3  # gather/gather/scatter, in each of the f32/f16/bf16 entries
+    # gather/gather/scatter, in each of the f32/f16/bf16 entries and the i32/i64 integer element entries
+    assert mi.count("if TILE != N {") == 3 * 5
     assert "lse: &Tensor<f32, { [-1] }>," in mi and "pub fn count_k<E: ElementType, const TILE: i32>(" in mi
     assert "Batch: i32," in mi
     ia = translated["expr_intarr"].read_text()
