@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from . import errors
-from .spec_schema import ALIASES, DTYPES  # noqa: F401 - the dtype tables live with the schema
+from .spec_schema import ALIASES, ARRAY_VALUES, DTYPES  # noqa: F401 - the dtype tables live with the schema
 
 TMA_MAX_NDIM = 5
 
@@ -162,9 +162,6 @@ class Spec:
         if self.sites:
             d["sites"] = list(self.sites)
         return d
-
-
-ARRAY_VALUES = ("random", "permutation")  # how a GPU run fills an array (proof.make_tensors)
 
 
 @dataclass(frozen=True)

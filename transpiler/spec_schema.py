@@ -44,6 +44,7 @@ ALIASES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float
 UINT_RANGES = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
 IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
 MAX_INDEX = {"int32": 2**31 - 1, "int64": 2**63 - 1}
+ARRAY_VALUES = ("random", "permutation")  # what a GPU run fills an array with (gpu/proof.make_tensors)
 
 
 @cache
@@ -56,7 +57,7 @@ def schema() -> dict:
         "properties": {"dtype": {"enum": dtypes}, "shape": dims(0, MAX_INDEX["int64"]),
                        "strides": dims(0, MAX_INDEX["int64"]), "align": {"type": "integer", "minimum": 1,
                                                                           "maximum": 2**40},
-                       "index_dtype": {"enum": sorted(MAX_INDEX)}, "values": {"enum": ["random", "permutation"]}},
+                       "index_dtype": {"enum": sorted(MAX_INDEX)}, "values": {"enum": list(ARRAY_VALUES)}},
         # int32 indices (the default) bound every dimension and stride
         "if": {"not": {"properties": {"index_dtype": {"const": "int64"}}, "required": ["index_dtype"]}},
         "then": {"properties": {"shape": dims(0, MAX_INDEX["int32"]), "strides": dims(0, MAX_INDEX["int32"])}},
