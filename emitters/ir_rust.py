@@ -808,6 +808,9 @@ class KernelEmitter:
             self.let(out, name, "Token", rules["store_ptr"].format(tile=self.val(value), **names), op, unsafe=True)
             if tok_text is not None:
                 self.text[(done.id, _SCALAR)] = name
+                if target is not None:  # a loop's carried token (passes/tokens.py): the yield's slot
+                    self.assign(out, target, name, op)
+                    self.text[(done.id, _SCALAR)] = target
             return None
         r = op.result
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")

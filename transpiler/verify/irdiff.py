@@ -416,8 +416,9 @@ def _token_findings(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[
     not (docs/porting.md §13.2). Only pairs of ops both sides have (equal canonical keys) are compared: a missing op
     is another finding's. A port that orders more than the reference is not flagged. Atomics are left out (their
     order is cuTile Python's acquire / release joins, which the port does not thread yet). INFO, not yet a warning:
-    the ports thread straight-line accesses (passes/memtokens.py) and carried view stores (passes/tokens.py), not
-    yet accesses in loops and branches, so a warning would mark most loop kernels as not EQUIVALENT."""
+    the ports thread straight-line accesses (passes/memtokens.py) and stores carried through loops
+    (passes/tokens.py), not yet loads in loops that store their array or accesses under branches, so a warning
+    would mark such kernels as not EQUIVALENT."""
     gkeys = {c.key for c in gen.ops if c.live and c.op.name in MEMORY}  # atomics' order: not compared yet
     missing = sorted(p for p in _token_order(ref) - _token_order(gen) if p[0] in gkeys and p[1] in gkeys)
     if not missing:
