@@ -418,6 +418,29 @@ def _summary(rows: list[dict]) -> str:
             f"{'kernels' if triton else 'operators'}, min {per_op.get(worst, float('nan')):.3f} ({worst})")
 
 
+SLOW = 0.95  # issue 14: a config below this is explained (IR-diff finding + plan) in the results file
+
+
+def explanations() -> list[dict]:
+    """The committed explanations of configs below SLOW (``<corpus>/h200-explained.json``: per kernel, optionally a
+    config substring, the IR-diff or SASS finding and the plan); none for a corpus without the file."""
+    path = corpus.COMMITTED / "h200-explained.json"
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def slow_section(rows: list[dict], notes: list[dict]) -> list[str]:
+    """One line per config below SLOW with its explanation; a config no note covers says so (never dropped)."""
+    slow = [r for r in rows if r["ratio"] < SLOW]
+    if not slow:
+        return []
+    out = ["", f"## Configs below {SLOW}", ""]
+    for r in sorted(slow, key=lambda r: r["ratio"]):
+        note = next((n for n in notes if n["kernel"] == r["kernel"] and n.get("config", "") in r["config"]), None)
+        why = f"{note['finding']} Plan: {note['plan']}" if note else "UNEXPLAINED: no IR-diff finding recorded yet"
+        out.append(f"- `{r['config']}` {r['ratio']:.3f}: {why}")
+    return out
+
+
 def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> str:
     def us(x):
         return f"{x:.1f}" if isinstance(x, (int, float)) else "-"
@@ -439,6 +462,7 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> 
         lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
                      f"{us(r['launch_port_us'])} | {us(r.get('launch_port_slow_us'))} |")
+    lines += slow_section(rows, explanations())
     num = numerics_rows(report) if num is None else num
     if num:
         lines += ["", "## Numerics only: TileGym test shapes and drawn shapes", "",

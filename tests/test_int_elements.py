@@ -64,6 +64,13 @@ def test_float_only_op_gets_no_integer_entry():
     assert names == ["exp_gather_f32", "exp_gather_f16", "exp_gather_bf16"]
 
 
+def test_padding_no_integer_holds_gets_no_integer_entry():
+    # -1e30 is integral as a float but fits neither i32 nor i64: an integer entry would not compile (rustc's
+    # overflowing_literals; TileGym's _ce_online_kernel logits padding)
+    names = [n for n in _entries() if n.startswith("big_pad_max")]
+    assert names == ["big_pad_max_f32", "big_pad_max_f16", "big_pad_max_bf16"]
+
+
 def test_cap_keeps_float_entries_only():
     (k,) = [k for k in pipeline.fe_cutile.lower_file(pipeline._info(DATA / f"{KERNEL}.py")).kernels
             if k.name == "running_count"]

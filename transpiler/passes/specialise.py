@@ -160,7 +160,9 @@ def int_capable(kernel: Kernel, name: str, ints: dict) -> bool:
 
 
 def _integral(v) -> bool:
-    return isinstance(v, (bool, int)) or isinstance(v, float) and v.is_integer()
+    """An integer value every integer entry holds: a ``-1e30`` padding (a float's stand-in for -inf: TileGym's
+    cross-entropy logits) is integral but fits no i32 / i64 element, so it keeps the generic float-only."""
+    return (isinstance(v, (bool, int)) or isinstance(v, float) and v.is_integer()) and -2**31 <= v < 2**31
 
 
 def _to_int_ops(block: Block, ints: dict) -> None:
