@@ -39,3 +39,18 @@ def tiles_par(y, s, x, TILE: ConstInt):
         acc = acc + t
         ct.store(y, index=(r, j), tile=ct.astype(t * 2.0, y.dtype))
         ct.store(s, index=(r, 0), tile=ct.astype(acc, s.dtype))
+
+
+@ct.kernel
+def prefix_rows(a_out, best_out, x, N: ConstInt, TILE: ConstInt):
+    # carried: run, best and a_out's token; cutile orders a loop's carried values by name (a_out_token first),
+    # cuTile Python puts the token last: the diff numbers the values without the tokens (verify/ircanon.py)
+    cols = ct.arange(TILE, dtype=ct.int32)
+    run = ct.zeros((TILE,), dtype=ct.float32)
+    best = ct.zeros((TILE,), dtype=ct.float32)
+    for i in range(N):
+        t = ct.astype(ct.gather(x, (i, cols), padding_value=0), ct.float32)
+        best = ct.maximum(best, t)
+        run = run + t
+        ct.scatter(a_out, (i, cols), ct.astype(run, a_out.dtype))
+    ct.scatter(best_out, (0, cols), ct.astype(best, best_out.dtype))

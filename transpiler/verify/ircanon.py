@@ -596,9 +596,10 @@ def canonicalise(entry: Op, unit_dims_dynamic: bool = False, high_rank_strides_d
         if op.name in COMMUTATIVE:
             operand_keys = sorted(operand_keys)
         pre = _h(sig, *operand_keys)
-        for i, d in enumerate(op.defs):
-            if i - (len(op.defs) - n) not in same:
-                env[d] = _h("make_token") if i in token_defs else _h(pre, "def", i)
+        for i, d in enumerate(op.defs):  # numbered without the tokens: cutile orders a loop's carried values by
+            if i - (len(op.defs) - n) not in same:  # name (a token may come first), cuTile Python puts tokens last
+                env[d] = _h("make_token") if i in token_defs else \
+                    _h(pre, "def", i - sum(t < i for t in token_defs))
         first = _single_trip(op, splat)
         if first is not None:  # the index of a loop that runs once is its lower bound (module doc)
             elem, typ = first
