@@ -83,17 +83,18 @@ def _closure_uses(info: ModuleInfo, factory: cst.FunctionDef, kernel: cst.Functi
 
 
 def lower(path: Path, stages=None, refused: dict | None = None, notes: list | None = None,
-          on_unsupported=None) -> list[Kernel]:
+          on_unsupported=None, launches=None) -> list[Kernel]:
     """Every entry of a cuTile Python or Triton file, specialised; ``stages(name, kernels)`` sees each stage.
     With ``refused`` (kernel -> blockers) a kernel that fails is recorded there and the others go
     on. ``notes`` receives the Triton front end's (line, kernel, kind, text) notes; ``on_unsupported``: the
-    front ends' hook for constructs without a rule (``ctrs translate --llm``)."""
+    front ends' hook for constructs without a rule (``ctrs translate --llm``). ``launches``: kernel -> the launches
+    the port must serve (translate.launch_dtypes; the cuTile front end keeps arrays apart by them)."""
     if fe_triton.source.is_triton_file(Path(path)):
         mod, tnotes = fe_triton.lower_file(Path(path), refused, on_unsupported=on_unsupported)
         if notes is not None:
             notes.extend(tnotes)
     else:
-        mod = fe_cutile.lower_file(_info(Path(path)), refused, on_unsupported=on_unsupported)
+        mod = fe_cutile.lower_file(_info(Path(path)), refused, on_unsupported=on_unsupported, launches=launches)
     out: list[Kernel] = []
     rules = cutile_rules()["element_entries"]
     # integer element entries: cuTile kernels (a Triton kernel's pointers keep their float entries)
@@ -185,13 +186,14 @@ def _decisions(path: Path, entries: list[Kernel]) -> list[model.Decision]:
     return out
 
 
-def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsupported=None) -> model.Module:
+def translate_module(path: Path, stem: str, refused: dict | None = None, on_unsupported=None,
+                     launches=None) -> model.Module:
     """The Rust-spelled model of a file through the typed IR; raises CtrsError. With ``refused``: the kernels that lower, specialise and
     emit (every entry of a kernel, or none of them); each other kernel's blockers go into ``refused``."""
     from ctrs.emitters import ir_rust
 
     notes: list = []
-    entries = lower(path, refused=refused, notes=notes, on_unsupported=on_unsupported)
+    entries = lower(path, refused=refused, notes=notes, on_unsupported=on_unsupported, launches=launches)
     emitted = []
     for k in entries:
         try:

@@ -29,7 +29,7 @@ def _stem(kernel: Path) -> str:
     return s if s and not s[0].isdigit() else f"k_{s}"
 
 
-def translate_source(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None) -> dict[str, str]:
+def translate_source(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None, specs=None) -> dict[str, str]:
     """All output files (relative name -> text) for one kernel file; raises CtrsError (errors.Refused when
     any kernel was refused), writes nothing. ``cutile``: the crate version to spell for (a target profile,
     ctrs.targets; None: the enclosing targets.using, else the default).
@@ -37,7 +37,7 @@ def translate_source(kernel: Path, llm=None, llm_hook=None, cutile: str | None =
     kernel.rs first (callers take ``translate(..)[0]`` as the kernel file), then the port crate's host
     side from emitters/render_host (lib.rs, ffi.rs, Cargo.toml/.lock, wrapper.py, analysis.json).
     """
-    files, refused = port_files(kernel, llm, llm_hook, cutile)
+    files, refused = port_files(kernel, llm, llm_hook, cutile, specs)
     if refused is not None:
         raise refused
     return files
@@ -49,20 +49,36 @@ def _raisable(refused: errors.Refused) -> errors.CtrsError:
     return refused.blockers[0] if refused.total == 1 and len(refused.blockers) == 1 else refused
 
 
-def port_files(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None,
+def port_files(kernel: Path, llm=None, llm_hook=None, cutile: str | None = None, specs=None,
                ) -> tuple[dict[str, str], errors.Refused | None]:
     """The port files of the kernels that translated, and the refusal of the others (None: none refused),
-    spelled for cutile ``cutile`` (targets.using). Raises when no kernel translated."""
+    spelled for cutile ``cutile`` (targets.using), serving the launches ``specs`` (spec.Spec list: see
+    :func:`translate_module`). Raises when no kernel translated."""
     from . import targets  # noqa: PLC0415
 
     with targets.using(cutile):
-        return _port_files(Path(kernel), llm, llm_hook)
+        return _port_files(Path(kernel), llm, llm_hook, specs)
 
 
-def _port_files(kernel: Path, llm, llm_hook) -> tuple[dict[str, str], errors.Refused | None]:
+def launch_dtypes(specs) -> dict[str, list[dict[str, str]]] | None:
+    """Kernel name -> per spec (in the order given) its array arguments' IR dtype names (``float32`` -> ``f32``):
+    the launches the port must serve (frontends/cutile/dtypes.launch_groups). None without specs."""
+    if not specs:
+        return None
+    from .spec import ArrayArg  # noqa: PLC0415
+    from .spec_schema import DTYPES  # noqa: PLC0415
+
+    out: dict[str, list[dict[str, str]]] = {}
+    for s in specs:
+        out.setdefault(s.kernel, []).append({n: DTYPES[a.dtype][1] for n, a in s.args.items()
+                                             if isinstance(a, ArrayArg) and a.dtype in DTYPES})
+    return out
+
+
+def _port_files(kernel: Path, llm, llm_hook, specs=None) -> tuple[dict[str, str], errors.Refused | None]:
     if llm is not None:  # `--llm`: NO_RULE constructs resolved by verified LLM answers (llm_fallback.Config)
         return llm.translate_source(kernel), None
-    mod = translate_module(kernel, llm_hook)
+    mod = translate_module(kernel, llm_hook, specs)
     if mod.refused is not None and not mod.kernels:
         raise _raisable(mod.refused)
     from ctrs.emitters import render, render_host  # noqa: PLC0415
@@ -91,18 +107,21 @@ def _without(sites: dict, refused: set[str]) -> dict:
             for key, val in sites.items()}
 
 
-def translate_module(kernel: Path, llm_hook=None) -> model.Module:
+def translate_module(kernel: Path, llm_hook=None, specs=None) -> model.Module:
     """The specialised model of one kernel file through the typed IR (pipeline.py): every entry (structural
     variants included) and the specialisation decisions (``--explain``). Keep-going: each kernel is lowered on
     its own; ``refused`` (errors.Refused) holds every blocker of the kernels that did not translate and the
     module the others. ``llm_hook``: the LLM fallback's hook (``--llm``, llm_fallback.splice.Hook): its
     ``typed`` callback is the front ends' ``on_unsupported`` and the first blocker is raised (the fallback asks
-    for it). ``CTRS_PIPELINE=typed`` (older scripts) changes nothing: there is one pipeline."""
+    for it). ``CTRS_PIPELINE=typed`` (older scripts) changes nothing: there is one pipeline. ``specs``: the launches
+    (spec.Spec) the port must serve: a cuTile kernel's arrays that one passes in different dtypes keep type generics
+    of their own (frontends/cutile/dtypes.launch_groups); without, the arrays no use forces apart share one E."""
     kernel = Path(kernel)
     refused: dict[str, list[errors.CtrsError]] | None = None if llm_hook is not None else {}
     try:
         mod = pipeline.translate_module(kernel, _stem(kernel), refused,
-                                        on_unsupported=llm_hook.typed if llm_hook is not None else None)
+                                        on_unsupported=llm_hook.typed if llm_hook is not None else None,
+                                        launches=launch_dtypes(specs))
     except RecursionError:  # a backstop: source.check_python bounds the nesting before parsing
         raise _too_deep(kernel) from None
     if refused:
@@ -123,17 +142,17 @@ def explain_lines(kernel: Path, llm_hook=None) -> list[str]:
 
 
 def translate(kernel: Path, output: Path | None = None, llm=None, force: bool = False,
-              cutile: str | None = None) -> list[Path]:
+              cutile: str | None = None, specs=None) -> list[Path]:
     """Translate and write the port (transpiler/workflow/outputs.py: every file carries a ``@generated`` checksum;
     only files ctrs generated are replaced unless ``force``; all or nothing), spelled for cutile ``cutile``.
     When some kernels were refused, the port of the others is written and then errors.Refused raised (its
-    ``written``: the paths)."""
+    ``written``: the paths). ``specs``: the launches the port must serve (:func:`translate_module`)."""
     from .workflow import generated, outputs  # noqa: PLC0415
 
     kernel = Path(kernel)
     _check_name(kernel)
     out = Path(output) if output else default_output(kernel)
-    files, refused = port_files(kernel, llm, cutile=cutile)
+    files, refused = port_files(kernel, llm, cutile=cutile, specs=specs)
     data = {name: generated.add_header(name, text, by="ctrs translate") for name, text in files.items()}
     written = outputs.write_set(out, data, force)
     if refused is not None:  # the port of the others is written: now every blocker of the refused ones

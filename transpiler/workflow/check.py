@@ -324,6 +324,9 @@ def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep:
 
     tmp = None
     refused: errors.Refused | None = None
+    # the launches the port must serve: the specs given (specs.json next to the kernel, --spec), not the mined ones
+    given = [s for s, _ in gather_specs(kernel, list(extra_specs or []), {})[0]] or None
+    translated = port is None  # an existing port (--port) was translated without them, as before
     try:
         if port is None:
             if keep is not None:
@@ -332,7 +335,7 @@ def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep:
                 tmp = Path(tempfile.mkdtemp(prefix="ctrs-check-"))
                 port = tmp / "port"
             try:
-                translate.translate(kernel, port)
+                translate.translate(kernel, port, specs=given)
             except errors.Refused as e:  # the port of the other kernels is written: check those
                 if not e.written:
                     raise
@@ -357,7 +360,7 @@ def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep:
             return skipped
         build_crate(port, cutile)
         with targets.using(cutile):
-            fks = render_host.ffi_kernels(translate.translate_module(kernel))
+            fks = render_host.ffi_kernels(translate.translate_module(kernel, specs=given if translated else None))
         check_known(specs, fks, kernel)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"

@@ -155,6 +155,14 @@ def _emit_model(args) -> int:
     return 0
 
 
+def _given_specs(args) -> list | None:
+    """The specs ``--spec`` names (inline JSON or files, in order): the launches the port must serve; None if none."""
+    from .. import spec as specmod  # noqa: PLC0415
+
+    given = getattr(args, "spec", None) or []
+    return [s for text in given for s in specmod.load_specs(text)] or None
+
+
 def cmd_translate(args) -> int:
     with _using(args):
         return _cmd_translate(args)
@@ -172,7 +180,8 @@ def _cmd_translate(args) -> int:
     llm = _llm_config(args)
     refused = None
     try:
-        written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force)
+        written = translate.translate(Path(args.kernel), Path(args.output) if args.output else None, llm, args.force,
+                                      specs=_given_specs(args))
     except errors.Refused as e:  # the port of the kernels that translated is written: report it, then the rest
         if not e.written:
             raise
@@ -439,8 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--llm-build-timeout", type=float, default=600.0,
                     help="seconds for one LLM candidate's offline verification build (default 600)")
     tr.add_argument("--llm-refresh", action="store_true", help="ignore cached (accepted) LLM answers and ask again")
-    tr.add_argument("--spec", action="append", help="--llm: specialisation(s) to verify answers against "
-                    "(default: specs.json next to the kernel)")
+    tr.add_argument("--spec", action="append", help="specialisation(s) (inline JSON or a .json/.toml file): the "
+                    "launches the port must serve (arrays a launch passes in different dtypes keep type generics of "
+                    "their own); --llm: also what answers are verified against (default: specs.json next to the kernel)")
     _cutile_arg(tr, "spell the port for (kernel.rs, ffi.rs, the pinned Cargo.toml / Cargo.lock)")
     tr.set_defaults(fn=cmd_translate)
 

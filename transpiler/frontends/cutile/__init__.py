@@ -23,7 +23,7 @@ __all__ = ["ELEMENT", "ArrayRef", "DT", "Lowering", "lower_file", "lower_kernel"
 
 
 def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
-               element_dtypes: tuple = ("f32", "f16", "bf16"), on_unsupported=None) -> ir.Module:
+               element_dtypes: tuple = ("f32", "f16", "bf16"), on_unsupported=None, launches=None) -> ir.Module:
     """Every @ct.kernel of a parsed file (module.ModuleInfo) as typed IR, verified.
 
     Each kernel is lowered to the end whatever fails (recovery.py). Without ``refused`` the first blocker of
@@ -34,10 +34,14 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     a kernel whose lowering depends on a variable (``v * ct.full(.., dtype=ct.bfloat16)``: the result type
     depends on it) once per dtype of it, as ``<name>_<dtype>`` entries (those whose lowering fails are left out;
     none left: refused).
-    ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only)."""
+    ``on_unsupported``: Lowering's hook for constructs without a rule (``ctrs translate --llm`` only).
+    ``launches``: kernel name -> the launches the port must serve, each {array: IR dtype name} (from the specs
+    given: translate.launch_dtypes); the arrays' free variables stay apart where one passes them in different
+    dtypes (dtypes.launch_groups). None: one generic E, as always."""
     kernels = []
     for fn in info.kernels:
-        ks, blockers = _flag_dtype_entries(info, fn, element_dtypes, on_unsupported)
+        ks, blockers = _flag_dtype_entries(info, fn, element_dtypes, on_unsupported,
+                                           tuple((launches or {}).get(fn.name.value, ())))
         if blockers and refused is None:
             raise blockers[0]
         if blockers:
@@ -46,7 +50,7 @@ def lower_file(info, refused: dict[str, list[errors.CtrsError]] | None = None,
     return ir.Module(str(info.path), kernels)
 
 
-def _flag_dtype_entries(info, fn: cst.FunctionDef, element_dtypes, on_unsupported):
+def _flag_dtype_entries(info, fn: cst.FunctionDef, element_dtypes, on_unsupported, launches=()):
     """``fn``'s entries (dtypes.entries), once per value of each flag whose arms type the arrays differently
     (control.FlagDType: the reference types only the arm it keeps; each value gets dtype variables of its own)."""
     seeds: list[tuple[dict, dict, dict]] = [({}, {}, {})]
@@ -60,7 +64,8 @@ def _flag_dtype_entries(info, fn: cst.FunctionDef, element_dtypes, on_unsupporte
 
         try:
             ks, blockers = dtypes.entries(lower, dtypes.array_names(Lowering, info, fn), fn.name.value,
-                                          element_dtypes, info.loc(fn), index_dtypes=dtypes.INDEX_DTYPES)
+                                          element_dtypes, info.loc(fn), index_dtypes=dtypes.INDEX_DTYPES,
+                                          launches=launches)
         except FlagDType as s:
             fixed, other, why = seed
             if s.flag in fixed or s.flag in other or s.flag not in order:

@@ -171,13 +171,15 @@ def candidates(blockers, element_dtypes, ints_only: bool = False, index_dtypes=(
 
 
 def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
-            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",)):
+            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",), launches=()):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). ``apart``: the
     most type generics a port may have for its independent variables to stay apart (``keep_apart``; 0: the
     variables no use forces apart are one generic E). ``index_dtypes``: an index array's integer dtypes
-    (:func:`candidates`). Returns (entries, blockers of the generic lowering when no
-    entry is left)."""
+    (:func:`candidates`). ``launches``: the launches the port must serve, each {array: IR dtype name} (the
+    specs given to ``ctrs translate`` / ``ctrs check``): free variables whose arrays one of them passes in
+    different dtypes stay apart (:func:`launch_groups`). Returns (entries, blockers of the generic lowering when
+    no entry is left)."""
     budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
     met: set[str] = set()
@@ -193,8 +195,9 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers) \
             and not keep_apart(classes, limit, blockers, ks):
-        for r in free[1:]:
-            classes.union(free[0], r)
+        for group in launch_groups(classes, free, _serving(launches, fixed)):
+            for r in group[1:]:
+                classes.union(group[0], r)
         ks, blockers, classes = solve(lower, classes, loc)
     depend = [b for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)]
     if not depend or len(suffix) >= MAX_SPECIALISED or any(b.code == errors.IR_DTYPE_CONFLICT for b in blockers):
@@ -232,7 +235,7 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
                 if classes.find(a) == r:
                     fix[a] = DTYPES[d]
         es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, (*suffix, *combo), budget, strict, limit,
-                         index_dtypes)
+                         index_dtypes, launches)
         if not bs:
             out += es
         else:
@@ -242,6 +245,35 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     if out:
         return out, []
     return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def _serving(launches, fixed) -> list[dict[str, str]]:
+    """The launches an entry whose ``fixed`` arrays have those dtypes serves (those passing them in them)."""
+    return [ln for ln in launches if all(ln.get(a, d.name) == d.name for a, d in (fixed or {}).items())]
+
+
+def launch_groups(classes: Classes, free: list[str], launches) -> list[list[str]]:
+    """The free variables ``free`` (class representatives, parameter order) in the groups that become one type
+    generic each: all of them, as every port had (policy "fewest generics"), unless a launch the port must serve
+    passes two of their arrays in different dtypes (cuTile Python types each array by its tensor: TileGym's
+    gated-delta-rule kernels take bf16 q / k / v beside f32 gate / state arrays). Each variable joins the first group
+    whose dtype in every launch is its own (or unknown on either side: an array a launch does not name), so the
+    variables whose arrays differ stay apart and the others stay one. A variable whose own arrays differ in a launch
+    (unified by a use) has no single dtype there: unknown. Deterministic: parameter order."""
+    groups: list[tuple[list[str], list]] = []
+    for r in free:
+        mine = []
+        for ln in launches:
+            seen = {ln[a] for a in arrays_of(classes, r) if a in ln}
+            mine.append(seen.pop() if len(seen) == 1 else None)
+        for members, sig in groups:
+            if all(a is None or b is None or a == b for a, b in zip(sig, mine)):
+                members.append(r)
+                sig[:] = [a if a is not None else b for a, b in zip(sig, mine)]
+                break
+        else:
+            groups.append(([r], mine))
+    return [members for members, _ in groups]
 
 
 def keep_apart(classes: Classes, limit: int, blockers=(), kernels=()) -> bool:

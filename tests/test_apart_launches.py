@@ -1,0 +1,92 @@
+"""The launches a port must serve keep a cuTile kernel's free array dtype variables apart where they mix dtypes
+(frontends/cutile/dtypes.launch_groups; translate.translate(.., specs=..), ``ctrs translate --spec``, ``ctrs check``).
+
+tests/data/apart_launches.py decayed_carry: seven arrays no use forces together. Without specs they are one generic
+E (policy "fewest generics", unchanged); a spec passing bf16 activations beside f32 decay / carry arrays keeps the
+two groups apart (E, E1) and the port is IR-equivalent to cuTile Python's reference at that spec (cargo); a spec
+passing every array in one dtype keeps one E. met_by_use: variables one by a use stay one (no crash)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ctrs import translate
+from ctrs.frontends import cutile as fe
+from ctrs.frontends.cutile import dtypes
+from ctrs.frontends.cutile.module import ModuleInfo
+from ctrs.spec import load_specs
+from ctrs.workflow import check
+
+from .conftest import DATA
+
+KERNEL = DATA / "apart_launches.py"
+MIXED = DATA / "apart_launches.json"  # dc_bf16_f32_carry (bf16 x / w / scale / y, f32 decay / carry / carry_out), dc_f32
+SAME = DATA / "apart_launches_same.json"  # dc_f16: every array float16
+DC = ["x", "w", "decay", "carry", "scale", "y", "carry_out"]
+
+
+def _arrays(specs=None) -> dict[str, dict[str, str]]:
+    mod = fe.lower_file(ModuleInfo(KERNEL, KERNEL.read_text()),
+                        launches=translate.launch_dtypes(load_specs(str(specs)) if specs else None))
+    return {k.name: {p.name: str(p.value.type.dtype) for p in k.params if p.kind == "array"} for k in mod.kernels}
+
+
+def _type_generics(path: Path | None) -> dict[str, list[str]]:
+    mod = translate.translate_module(KERNEL, specs=load_specs(str(path)) if path else None)
+    return {k.name: [g.name for g in k.generics if g.kind == "type"] for k in mod.kernels}
+
+
+@pytest.mark.model
+def test_without_specs_one_generic():
+    assert _arrays()["decayed_carry"] == {a: "!E" for a in DC}
+    assert _type_generics(None)["decayed_carry"] == ["E"]
+
+
+@pytest.mark.model
+def test_mixed_dtype_spec_keeps_groups_apart():
+    assert _arrays(MIXED)["decayed_carry"] == {"x": "!E", "w": "!E", "decay": "!E1", "carry": "!E1", "scale": "!E",
+                                               "y": "!E", "carry_out": "!E1"}
+    assert _type_generics(MIXED)["decayed_carry"] == ["E", "E1"]
+
+
+@pytest.mark.model
+def test_same_dtype_spec_keeps_one_generic():
+    assert _arrays(SAME)["decayed_carry"] == {a: "!E" for a in DC}
+    assert translate.port_files(KERNEL, specs=load_specs(str(SAME)))[0] == translate.port_files(KERNEL)[0]
+
+
+@pytest.mark.model
+def test_variables_one_by_a_use_stay_one():
+    spec = ('{"name": "mu", "kernel": "met_by_use", "args": {"a": {"dtype": "bfloat16", "shape": [4, 32]}, '
+            '"b": {"dtype": "float32", "shape": [4, 32]}, "c": {"dtype": "float32", "shape": [4, 32]}, '
+            '"out": {"dtype": "bfloat16", "shape": [4, 32]}, "N": 32}, "grid": [4]}')
+    mine = _arrays(spec)["met_by_use"]
+    assert mine["a"] == mine["b"]  # the use's unification stands (a launch mixing them does not compile anyway)
+    assert mine["c"] != mine["out"]  # the free ones the spec passes in different dtypes are apart
+
+
+@pytest.mark.model
+def test_launch_groups_order_and_unknown():
+    classes = dtypes.Classes(["p", "q", "r", "s"])
+    free = classes.reps()
+    assert dtypes.launch_groups(classes, free, []) == [free]
+    launches = [{"p": "bf16", "q": "f32", "r": "bf16"}, {"p": "f32", "q": "f32", "r": "f32", "s": "f16"}]
+    # s is unknown in the first launch: it joins the first group it agrees with elsewhere (none: its own)
+    assert dtypes.launch_groups(classes, free, launches) == [["p", "r"], ["q"], ["s"]]
+    assert dtypes.launch_groups(classes, free, launches[:1]) == [["p", "r", "s"], ["q"]]
+
+
+@pytest.mark.model
+def test_translate_with_specs_is_deterministic():
+    specs = load_specs(str(MIXED))
+    assert translate.port_files(KERNEL, specs=specs)[0] == translate.port_files(KERNEL, specs=list(specs))[0]
+
+
+def test_mixed_dtype_spec_is_ir_equivalent(tmp_path):
+    rows = check.check(KERNEL, [str(MIXED)], keep=tmp_path / "port")
+    assert [(r.spec, r.verdict) for r in rows] == [("dc_bf16_f32_carry", "EQUIVALENT"), ("dc_f32", "EQUIVALENT")], \
+        [(r.spec, r.verdict, r.findings[:2]) for r in rows]
+    assert "pub fn decayed_carry<E: ElementType, E1: ElementType, const N: i32>(" in \
+        (tmp_path / "port" / "kernel.rs").read_text()
