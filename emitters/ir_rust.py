@@ -1273,6 +1273,7 @@ class KernelEmitter:
             raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),
                             python_name=self.k.python_name, variant=tuple(self.k.variant),
+                            launches=tuple(self.k.launches),
                             hints=tuple(self.k.hints.items()))
 
 

@@ -33,6 +33,11 @@ RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::hal
 TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64"}
 # Element types a type generic is dispatched over (cuTile float kernels; order = match-arm order).
 GENERIC_DTYPES = ("f32", "f16", "bf16")
+# A port with at most this many type generics dispatches every combination of their dtypes (3 ** n match arms, one
+# launcher instantiation each); one with more whose arrays the launches it serves kept apart (ir Kernel.launches:
+# frontends/cutile/dtypes.launch_groups) only every generic in one dtype and the launches' combinations
+# (dispatch_combos), any other is rc::UNSUPPORTED_DTYPE and a TypeError of wrapper.py
+EVERY_COMBO_GENERICS = 3
 # Scalar parameter types: Rust -> (C type, Python kind).
 SCALAR_C = {"i32": ("int32_t", "int"), "i64": ("int64_t", "int"), "u32": ("uint32_t", "int"),
             "f32": ("float", "float"), "f64": ("double", "float"), "bool": ("bool", "bool")}
@@ -196,13 +201,43 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
     variant = {f: int(v) for f, v in getattr(k, "variant", ()) or ()}
     fk = FfiKernel(k.name, variant, symbol, args, type_generics, generics, arrays, scalars, consts, flags=flags,
                    python_name=getattr(k, "python_name", "") or k.name, device_args=device_args)
-    # one match arm per combination of element types of the type generics
+    # one match arm per combination of element types of the type generics (dispatch_combos: a port with many)
     combos: list[list[str]] = [[]]
     for _ in type_generics:
         combos = [c + [d] for c in combos for d in GENERIC_DTYPES]
+    launches = getattr(k, "launches", ()) or ()
+    if launches and len(type_generics) > EVERY_COMBO_GENERICS and all(owner for _, owner in type_generics):
+        combos = dispatch_combos([owner for _, owner in type_generics], arrays, launches)
     fk.arms = [{"codes": [DTYPE_CODES[d] for d in c], "types": [RUST_HOST_TYPE[d] for d in c], "names": c}
                for c in combos]
     return fk
+
+
+def dispatch_combos(owners: list[str], arrays: list, launches) -> list[list[str]]:
+    """The dtype combinations of a port's type generics (each decided by its array of ``owners``) that its C entry
+    dispatches when the launches it serves kept its arrays apart into more than EVERY_COMBO_GENERICS generics:
+    every generic in one dtype (what one generic E served), then the combination of each of ``launches`` (each
+    ((array, IR dtype), ...)) in order, those whose concrete ``arrays`` (FfiArgs of this entry: an element entry's)
+    have the launch's dtypes and whose generics are all element dtypes."""
+    out = [[d] * len(owners) for d in GENERIC_DTYPES]
+    concrete = {a.name: a.dtype for a in arrays if a.dtype not in {g for g in owners} and a.dtype in RUST_HOST_TYPE}
+    for ln in launches:
+        dts = dict(ln)
+        combo = [dts.get(o) for o in owners]
+        if all(d in GENERIC_DTYPES for d in combo) and combo not in out and all(
+                dts.get(a, d) == d for a, d in concrete.items()):
+            out.append(combo)
+    return out
+
+
+def wrapper_dispatch(fk: FfiKernel) -> dict | None:
+    """What wrapper.py checks of a C entry that dispatches only some combinations of its type generics' dtypes
+    (dispatch_combos): each generic's deciding array and the torch dtype names of every arm, so that it refuses
+    the others before the call; None for an entry that dispatches every combination."""
+    if len(fk.arms) >= len(GENERIC_DTYPES) ** len(fk.type_generics) or not all(o for _, o in fk.type_generics):
+        return None
+    return {"owners": [o for _, o in fk.type_generics], "generics": [g for g, _ in fk.type_generics],
+            "allowed": [tuple(TORCH_NAME[d] for d in arm["names"]) for arm in fk.arms]}
 
 
 # Scalar Rust types cutile's launcher turns into a divisibility hint of the specialisation (``DivHint::from_value``).
@@ -490,6 +525,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
                         else [TORCH_NAME[a.dtype]],
                         "group": a.dtype} for a in fk.arrays],
             "groups": {g: n for g, n in groups.items() if len(n) > 1 and g not in TORCH_NAME},
+            "dispatch": wrapper_dispatch(fk),
             "inputs": [a for a in fk.args if a.kind in ("array", "scalar")],
             "consts": fk.consts,
             "ties": extent_checks(((sites or {}).get("triton") or {}).get(fk.python_name), fk),

@@ -171,6 +171,8 @@ class Kernel:
     unsafe: bool = False
     python_name: str = ""  # the @ct.kernel this entry ports ("" = same as name)
     variant: tuple[tuple[str, int], ...] = ()  # structural variant: ct.Constant values fixed in this entry
+    # the launches ((array, dtype) pairs each) that kept its arrays' dtype variables apart (render_host.dispatch_combos)
+    launches: tuple = ()
     # @ct.kernel(...) hints for the port's target, as cutile's entry optimization_hints keys
     # (num_cta_in_cga, occupancy, num_worker_warps_per_cta), in that order
     hints: tuple[tuple[str, int], ...] = ()

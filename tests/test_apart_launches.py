@@ -90,3 +90,37 @@ def test_mixed_dtype_spec_is_ir_equivalent(tmp_path):
         [(r.spec, r.verdict, r.findings[:2]) for r in rows]
     assert "pub fn decayed_carry<E: ElementType, E1: ElementType, const N: i32>(" in \
         (tmp_path / "port" / "kernel.rs").read_text()
+
+
+FOUR = DATA / "apart_launches_four.json"  # two launches whose arrays differ four ways: four generics
+
+
+@pytest.mark.model
+def test_many_generics_dispatch_every_one_dtype_and_the_launches():
+    from ctrs.emitters import render_host  # noqa: PLC0415
+
+    assert _arrays(FOUR)["decayed_carry"] == {"x": "!E", "w": "!E1", "decay": "!E2", "carry": "!E2", "scale": "!E3",
+                                              "y": "!E", "carry_out": "!E2"}
+    specs = load_specs(str(FOUR))
+    fks = {fk.name: fk for fk in render_host.ffi_kernels(translate.translate_module(KERNEL, specs=specs))}
+    dc = fks["decayed_carry"]
+    assert [o for _, o in dc.type_generics] == ["x", "w", "decay", "scale"]
+    assert [a["names"] for a in dc.arms] == [["f32"] * 4, ["f16"] * 4, ["bf16"] * 4, ["bf16", "bf16", "f32", "f32"],
+                                             ["bf16", "f32", "f32", "bf16"]]
+    assert render_host.wrapper_dispatch(fks["met_by_use"]) is None  # no launch split it: every combination
+    files = translate.port_files(KERNEL, specs=specs)[0]
+    assert "(2, 0, 0, 2,) => unsafe" in files["ffi.rs"] and "(2, 1," not in files["ffi.rs"]
+    ns: dict = {}
+    start = files["wrapper.py"].index("_DISPATCH_decayed_carry = frozenset(")
+    exec(files["wrapper.py"][start:files["wrapper.py"].index("})", start) + 2], ns)  # noqa: S102 - our own output
+    assert ("bfloat16", "float32", "float32", "bfloat16") in ns["_DISPATCH_decayed_carry"]
+    assert len(ns["_DISPATCH_decayed_carry"]) == 5
+    assert "must share one dtype (generic E2)" in files["wrapper.py"]
+    # two generics (the mixed spec): every combination, no wrapper check
+    assert "_DISPATCH_" not in translate.port_files(KERNEL, specs=load_specs(str(MIXED)))[0]["wrapper.py"]
+
+
+def test_four_generics_are_ir_equivalent(tmp_path):
+    rows = check.check(KERNEL, [str(FOUR)], keep=tmp_path / "port")
+    assert [(r.spec, r.verdict) for r in rows] == [("dc4_bf16_w_bf16", "EQUIVALENT"), ("dc4_bf16_w_f32", "EQUIVALENT")], \
+        [(r.spec, r.verdict, r.findings[:2]) for r in rows]

@@ -189,6 +189,9 @@ class Kernel:
     hints: dict = field(default_factory=dict)  # occupancy, num_ctas
     python_name: str = ""
     variant: tuple = ()  # (flag, value) pairs fixed in this entry
+    # the launches (each ((array, IR dtype), ...)) that kept this kernel's free array dtype variables apart
+    # (frontends/cutile/dtypes.launch_groups; empty: none did): the C entry dispatches their combinations
+    launches: tuple = ()
     notes: list = field(default_factory=list)  # (line, kind, text) front-end decisions for --explain
     # array parameter name -> facts the port states about it (passes/assume.py): "nonneg" (extents and strides
     # >= 0), "align" (bytes the base pointer must be aligned to: a 0-d gather/scatter's ptr_div relies on it)

@@ -193,17 +193,24 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     limit, apart = apart, set(met) | {p.name for b in blockers
                                       if isinstance(b.__cause__, irtyping.GenericMeetsConcrete) for p in b.__cause__.params}
     free = [r for r in classes.reps() if r not in classes.bound and names[r] not in apart]
+    split: tuple = ()  # the launches that kept some free variables apart
     if len(free) > 1 and all(b.code != errors.IR_DTYPE_CONFLICT for b in blockers) \
             and not keep_apart(classes, limit, blockers, ks):
-        for group in launch_groups(classes, free, _serving(launches, fixed)):
+        serving = _serving(launches, fixed)
+        groups = launch_groups(classes, free, serving)
+        for group in groups:
             for r in group[1:]:
                 classes.union(group[0], r)
+        if len(groups) > 1:
+            split = tuple(tuple(sorted(ln.items())) for ln in serving)
         ks, blockers, classes = solve(lower, classes, loc)
     depend = [b for b in blockers if isinstance(b.__cause__, irtyping.GenericMeetsConcrete)]
     if not depend or len(suffix) >= MAX_SPECIALISED or any(b.code == errors.IR_DTYPE_CONFLICT for b in blockers):
         for k in ks:
             if suffix:
                 k.python_name, k.name = name, f"{k.name}_{'_'.join(suffix)}"
+            if split:
+                k.launches = split
             for r, (line, why) in classes.why.items():
                 k.notes.append((line, "dtype", f"array {', '.join(arrays_of(classes, r))}: {classes.bound[r]} in "
                                 f"every launch ({why})"))
