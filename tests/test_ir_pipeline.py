@@ -114,6 +114,7 @@ TYPED_IR = {
     "tests/data/mem_assume_lit.py",
     "tests/data/view_singleton_stride.py",
     "tests/data/tok_row_loops.py",
+    "tests/data/pad_fold.py",
     "tests/data/mem_bad_store_order.py",
     "tests/data/mem_gather0d.py",
     "tests/data/mem_gather2d.py",

@@ -1,6 +1,6 @@
 """IR -> IR passes, one file each; :func:`run_pipeline` runs them in order and verifies after each.
 
-Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, fma, hoist,
+Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, padfold (a select-padded rank-1 gather of a now concrete dtype padded again), fma, hoist,
 tokens, loopsplit (after hoisting and token order, as the reference), dce, memtokens (straight-line token order of
 an array's loads and stores, after dce as the reference's joins are made of its live accesses), assume (the facts the port states). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Kernel, verify
-from . import assume, constfold, dce, fma, hoist, loopsplit, memtokens, specialise, tokens
+from . import assume, constfold, dce, fma, hoist, loopsplit, memtokens, padfold, specialise, tokens
 
-STAGES = ("frontend", "constfold", "specialise", "fma", "hoist", "tokens", "loopsplit", "dce", "memtokens", "assume",
+STAGES = ("frontend", "constfold", "specialise", "padfold", "fma", "hoist", "tokens", "loopsplit", "dce", "memtokens", "assume",
           "final")
 
 
@@ -35,6 +35,7 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
         specialise.refuse_crossed_exprs(k)
     ks = [e for k in ks for e in specialise.element_entries(k, element_dtypes, ints)]
     ks = stage("specialise", [constfold.run(k) for k in ks])
+    ks = stage("padfold", [padfold.run(k) for k in ks])
     ks = stage("fma", [fma.run(k) for k in ks])
     ks = stage("hoist", [hoist.run(k) for k in ks])
     ks = stage("tokens", [tokens.run(k) for k in ks])
