@@ -127,7 +127,9 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
     name = kernel_py.parent.name if kernel_py.name == "kernel.py" else kernel_py.stem
     port = out / name
     crate = out.parent / "crates" / name
-    translate.translate(kernel_py, crate, force=True, cutile=cutile)  # .gpu/crates/: ctrs's own build area
+    # .gpu/crates/: ctrs's own build area; the port serves the launches it is run with (its specs and the
+    # benchmark / numerics sizes beside them: array dtypes a launch mixes stay apart, dtypes.launch_groups)
+    translate.translate(kernel_py, crate, force=True, cutile=cutile, specs=_launches(specs))
     cargo = ["cargo", "build", "--lib", "--message-format=json-render-diagnostics"] + (
         ["--release"] if profile == "release" else [])
     res = subprocess.run(cargo, cwd=crate, env=toolchain.cargo_env(), capture_output=True, text=True)
@@ -169,6 +171,18 @@ def build_port(kernel_py: Path, specs: Path, out: Path, profile: str = "release"
         shutil.copy2(specs.parent / "regressions.json", port / "regressions.json")
     (port / "bundle.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return port
+
+
+def _launches(specs: Path) -> list:
+    """Every spec a port is run with: ``specs`` and its ``<stem>.bench.json`` / ``.numerics.json`` (EXTRA_SPECS)."""
+    from ..spec import load_specs  # noqa: PLC0415
+
+    out = list(load_specs(str(specs)))
+    for role in EXTRA_SPECS:
+        extra = specs.with_name(f"{specs.stem}.{role}.json")
+        if extra.exists():
+            out += load_specs(str(extra))
+    return out
 
 
 def carry_reference(kernel_py: Path, dest: Path) -> str | None:
