@@ -30,7 +30,11 @@ DTYPE_CODES: dict[str, int] = {"f32": 0, "f16": 1, "bf16": 2, "i32": 3, "i64": 4
 RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::half::bf16", "i32": "i32", "i64": "i64",
                   # fp8 arrays of a concrete dtype (TileGym's fp8 matmul): cuda_core's newtypes (cuda-core src/dtype.rs)
                   "f8e4m3fn": "cutile::cuda_core::f8e4m3fn", "f8e5m2": "cutile::cuda_core::f8e5m2"}
-TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64"}
+# fp8 element types have codes past TileGym's five; a port's tables list them only where one of its arrays has one
+# (module_codes), so every other port's ffi.rs / wrapper.py is what it was.
+FP8_CODES: dict[str, int] = {"f8e4m3fn": 5, "f8e5m2": 6}
+TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64",
+              "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 # Element types a type generic is dispatched over (cuTile float kernels; order = match-arm order).
 GENERIC_DTYPES = ("f32", "f16", "bf16")
 # A port with at most this many type generics dispatches every combination of their dtypes (3 ** n match arms, one
@@ -42,7 +46,9 @@ EVERY_COMBO_GENERICS = 3
 SCALAR_C = {"i32": ("int32_t", "int"), "i64": ("int64_t", "int"), "u32": ("uint32_t", "int"),
             "f32": ("float", "float"), "f64": ("double", "float"), "bool": ("bool", "bool")}
 # Comparison tolerances per dtype for numeric checks against the reference (atol, rtol).
-TOLERANCES = {"f32": [1e-5, 1e-5], "f16": [1e-3, 1e-3], "bf16": [1e-2, 1e-2], "i32": [0, 0], "i64": [0, 0]}
+TOLERANCES = {"f32": [1e-5, 1e-5], "f16": [1e-3, 1e-3], "bf16": [1e-2, 1e-2], "i32": [0, 0], "i64": [0, 0],
+              # fp8 (3 / 2 mantissa bits): one unit in the last place at 1.0
+              "f8e4m3fn": [0.125, 0.125], "f8e5m2": [0.25, 0.25]}
 # TensorDesc's extents / strides: the largest array rank a port takes (cutile 0.5.0 declares its tile ops for
 # ranks up to 6: #[cuda_tile::variadic_op(N = 6)], src/_core.rs; mamba2's rank-6 dd_last_partials)
 MAX_DIMS = 6
@@ -390,10 +396,16 @@ def host_spellings(profile) -> dict[str, str]:
     }
 
 
+def module_codes(fks: list[FfiKernel]) -> dict[str, int]:
+    """The TensorDesc dtype codes of a port: TileGym's five, and an fp8 code where one of its arrays has that type."""
+    used = {a.dtype for fk in fks for a in fk.arrays}
+    return {**DTYPE_CODES, **{d: c for d, c in FP8_CODES.items() if d in used}}
+
+
 def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile) -> str:
     return _env().get_template("ffi.rs.j2").render(
         host=host_spellings(profile), cutile_version=profile.version,
-        source=mod.source, stem=mod.stem, kernels=fks, codes=DTYPE_CODES, host_types=RUST_HOST_TYPE,
+        source=mod.source, stem=mod.stem, kernels=fks, codes=module_codes(fks), host_types=RUST_HOST_TYPE,
         max_dims=MAX_DIMS,
         layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
@@ -466,7 +478,7 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
                 else:
                     conds.append(f"{c} == {v}")
             for a, dt in fk.array_dtypes.items():
-                code = next(DTYPE_CODES[k] for k, t in TORCH_NAME.items() if t == dt)
+                code = next({**DTYPE_CODES, **FP8_CODES}[k] for k, t in TORCH_NAME.items() if t == dt)
                 conds.append(f"unsafe {{ (*{idents[a]}).dtype }} == {code}")
             call = [idents[a.name] if a.name in idents else a.ident for a in fk.args]
             if len(conds) == 1 and conds[0].startswith("("):
@@ -537,7 +549,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
     entries = [{**fk.selector(), "args": [a.name for a in fk.args if a.kind in ("array", "scalar", "const")]}
                for fk in fks]
     return _env().get_template("wrapper.py.j2").render(
-        source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks)), kernels=ctx, codes=DTYPE_CODES,
+        source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks)), kernels=ctx, codes=module_codes(fks),
         torch_names=TORCH_NAME, max_dims=MAX_DIMS, dispatchers=[d for d in pks if d["dispatch"]],
         dispatched={e.name for d in pks if d["dispatch"] for e in d["entries"]},
         entries_literal=json.dumps(entries, indent=4, sort_keys=True))

@@ -40,3 +40,18 @@ def test_fp8_array_port_is_ir_equivalent(tmp_path):
     specs = load_specs(str(DATA / "f8_arrays.json"))
     for s in specs:  # each against the entry the wrapper dispatches its launch to
         assert_port_equivalent(KERNEL, kernel_rs, s)
+
+
+@pytest.mark.model
+def test_fp8_arrays_are_checked_as_fp8_by_the_wrapper_and_the_c_entry():
+    """The wrapper takes float8_e4m3fn for `a` and `b` (not the float generics' list, which refused TileGym's fp8
+    matmul on the H200), and the C entry checks the fp8 TensorDesc code; a port without fp8 arrays keeps the
+    five codes it had."""
+    out = translate.translate_source(KERNEL)
+    wrapper, ffi = out["wrapper.py"], out["ffi.rs"]
+    assert 'make_desc(_where, "a", a, 2, ("float8_e4m3fn",))' in wrapper
+    assert 'make_desc(_where, "b", b, 2, ("float8_e4m3fn",))' in wrapper
+    assert '    "float8_e4m3fn": 5,\n}' in wrapper
+    assert "if d_a.dtype != 5 {" in ffi and "5 => std::mem::size_of::<cutile::cuda_core::f8e4m3fn>()," in ffi
+    plain = translate.translate_source(DATA.parent.parent / "fixtures" / "vector_add" / "kernel.py")
+    assert '"float8' not in plain["wrapper.py"] and "5 =>" not in plain["ffi.rs"]
