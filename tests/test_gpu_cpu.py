@@ -78,6 +78,25 @@ def test_array_values_permutation_roundtrips_and_is_integer_only():
     assert e.value.code == specmod.errors.SPEC_INVALID
 
 
+def test_array_values_data_roundtrips_and_must_cover_the_extent():
+    """``"values": [...]``: the array's memory element by element (inputs that must agree with each other, such as
+    the prefix counts a scatter kernel reads); it survives to_json and the schema, and a list of the wrong length or
+    a float in an integer array is a coded spec error."""
+    from ctrs.spec_schema import validate  # noqa: PLC0415
+
+    raw = {"name": "d", "kernel": "k", "args": {"cnt": {"dtype": "int32", "shape": [2, 3], "strides": [4, 1],
+                                                        "values": [0, 1, 2, -1, 3, 4, 5]}}}
+    s = specmod.parse_spec(raw)
+    assert s.args["cnt"].values == (0, 1, 2, -1, 3, 4, 5)
+    assert s.to_json()["args"]["cnt"]["values"] == [0, 1, 2, -1, 3, 4, 5] and specmod.parse_spec(s.to_json()) == s
+    validate([s.to_json()], "d.json")  # the schema takes it (raises otherwise)
+    for bad, msg in (([0, 1, 2], "3 values for 7 elements"), ([0, 1, 2, 3, 4, 5, 6.5], "6.5 is not an integer")):
+        raw["args"]["cnt"]["values"] = bad
+        with pytest.raises(specmod.errors.CtrsError, match=msg) as e:
+            specmod.parse_spec(raw)
+        assert e.value.code == specmod.errors.SPEC_INVALID
+
+
 def test_tolerances():
     assert gpu.tolerance("int32") is None and gpu.tolerance("bool_") is None
     assert gpu.tolerance("float16") == (1e-3, 1e-3, 0.0)

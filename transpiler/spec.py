@@ -23,7 +23,9 @@ Array fields: ``dtype`` (cuTile name: float16/bfloat16/float32/float64/int8/.../
 ``strides`` in elements (default: C-contiguous), ``align`` = base-pointer alignment in bytes
 (default 256, what PyTorch allocations give), ``index_dtype`` (int32 | int64, default int32), ``values``
 (what a GPU run fills it with: ``random``, the default, or ``permutation`` for an integer array whose values a
-kernel scatters by: distinct values 0 .. n-1 in random order, so no two stores race for one element).
+kernel scatters by: distinct values 0 .. n-1 in random order, so no two stores race for one element; or a list,
+the array's memory in element order, ``1 + sum((shape[i] - 1) * strides[i])`` numbers: inputs that must agree with
+each other, such as the prefix counts a scatter kernel reads, as the host code that launches it computes them).
 
 From it ``reference_signature`` builds exactly the ``KernelSignature`` that ``ct.launch`` builds
 for such tensors (cuTile Python 1.7.0 launch rules: 16-byte stride divisibility, shape % 16,
@@ -65,7 +67,7 @@ class ArrayArg:
     strides: tuple[int, ...]
     align: int = 256
     index_dtype: str = "int32"
-    values: str = "random"
+    values: str | tuple = "random"  # "random" | "permutation" | the array's memory, element by element
 
     @property
     def bits(self) -> int:
@@ -145,7 +147,7 @@ class Spec:
                 if a.index_dtype != "int32":
                     out[n]["index_dtype"] = a.index_dtype
                 if a.values != "random":
-                    out[n]["values"] = a.values
+                    out[n]["values"] = list(a.values) if isinstance(a.values, tuple) else a.values
             elif isinstance(a, ScalarArg):
                 out[n] = {"scalar": a.dtype, "value": a.value}
             else:
@@ -181,6 +183,21 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+def _data_values(values: list, dtype: str, shape: tuple, strides: tuple, where: str) -> tuple:
+    """A spec's literal array contents: one number per element of the array's memory extent (integers for an
+    integer or bool array)."""
+    extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides)) if all(shape) else 0
+    integral = not dtype.startswith("float")
+    bad = next((x for x in values if isinstance(x, bool) or not isinstance(x, (int, float))
+                or integral and not isinstance(x, int)), None)
+    if len(values) != extent or bad is not None:
+        why = (f"{len(values)} values for {extent} elements" if len(values) != extent
+               else f"{bad!r} is not {'an integer' if integral else 'a number'}")
+        raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: values: {why}",
+                               "list every element of the array's memory (1 + sum((shape[i]-1)*strides[i]) numbers)")
+    return tuple(values)
+
+
 def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
     if not isinstance(raw, dict) or "kernel" not in raw or "args" not in raw:
         raise errors.CtrsError(errors.SPEC_INVALID, f"{origin}: a specialisation needs 'kernel' and 'args'",
@@ -196,9 +213,12 @@ def parse_spec(raw: dict[str, Any], origin: str = "<spec>") -> Spec:
                                        "give one stride per dimension, in elements")
             dtype = canonical_dtype(v.get("dtype", ""), where)
             values = v.get("values", "random")
-            if values not in ARRAY_VALUES or values == "permutation" and not dtype.startswith(("int", "uint")):
+            if isinstance(values, list):
+                values = _data_values(values, dtype, shape, strides, where)
+            elif values not in ARRAY_VALUES or values == "permutation" and not dtype.startswith(("int", "uint")):
                 raise errors.CtrsError(errors.SPEC_INVALID, f"{where}: values {values!r} for a {dtype} array",
-                                       "use \"random\", or \"permutation\" for an integer index array")
+                                       "use \"random\", \"permutation\" for an integer index array, or a list of "
+                                       "the array's elements")
             args[name] = ArrayArg(name, dtype, shape, strides, int(v.get("align", 256)), v.get("index_dtype", "int32"),
                                   values)
         elif isinstance(v, dict) and "scalar" in v:

@@ -57,7 +57,8 @@ def schema() -> dict:
         "properties": {"dtype": {"enum": dtypes}, "shape": dims(0, MAX_INDEX["int64"]),
                        "strides": dims(0, MAX_INDEX["int64"]), "align": {"type": "integer", "minimum": 1,
                                                                           "maximum": 2**40},
-                       "index_dtype": {"enum": sorted(MAX_INDEX)}, "values": {"enum": list(ARRAY_VALUES)}},
+                       "index_dtype": {"enum": sorted(MAX_INDEX)}, "values": {"anyOf": [{"enum": list(ARRAY_VALUES)},
+                                                        {"type": "array", "items": {"type": "number"}}]}},
         # int32 indices (the default) bound every dimension and stride
         "if": {"not": {"properties": {"index_dtype": {"const": "int64"}}, "required": ["index_dtype"]}},
         "then": {"properties": {"shape": dims(0, MAX_INDEX["int32"]), "strides": dims(0, MAX_INDEX["int32"])}},

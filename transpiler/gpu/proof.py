@@ -378,7 +378,8 @@ def write_reports(report: Report, out: Path) -> dict:
 
 def make_tensors(spec: specmod.Spec, seed: int) -> dict[str, Any]:
     """Deterministic random inputs (torch, on the current CUDA device) for every array of ``spec``: floats normal,
-    integers in [0, 100), an array with ``values: permutation`` a random permutation of its indices."""
+    integers in [0, 100), an array with ``values: permutation`` a random permutation of its indices, one with a
+    list of values those values."""
     import torch  # noqa: PLC0415
 
     g = torch.Generator(device="cuda").manual_seed(seed)
@@ -388,7 +389,10 @@ def make_tensors(spec: specmod.Spec, seed: int) -> dict[str, Any]:
             continue
         dt = getattr(torch, a.dtype.rstrip("_")) if a.dtype != "bool_" else torch.bool
         extent = 1 + sum((d - 1) * s for d, s in zip(a.shape, a.strides))
-        if a.values == "permutation":  # distinct indices: a kernel scattering by them has no racing stores
+        if isinstance(a.values, tuple):  # the spec's own data (inputs that must agree with each other)
+            src = torch.tensor(a.values, dtype=torch.int64 if not dt.is_floating_point else torch.float64)
+            base = src.to(device="cuda", dtype=dt)
+        elif a.values == "permutation":  # distinct indices: a kernel scattering by them has no racing stores
             base = torch.randperm(extent, generator=g, device="cuda", dtype=torch.int64).to(dt)
         elif dt.is_floating_point:
             base = torch.randn(extent, generator=g, device="cuda", dtype=torch.float32).to(dt)
