@@ -124,3 +124,32 @@ def test_four_generics_are_ir_equivalent(tmp_path):
     rows = check.check(KERNEL, [str(FOUR)], keep=tmp_path / "port")
     assert [(r.spec, r.verdict) for r in rows] == [("dc4_bf16_w_bf16", "EQUIVALENT"), ("dc4_bf16_w_f32", "EQUIVALENT")], \
         [(r.spec, r.verdict, r.findings[:2]) for r in rows]
+
+
+MIXED_USE = DATA / "mixed_launch.py"  # gated_rows: x, gate, acc one variable by a use
+MIXED_USE_SPECS = DATA / "mixed_launch.json"  # gr_bf16_f32 (bf16 x / out, f32 gate / acc), gr_f16
+
+
+@pytest.mark.model
+def test_a_launch_mixing_one_variable_gets_its_concrete_entry_first():
+    """A launch passing arrays that a use made one dtype variable in different dtypes (bf16 x beside f32 gate: the
+    reference promotes their product to f32) gets an entry of its concrete dtypes, first, so the dispatch picks it;
+    the entries the port had without specs follow unchanged (dtypes.mixed_launches)."""
+    plain = [k.name for k in translate.translate_module(MIXED_USE).kernels]
+    mod = translate.translate_module(MIXED_USE, specs=load_specs(str(MIXED_USE_SPECS)))
+    assert [k.name for k in mod.kernels] == ["gated_rows_bf16_f32_bf16", *plain]
+    first = mod.kernels[0]
+    assert {p.name: str(p.dtype) for p in first.params if p.kind == "array"} == \
+        {"x": "bf16", "gate": "f32", "acc": "f32", "out": "bf16"}
+    classes = dtypes.Classes(["x", "gate", "acc", "out"])
+    classes.union("x", "gate")
+    launches = [{"x": "bf16", "gate": "f32", "out": "bf16"}, {"x": "f16", "gate": "f16"},
+                {"x": "bf16", "gate": "f32", "out": "bf16"}]
+    assert [{a: d.name for a, d in f.items()} for f in dtypes.mixed_launches(classes, launches)] == \
+        [{"x": "bf16", "gate": "f32", "out": "bf16"}]  # once, the same-dtype launch not at all
+
+
+def test_a_launch_mixing_one_variable_is_ir_equivalent(tmp_path):
+    rows = check.check(MIXED_USE, [str(MIXED_USE_SPECS)], keep=tmp_path / "port")
+    assert [(r.spec, r.verdict) for r in rows] == [("gr_bf16_f32", "EQUIVALENT"), ("gr_f16", "EQUIVALENT")], \
+        [(r.spec, r.verdict, r.findings[:2]) for r in rows]

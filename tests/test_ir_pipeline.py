@@ -115,6 +115,7 @@ TYPED_IR = {
     "tests/data/view_singleton_stride.py",
     "tests/data/tok_row_loops.py",
     "tests/data/pad_fold.py",
+    "tests/data/mixed_launch.py",
     "tests/data/mem_bad_store_order.py",
     "tests/data/mem_gather0d.py",
     "tests/data/mem_gather2d.py",

@@ -171,19 +171,35 @@ def candidates(blockers, element_dtypes, ints_only: bool = False, index_dtypes=(
 
 
 def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc, fixed=None, suffix=(), budget=None,
-            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",), launches=()):
+            strict_in: bool = False, apart: int = 0, index_dtypes=("i32",), launches=(), per_launch: bool = True):
     """The kernel's entries: solved, then one entry per combination of dtypes of the variables whose lowering
     depends on their value (named ``<name>_<dt>...``, an entry whose lowering fails is left out). ``apart``: the
     most type generics a port may have for its independent variables to stay apart (``keep_apart``; 0: the
     variables no use forces apart are one generic E). ``index_dtypes``: an index array's integer dtypes
     (:func:`candidates`). ``launches``: the launches the port must serve, each {array: IR dtype name} (the
     specs given to ``ctrs translate`` / ``ctrs check``): free variables whose arrays one of them passes in
-    different dtypes stay apart (:func:`launch_groups`). Returns (entries, blockers of the generic lowering when
+    different dtypes stay apart (:func:`launch_groups`), and a launch passing two arrays of one solved variable in
+    different dtypes gets an entry of its concrete dtypes (:func:`mixed_launches`; ``per_launch``: look for such
+    launches). Returns (entries, blockers of the generic lowering when
     no entry is left)."""
     budget = budget if budget is not None else [MAX_ENTRY_LOWERINGS]
     classes = Classes(arrays, fixed)
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
+    mixed = mixed_launches(classes, _serving(launches, fixed)) if per_launch and not suffix else []
+    if mixed:  # launches the generic typing cannot serve: an entry of their concrete dtypes each, before the others
+        own: list = []
+        served = []
+        for fix in mixed:
+            es, bs = entries(lower, arrays, name, element_dtypes, loc, fix, launch_suffix(arrays, fix, own), budget,
+                             strict_in, apart, index_dtypes)
+            if not bs:  # a launch whose entry does not lower (the reference does not compile it either) stays below
+                own += es
+                served.append(fix)
+        rest = [ln for ln in launches if not any(all(ln.get(a) == d.name for a, d in f.items()) for f in served)]
+        es, bs = entries(lower, arrays, name, element_dtypes, loc, fixed, suffix, budget, strict_in, apart,
+                         index_dtypes, rest, per_launch=False)  # the generic entries (the other launches)
+        return own + es, (bs if not own else [])
     names = classes.names()
     # the port's policy: the variables no use forces apart are one generic E (the arrays a launch passes share one
     # element type, as every port so far; merging only adds equalities, so what lowered still does), except a
@@ -252,6 +268,31 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     if out:
         return out, []
     return [], _entry_blockers(name, tried, blockers, suffix)
+
+
+def mixed_launches(classes: Classes, launches) -> list[dict[str, DType]]:
+    """The launches (each as {array: concrete dtype}, distinct, in order) that pass two arrays of one solved class
+    in different dtypes: a use made their variables one (``b_tile * dt_tile``, an mma's operands and accumulator),
+    which is right when a launch passes them alike; cuTile Python types each array by its tensor, so with bf16 ``x``
+    beside f32 ``dt`` (TileGym's mamba2 chunk-state kernels) the reference promotes where the generic port would
+    not compile (an mma with a bf16 accumulator). Such a launch gets an entry of its own, every array at its dtype."""
+    out: list[dict[str, DType]] = []
+    for ln in launches:
+        if not any(len({ln[a] for a in arrays_of(classes, r) if a in ln}) > 1 for r in classes.reps()):
+            continue
+        fix = {a: DTYPES[ln[a]] for a in classes.arrays if ln.get(a) in DTYPES}
+        if fix not in out:
+            out.append(fix)
+    return out
+
+
+def launch_suffix(arrays: list[str], fix: dict[str, DType], taken: list) -> tuple[str, ...]:
+    """An entry name suffix for the launch dtypes ``fix``: the arrays' dtypes in parameter order, runs of one dtype
+    spelled once (``bf16_f32`` for bf16 x, b then f32 dt, state ...), every array's where that name is taken."""
+    dts = [fix[a].name for a in arrays if a in fix]
+    short = tuple(d for i, d in enumerate(dts) if i == 0 or dts[i - 1] != d)
+    names = {k.name for k in taken}
+    return tuple(dts) if any(n.endswith("_" + "_".join(short)) for n in names) else short
 
 
 def _serving(launches, fixed) -> list[dict[str, str]]:
