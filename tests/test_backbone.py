@@ -62,6 +62,15 @@ def test_both_sides_assemble_to_sm90_cubins(fixture):
         assert (e_flags >> 8) & 0xFF == 0x5A, hex(e_flags)  # 0x5a = sm_90
 
 
+def test_disassembler_failure_names_its_cause():
+    """A bytecode tileirdisasm cannot read fails with the disassembler's first error (the cause: a version, an op
+    the verifier rejects, as the mamba2 port's bf16 mma accumulator was), not only its closing "failed to read"."""
+    with pytest.raises(tileir_tools.errors.CtrsError) as e:
+        tileir_tools.disasm(tileir_tools.BYTECODE_MAGIC + b"garbage!")
+    assert e.value.code == tileir_tools.errors.IR_INPUT
+    assert "tileirdisasm failed: error at offset" in e.value.message and "unsupported Tile version" in e.value.message
+
+
 def test_reference_bytecode_is_deterministic_and_pinned():
     a = ref_ir("vector_add", "f32_n4096").bytecode
     from ctrs.verify import ir_ref  # noqa: PLC0415

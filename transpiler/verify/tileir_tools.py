@@ -27,8 +27,14 @@ def disasm(data: bytes, debug_info: bool = True) -> str:
         cmd = [str(tool), *(["-g"] if debug_info else []), f.name]
         res = subprocess.run(cmd, capture_output=True, text=True, env=toolchain.tool_env(), timeout=120)
     if res.returncode != 0:
-        raise errors.CtrsError(errors.IR_INPUT, f"tileirdisasm failed: {res.stderr.strip().splitlines()[-1:]}",
-                               "the bytecode is truncated or of an unsupported version (13.1-13.4)")
+        lines = res.stderr.strip().splitlines()
+        # the first error is the cause (a verifier message: "'cuda_tile.mmaf' op operand #2 must be ..."), after
+        # the location the disassembler prints before it; the last line only says the read failed
+        first = next((ln.rsplit("error: ", 1)[1] for ln in lines if "error: " in ln), None)
+        cause = f"{first} ({lines[-1].strip()})" if first and first != lines[-1].split("error: ")[-1] else lines[-1:]
+        raise errors.CtrsError(errors.IR_INPUT, f"tileirdisasm failed: {cause}",
+                               "the bytecode is truncated or of an unsupported version (13.1-13.4), or the "
+                               "verifier rejects an op (the message names it)")
     return res.stdout
 
 
