@@ -816,8 +816,14 @@ class KernelEmitter:
         v = self.slot.get(r.id) or self.fresh(r.hint or "v")
         tok = self.fresh(f"_{v}_tok")
         typ = f"({type_rust(r.type)}, Token)"
+        decl = ""
         if op.kind == OpKind.GATHER and op.attrs.get("unpadded"):  # a rank-n gather: no padding (gathers.py)
             text = rules["load_ptr_unpadded"].format(**names)
+        elif op.kind == OpKind.GATHER and op.attrs.get("pad_tile"):  # its padding tile (passes/padfold.py)
+            (pad,) = rest
+            text = rules["load_ptr"].format(pad=targets.current().render("padding_tile", pad=self.val(pad)),
+                                            **names)
+            decl = "cast_tile_const"
         elif op.kind == OpKind.GATHER:
             (pad,) = rest
             p = self.fresh(pad.hint[:-2] if pad.hint.endswith("_t") else f"{a}_pad")  # x_zero_t -> x_zero
@@ -838,7 +844,7 @@ class KernelEmitter:
                 if mode is None:
                     raise _err(op, f"atomic {op.attrs['mode']} on {dt}")
                 text = rules["atomic_rmw"].format(arg=self.val(upd), mode=mode, **names)
-        mop = model.Op(op.kind.mnemonic, "{t}", (("t", text),), self.span(op), True)
+        mop = model.Op(op.kind.mnemonic, "{t}", (("t", text),), self.span(op), True, decl)
         mut = "mut " if r.id in self.slot else ""  # a loop's initial value living in its `let mut` slot
         out.append(model.Let(f"({mut}{v}, {tok})", model.OpaqueT(typ), mop, self.span(op)))
         self.text[(r.id, _SCALAR)] = v

@@ -45,22 +45,23 @@ def test_typed_memory_kernels_are_ir_equivalent(tmp_path, name):
 
 
 def test_rank2_gather_fixture_is_ir_equivalent(tmp_path):
-    """fixtures/gather_rank2: rank-2 gathers with bounds checks, a user mask and paddings (unpadded load + select
-    in the port, the padded load in the reference: verify/ircanon.py folds them) are IR-equivalent for every
-    spec; the raw-pointer ports (2-D arrays) state no alignment / bounds facts of their extents
-    (assert_equivalent_report), flat_tiles (a 1-D &Tensor with a 2-D index tile) is EQUIVALENT outright."""
+    """fixtures/gather_rank2: rank-2 gathers with bounds checks, a user mask and paddings (the front end's unpadded
+    load + select folded by passes/padfold.py into the padded load with the padding tile, cast_tile_const: the
+    reference's op) are IR-equivalent for every spec; the raw-pointer ports (2-D arrays) state no alignment /
+    bounds facts of their extents (assert_equivalent_report), flat_tiles (a 1-D &Tensor with a 2-D index tile) is
+    EQUIVALENT outright."""
     kernel = FIXTURES / "gather_rank2" / "kernel.py"
     files = translate.translate(kernel, tmp_path / "port")
     kernel_rs = next(p for p in files if p.name == "kernel.rs")
     rs = kernel_rs.read_text()
-    # the rank-2 loads: no padding value (5 dtype entries each: f32, f16, bf16 and the integer element entries
-    # i32, i64 (tests/test_int_elements.py); x_mask: masked_block's second and flat_tiles')
-    assert [rs.count(f"Some({m}), None, Some(") for m in ("table_mask", "keep_b", "x_mask")] == [5, 5, 10]
-    assert rs.count("select(") == 20  # 4 per entry
+    # the rank-2 loads: the padding tile (5 dtype entries each: f32, f16, bf16 and the integer element entries
+    # i32, i64 (tests/test_int_elements.py); x_mask: masked_block's second and flat_tiles'), no select left
+    assert [rs.count(f"Some({m}), Some(cast_tile_const(") for m in ("table_mask", "keep_b", "x_mask")] == [5, 5, 10]
+    assert rs.count("select(") == 0 and rs.count("pub fn cast_tile_const<") == 1
     specs = load_specs(str(FIXTURES / "gather_rank2" / "specs.json"))
     gens = ir_rs.compile_ports(kernel_rs, [(s, s.rust["entry"]) for s in specs])
     for s, gen in zip(specs, gens):
-        assert "select" in gen.text
+        assert "select" not in gen.text  # the reference's padded load
         if s.kernel == "flat_tiles":
             assert irdiff.diff(ir_ref.compile_reference(kernel, s).text, gen.text, "ref", "gen").verdict() == \
                 "EQUIVALENT"
@@ -377,7 +378,7 @@ def test_gather_of_a_second_dtype_generic_is_padded_once_concrete(tmp_path):
     assert_equivalent_report(irdiff.diff(ir_ref.compile_reference(p, spec).text, gen.text, "ref", "gen"), kernel_rs)
 
 
-def test_scalar_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_path):
+def test_scalar_gather_of_a_second_dtype_generic_is_one_padded_load(tmp_path):
     """The 0-d form of the test above (`ct.gather(w, (row,), padding_value=0).item()`, unsloth's cross-entropy
     backward reads its saved logsumexp so): the unpadded load's mask is a 0-d i1 tile (`tile<i1>`), still a mask
     the verifier folds with the select into the reference's padded load (it once read any mask type but `..xi1` as a
@@ -387,7 +388,9 @@ def test_scalar_gather_of_a_second_dtype_generic_is_unpadded_then_selected(tmp_p
                                           "    a = ct.astype(ct.gather(x, i), ct.float32)\n"
                                           "    s = ct.gather(w, (row,), padding_value=0).item()\n"
                                           "    ct.scatter(y, i, a * s)\n")
-    assert "pub fn k_f16_f32<" in rs and "Some(w_m0), None, Some(get_tensor_token(w))" in rs
+    # folded (passes/padfold.py) into the padded load with its 0-d padding tile (cast_tile_const: a generic E1's
+    # padding, which tile_to_scalar cannot make)
+    assert "pub fn k_f16_f32<" in rs and "Some(w_m0), Some(cast_tile_const(" in rs
     assert "let w_m0: Tile<bool, { [] }> = " in rs
     spec, gen = _xw_f16_f32(kernel_rs, 4)
     ref = ir_ref.compile_reference(p, spec).text

@@ -85,8 +85,9 @@ class OpKind(enum.Enum):
     ARRAY_STRIDE = ("array_stride", Family.MEMORY)  # (array) -> i32: A.strides[axis] (a raw entry's parameter)
     # ct.gather / ct.scatter / atomics on pointer tiles (frontends/cutile/memory.py): operands (array, *index
     # [, value...][, mask]); attrs: index (per axis an int literal or None for the next operand), shape (the
-    # index shape), check_bounds, has_mask, latency (gather/scatter), padding (gather), mode / memory_order /
-    # memory_scope (atomics). The emitter spells cuTile Python's pointer chain (u64 offsets, bounds mask).
+    # index shape), check_bounds, has_mask, latency (gather/scatter), padding (gather), unpadded (a gather with
+    # no padding operand), pad_tile (its padding operand is a tile of the index shape, passes/padfold.py), mode /
+    # memory_order / memory_scope (atomics). The emitter spells cuTile Python's pointer chain (u64 offsets, mask).
     ATOMIC_RMW = ("atomic_rmw", Family.MEMORY)  # (array, *index, update[, mask]) -> old values
     ATOMIC_CAS = ("atomic_cas", Family.MEMORY)  # (array, *index, expected, desired[, mask]) -> old values
     # A.tiled_view(shape).atomic_store_<op>(index, update) (frontends/cutile/tiledview.py): a reduction into a

@@ -165,7 +165,8 @@ def _check_pointer_op(op: Op) -> None:
         _fail(errors.IR_VERIFY_STRUCTURE, op, f"{len(rest)} value operands, expected {want}")
     el = op.attrs.get("elem") or arr.type.dtype  # elem: a gather/scatter through a pointer cast (ptr_to_ptr)
     for v in rest:
-        vshape = () if op.kind == OpKind.GATHER else shape  # a gather's operand is its 0-d padding constant
+        # a gather's operand is its 0-d padding constant, or the padding tile of its shape (passes/padfold.py)
+        vshape = () if op.kind == OpKind.GATHER and not op.attrs.get("pad_tile") else shape
         if v.type != TileType(el, vshape):
             _fail(T, op, f"value {v.type} is not a {vshape} tile of {el}")
     if op.kind != OpKind.SCATTER and [r.type for r in results] != [TileType(el, shape)]:
