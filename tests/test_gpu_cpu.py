@@ -82,6 +82,8 @@ def test_array_values_data_roundtrips_and_must_cover_the_extent():
     """``"values": [...]``: the array's memory element by element (inputs that must agree with each other, such as
     the prefix counts a scatter kernel reads); it survives to_json and the schema, and a list of the wrong length or
     a float in an integer array is a coded spec error."""
+    from hypothesis import find  # noqa: PLC0415
+
     from ctrs.spec_schema import validate  # noqa: PLC0415
 
     raw = {"name": "d", "kernel": "k", "args": {"cnt": {"dtype": "int32", "shape": [2, 3], "strides": [4, 1],
@@ -90,6 +92,8 @@ def test_array_values_data_roundtrips_and_must_cover_the_extent():
     assert s.args["cnt"].values == (0, 1, 2, -1, 3, 4, 5)
     assert s.to_json()["args"]["cnt"]["values"] == [0, 1, 2, -1, 3, 4, 5] and specmod.parse_spec(s.to_json()) == s
     validate([s.to_json()], "d.json")  # the schema takes it (raises otherwise)
+    fuzzed = specmod.parse_spec({**s.to_json(), "fuzz": {"vary": ["cnt.0"]}})
+    assert gpu.tie_groups(fuzzed) and find(gpu.spec_strategy(fuzzed), lambda x: True) == fuzzed  # data: not resized
     for bad, msg in (([0, 1, 2], "3 values for 7 elements"), ([0, 1, 2, 3, 4, 5, 6.5], "6.5 is not an integer")):
         raw["args"]["cnt"]["values"] = bad
         with pytest.raises(specmod.errors.CtrsError, match=msg) as e:
