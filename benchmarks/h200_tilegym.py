@@ -210,8 +210,9 @@ def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], 
     capture of its file. A spec equal to one already taken (the ``proven`` EQUIVALENT specs first) is left out;
     one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix."""
     f = shapes_dir() / Path(rel).with_suffix(".json")
-    if not f.exists():
-        return [], []
+    if not f.exists() or any(isinstance(a, dict) and isinstance(a.get("values"), list)
+                             for p in proven for a in p["args"].values()):
+        return [], []  # none captured, or inputs that must agree (spec "values" data): captured shapes hold random ones
     d = json.loads(f.read_text())
     content = {p["name"]: _body(p) for p in proven}  # name -> the spec it names
     bodies = set(content.values())
