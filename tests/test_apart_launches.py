@@ -147,6 +147,12 @@ def test_a_launch_mixing_one_variable_gets_its_concrete_entry_first():
                 {"x": "bf16", "gate": "f32", "out": "bf16"}]
     assert [{a: d.name for a, d in f.items()} for f in dtypes.mixed_launches(classes, launches)] == \
         [{"x": "bf16", "gate": "f32", "out": "bf16"}]  # once, the same-dtype launch not at all
+    # a free variable passed in a dtype no type generic dispatches (an int8 mask: TileGym's attention variants;
+    # the JIT cannot spell E::ZERO of i8) gets its entry too; an index dtype the solver specialises does not
+    generic = ("f32", "f16", "bf16", "i32", "i64")
+    masks = [{"x": "bf16", "gate": "bf16", "acc": "i8"}, {"x": "bf16", "gate": "bf16", "acc": "i32"}]
+    assert [{a: d.name for a, d in f.items()} for f in dtypes.mixed_launches(classes, masks, generic)] == [masks[0]]
+    assert dtypes.mixed_launches(classes, masks) == []  # without the generic dtypes: only mixed classes count
 
 
 def test_a_launch_mixing_one_variable_is_ir_equivalent(tmp_path):

@@ -186,7 +186,8 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     classes = Classes(arrays, fixed)
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
-    mixed = mixed_launches(classes, _serving(launches, fixed)) if per_launch and not suffix else []
+    mixed = mixed_launches(classes, _serving(launches, fixed), (*element_dtypes, *index_dtypes)) \
+        if per_launch and not suffix else []
     if mixed:  # launches the generic typing cannot serve: an entry of their concrete dtypes each, before the others
         own: list = []
         served = []
@@ -270,15 +271,23 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     return [], _entry_blockers(name, tried, blockers, suffix)
 
 
-def mixed_launches(classes: Classes, launches) -> list[dict[str, DType]]:
+def mixed_launches(classes: Classes, launches, generic=()) -> list[dict[str, DType]]:
     """The launches (each as {array: concrete dtype}, distinct, in order) that pass two arrays of one solved class
     in different dtypes: a use made their variables one (``b_tile * dt_tile``, an mma's operands and accumulator),
     which is right when a launch passes them alike; cuTile Python types each array by its tensor, so with bf16 ``x``
     beside f32 ``dt`` (TileGym's mamba2 chunk-state kernels) the reference promotes where the generic port would
-    not compile (an mma with a bf16 accumulator). Such a launch gets an entry of its own, every array at its dtype."""
+    not compile (an mma with a bf16 accumulator). Also those passing a free class's arrays in a dtype outside
+    ``generic`` (the dtypes a type generic is dispatched over, and the index dtypes the solver specialises itself):
+    an int8 mask (TileGym's attention variants) that a generic entry would neither dispatch nor spell constants of
+    (``E::ZERO`` of i8: "Unsupported constant type" in the cuTile JIT). Such a launch gets an entry of its own,
+    every array at its dtype."""
     out: list[dict[str, DType]] = []
     for ln in launches:
-        if not any(len({ln[a] for a in arrays_of(classes, r) if a in ln}) > 1 for r in classes.reps()):
+        def needs(r) -> bool:
+            seen = {ln[a] for a in arrays_of(classes, r) if a in ln}
+            return len(seen) > 1 or bool(generic) and r not in classes.bound and not seen <= set(generic)
+
+        if not any(needs(r) for r in classes.reps()):
             continue
         fix = {a: DTYPES[ln[a]] for a in classes.arrays if ln.get(a) in DTYPES}
         if fix not in out:
