@@ -111,7 +111,8 @@ def main() -> None:
     ap.add_argument("-o", "--out", type=Path, default=Path("sass-diff"))
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
-    fks = render_host.ffi_kernels(translate.translate_module(a.kernel))
+    # the entries of a port translated for these launches (a bundle's port: array dtypes they mix stay apart)
+    fks = render_host.ffi_kernels(translate.translate_module(a.kernel, specs=load_specs(a.spec)))
     specs = [s for s in load_specs(a.spec) if not a.only or a.only in s.name]
     if not specs:
         raise SystemExit("no spec matches")
