@@ -17,3 +17,14 @@ def gated_rows(x, gate, acc, out, N: ConstInt):
     a = ct.load(acc, index=(row, 0), shape=(1, N), padding_mode=ct.PaddingMode.ZERO)
     y = xt * g + a
     ct.store(out, index=(row, 0), tile=ct.astype(y, out.dtype))
+
+
+@ct.kernel
+def gated_pick(idx, x, gate, out, N: ConstInt):
+    # idx's element is a row index (an integer entry per index dtype, dtypes.candidates); the lowering of the
+    # generic typing stops there, so x meets gate (one variable) only in the entries that fix idx
+    row = ct.bid(0)
+    i = ct.gather(idx, row)
+    xt = ct.load(x, index=(i, 0), shape=(1, N), padding_mode=ct.PaddingMode.ZERO)
+    g = ct.load(gate, index=(row, 0), shape=(1, N), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(out, index=(row, 0), tile=ct.astype(xt * g, out.dtype))

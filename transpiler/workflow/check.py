@@ -360,7 +360,10 @@ def _check(kernel: Path, extra_specs: list[str] | None, port: Path | None, keep:
             return skipped
         build_crate(port, cutile)
         with targets.using(cutile):
-            fks = render_host.ffi_kernels(translate.translate_module(kernel, specs=given if translated else None))
+            fks = render_host.ffi_kernels(translate.translate_module(kernel, specs=given))
+            if not translated and given and not {fk.name for fk in fks} <= {k["name"] for k in analysis["kernels"]}:
+                # an existing port translated without these launches (its entries are the spec-less ones)
+                fks = render_host.ffi_kernels(translate.translate_module(kernel))
         check_known(specs, fks, kernel)
         rows: list[Row] = []
         kernel_rs = port / "kernel.rs"

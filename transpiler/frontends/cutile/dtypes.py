@@ -186,8 +186,9 @@ def entries(lower, arrays: list[str], name: str, element_dtypes, loc: errors.Loc
     classes = Classes(arrays, fixed)
     met: set[str] = set()
     ks, blockers, classes = solve(lower, classes, loc, met)
-    mixed = mixed_launches(classes, _serving(launches, fixed), (*element_dtypes, *index_dtypes)) \
-        if per_launch and not suffix else []
+    # at every level: a lowering that stops at a dtype-dependent blocker sees the facts past it only in the entries
+    # that fix that variable (TileGym's attention-sink decode unifies its f32 LSE_Out with the bf16 arrays there)
+    mixed = mixed_launches(classes, _serving(launches, fixed), (*element_dtypes, *index_dtypes)) if per_launch else []
     if mixed:  # launches the generic typing cannot serve: an entry of their concrete dtypes each, before the others
         own: list = []
         served = []
