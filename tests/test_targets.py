@@ -40,7 +40,7 @@ def test_api_spellings_are_data():
     assert old.api.keys() == new.api.keys()
     assert new.differences(old) == ["assume_div_by", "assume_lower_bound", "global_orderings", "global_type",
                                     "host_borrow_tensor", "host_context", "host_fast_launch", "join_tokens",
-                                    "load_token", "ordered_store_view", "pack_bytes", "partition_view",
+                                    "load_token", "ordered_store_view", "pack_bytes", "padding_tile", "partition_view",
                                     "set_tensor_token",
                                     "view_atomic_red", "view_store"]
     args = dict(tensor="x", shape="shape![TILE]", padding="padding::None", dim_map="dim_map::Identity",
