@@ -25,7 +25,8 @@ def allowlist_names(text: str) -> frozenset[str]:
 
 
 def crate_source(version: str | None = None) -> Path:
-    """``src/`` of the cutile crate the harness builds against (cargo metadata of the harness manifest, offline)."""
+    """``src/`` of the cutile crate the harness builds against (cargo metadata of the harness manifest, offline;
+    the crates are fetched first where no build for this version has fetched them yet)."""
     from ctrs import errors, targets, toolchain  # noqa: PLC0415
     from ctrs.verify import ir_rs  # noqa: PLC0415
 
@@ -39,8 +40,13 @@ def crate_source(version: str | None = None) -> Path:
         host = re.search(r"^host: (\S+)", subprocess.run(["rustc", "-vV"], capture_output=True, text=True,
                                                            timeout=60).stdout, re.M)
         plat = ["--filter-platform", host.group(1)] if host else []  # other platforms' crates are not fetched
-        res = subprocess.run(["cargo", "metadata", "--offline", "--locked", "--format-version", "1", *plat], cwd=d,
-                             capture_output=True, text=True, timeout=120, env=toolchain.cargo_env(profile.bytecode))
+        env = toolchain.cargo_env(profile.bytecode)
+        meta = ["cargo", "metadata", "--offline", "--locked", "--format-version", "1", *plat]
+        res = subprocess.run(meta, cwd=d, capture_output=True, text=True, timeout=120, env=env)
+        if res.returncode != 0:  # not fetched yet on this machine (no build for this version so far): fetch, once
+            fetch = ["cargo", "fetch", "--locked", *(["--target", host.group(1)] if host else [])]
+            if subprocess.run(fetch, cwd=d, capture_output=True, text=True, timeout=600, env=env).returncode == 0:
+                res = subprocess.run(meta, cwd=d, capture_output=True, text=True, timeout=120, env=env)
     if res.returncode != 0:
         raise errors.CtrsError(errors.RS_BUILD, "cargo metadata of the compile harness failed (is the cutile "
                                f"{profile.version} crate fetched?)", " ".join(res.stderr.split())[-300:])
