@@ -33,6 +33,7 @@ RUST_HOST_TYPE = {"f32": "f32", "f16": "cutile::half::f16", "bf16": "cutile::hal
 # fp8 element types have codes past TileGym's five; a port's tables list them only where one of its arrays has one
 # (module_codes), so every other port's ffi.rs / wrapper.py is what it was.
 FP8_CODES: dict[str, int] = {"f8e4m3fn": 5, "f8e5m2": 6}
+ALL_CODES: dict[str, int] = {**DTYPE_CODES, **FP8_CODES}
 TORCH_NAME = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64",
               "f8e4m3fn": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 # Element types a type generic is dispatched over (cuTile float kernels; order = match-arm order).
@@ -478,7 +479,7 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
                 else:
                     conds.append(f"{c} == {v}")
             for a, dt in fk.array_dtypes.items():
-                code = next({**DTYPE_CODES, **FP8_CODES}[k] for k, t in TORCH_NAME.items() if t == dt)
+                code = next(ALL_CODES[k] for k, t in TORCH_NAME.items() if t == dt)
                 conds.append(f"unsafe {{ (*{idents[a]}).dtype }} == {code}")
             call = [idents[a.name] if a.name in idents else a.ident for a in fk.args]
             if len(conds) == 1 and conds[0].startswith("("):

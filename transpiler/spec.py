@@ -138,6 +138,10 @@ class Spec:
             dims.append(int(v))
         return dims[0], dims[1], dims[2]
 
+    @property
+    def has_data(self) -> bool:
+        """Whether some array's inputs are given as data (``values`` a list): a resized launch would not agree."""
+        return any(isinstance(a, ArrayArg) and isinstance(a.values, tuple) for a in self.args.values())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

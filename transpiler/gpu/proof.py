@@ -225,7 +225,7 @@ def spec_strategy(spec: specmod.Spec):
                     if isinstance(a, specmod.ConstArg) and isinstance(a.value, int) and not isinstance(a.value, bool)
                     and a.value > 1})
     groups = tie_groups(spec)
-    if not groups or any(isinstance(a, specmod.ArrayArg) and isinstance(a.values, tuple) for a in spec.args.values()):
+    if not groups or spec.has_data:
         return st.just(spec)  # nothing to vary, or inputs given as data: a resized launch would not agree with them
     keys = [_base_value(spec, g[0]) for g in groups]
     return st.fixed_dictionaries({k: size_strategy(k, limit, tiles) for k in keys}).map(lambda d: resized(spec, d))

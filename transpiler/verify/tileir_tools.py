@@ -27,11 +27,10 @@ def disasm(data: bytes, debug_info: bool = True) -> str:
         cmd = [str(tool), *(["-g"] if debug_info else []), f.name]
         res = subprocess.run(cmd, capture_output=True, text=True, env=toolchain.tool_env(), timeout=120)
     if res.returncode != 0:
-        lines = res.stderr.strip().splitlines()
-        # the first error is the cause (a verifier message: "'cuda_tile.mmaf' op operand #2 must be ..."), after
-        # the location the disassembler prints before it; the last line only says the read failed
-        first = next((ln.rsplit("error: ", 1)[1] for ln in lines if "error: " in ln), None)
-        cause = f"{first} ({lines[-1].strip()})" if first and first != lines[-1].split("error: ")[-1] else lines[-1:]
+        # the first error is the cause (a verifier message: "'cuda_tile.mmaf' op operand #2 must be ..."), the last
+        # one only says the read failed
+        errs = [ln.rsplit("error: ", 1)[1].strip() for ln in res.stderr.splitlines() if "error: " in ln]
+        cause = "; ".join(dict.fromkeys(errs[:1] + errs[-1:])) or res.stderr.strip() or "no output"
         raise errors.CtrsError(errors.IR_INPUT, f"tileirdisasm failed: {cause}",
                                "the bytecode is truncated or of an unsupported version (13.1-13.4), or the "
                                "verifier rejects an op (the message names it)")
