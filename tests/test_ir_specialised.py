@@ -4,6 +4,8 @@ constant conditions", "Typing rules"): each rule with a kernel of this repo prov
 * a size-1 extent (tests/data/gather_unit_axis.py): the reference's gather compares with ``constant 1``, the port
   with the extent argument; the verifier reads the argument as 1 where the reference's mangled entry symbol says
   the axis was specialised;
+* a unit stride (tests/data/scatter_unit_inner.py, a scatter into ``[B, M, 1]``): the reference multiplies the
+  row index by ``constant 1``, the port by its stride argument, read as 1 by the same rule;
 * a compile-time ``check_bounds`` (tests/data/const_check_bounds.py): the port's Rust ``if`` on its const
   generics is emitted with both arms; an ``if`` on a constant condition is its taken arm;
 * a ``ct.Constant[float]`` meeting an f16 / bf16 tile (tests/data/loose_float_const.py) is loosely typed like
@@ -21,7 +23,7 @@ from ctrs.verify import ir_ref, ir_rs, ircanon, irdiff, irparse
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["gather_unit_axis", "const_check_bounds", "loose_float_const"]
+KERNELS = ["gather_unit_axis", "scatter_unit_inner", "const_check_bounds", "loose_float_const"]
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +43,9 @@ def _spec(kernel: str, name: str):
 def test_unit_extents_come_from_the_reference_symbol():
     ref = ir_ref.compile_reference(DATA / "gather_unit_axis.py", _spec("gather_unit_axis", "f16_b1"))
     (entry,) = irparse.parse(ref.text, "ref").entries
-    # table [1, 1, 4096]: args 0 (pointer), 1-3 (extents); idx [1, 512]: 7, 8-9; out [1, 512]: 12, 13-14
-    assert irdiff.unit_extent_args(entry.sig, len(entry.defs)) == {1, 2, 8, 13}
+    # table [1, 1, 4096]: args 0 (pointer), 1-3 (extents), 4-6 (strides [4096, 4096, 1]); idx [1, 512]: 7, 8-9,
+    # 10-11; out [1, 512]: 12, 13-14, 15-16. Size-1 extents and unit strides.
+    assert irdiff.unit_extent_args(entry.sig, len(entry.defs)) == {1, 2, 6, 8, 11, 13, 16}
     assert irdiff.unit_extent_args("entry @pick_rows_f16 ( %def : tile < i32 > )", 1) == frozenset()
 
 
@@ -58,6 +61,18 @@ def test_without_the_specialisation_the_extent_compare_is_a_difference(ports):
     rep = irdiff.diff(plain, gen.text)
     assert not rep.equivalent and rep.verdict() != "EQUIVALENT", rep.render()
     assert rep.stats["matched"] < rep.stats["ref_ops"], rep.render()
+
+
+def test_without_the_specialisation_the_unit_stride_is_a_difference(ports):
+    """The scatter's unit stride: equivalent under the reference's symbol, missing its ``muli`` by ``constant 1``
+    when the same reference is named so that it specialises nothing."""
+    spec = _spec("scatter_unit_inner", "f16_b2")
+    ref = ir_ref.compile_reference(DATA / "scatter_unit_inner.py", spec)
+    (gen,) = ir_rs.compile_ports(ports["scatter_unit_inner"], [(spec, "row_max_f16")])
+    assert irdiff.diff(ref.text, gen.text).equivalent
+    plain = re.sub(r"entry @\w+", "entry @row_max", ref.text, count=1)
+    rep = irdiff.diff(plain, gen.text)
+    assert [f.code for f in rep.findings if f.severity == "critical"][:1] == ["IRD-MISSING"], rep.render()
 
 
 _IF = """entry @k(%arg0: tile<i32>, %arg1: tile<ptr<i32>>) optimization_hints=<default = {{}}> {{

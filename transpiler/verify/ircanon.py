@@ -60,6 +60,9 @@ Normalisations (each one is noise between cuTile Python and cuTile Rust, never s
     reference-side rule above covers those) is read as the constant 1 of its type, and ``exti`` / ``trunci`` of an
     integer splat constant is the constant it evaluates to. Only the port is rewritten, only for arguments the
     reference itself made the constant 1: a reference that compares with the argument is still a difference.
+    Unit strides are the same rule (``stride_constant`` 1, rank <= 5): a ``ct.scatter`` / ``ct.gather`` into an
+    array whose inner dims are size 1 (``[B, H, M, 1]``, strides ``[.., 1, 1]``) multiplies its index by the
+    reference's ``constant 1``, by the stride argument in the port, 1 at that launch.
   * padded pointer loads (docs/ir.md "Padded gathers"): an unpadded masked ``load_ptr_tko`` whose result only feeds
     ``select %mask, %result, %pad`` on the load's own mask is the padded load ``load_ptr_tko %ptr, %mask, %pad``
     (the port's spelling of a rank >= 2 ``ct.gather``: cutile cannot pass a rank >= 2 padding); the padding of a

@@ -435,9 +435,9 @@ def _token_findings(ref: ircanon.Canon, gen: ircanon.Canon, rmod, gmod) -> list[
 
 
 def unit_extent_args(entry_sig: str, n_args: int) -> frozenset[int]:
-    """The entry-argument positions of the extents the reference made the constant 1 (ircanon's "size-1 extents
-    read by the body"): read from its mangled entry symbol (cuTile Python's ``demangle_kernel_name``: the
-    parameters' constraints, ``shape_constant`` per axis); an array parameter is its pointer, its extents, its
+    """The entry-argument positions of the extents and strides the reference made the constant 1 (ircanon's
+    "size-1 extents and unit strides read by the body"): read from its mangled entry symbol (cuTile Python's
+    ``demangle_kernel_name``: the parameters' constraints, ``shape_constant`` and ``stride_constant`` per axis); an array parameter is its pointer, its extents, its
     strides, a scalar one argument, a constant none. Empty when the symbol is not a cuTile Python mangled name
     (a hand-written dump, a port), when cuda-tile is not there, or when the layout does not add up to the entry's
     ``n_args`` arguments."""
@@ -455,6 +455,7 @@ def unit_extent_args(entry_sig: str, n_args: int) -> frozenset[int]:
     for p in sig.parameters:
         if isinstance(p, ArrayConstraint):
             out |= {pos + 1 + i for i, c in enumerate(p.shape_constant) if c == 1}
+            out |= {pos + 1 + p.ndim + i for i, c in enumerate(p.stride_constant) if c == 1}
             pos += 1 + 2 * p.ndim
         elif isinstance(p, ScalarConstraint):
             pos += 1
