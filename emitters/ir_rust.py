@@ -50,6 +50,8 @@ def _ordered_store_spelling() -> bool:
     """Whether the target profile spells an ordered store (``[api.ordered_store_view]``: cutile 0.5.0, not 0.3.1)."""
     return bool(targets.current().spelling("ordered_store_view")["rust"])
 _POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
+# integer ops cutile's bounds analysis carries exact operands through (for-loop bounds it knows: ``_static_int``)
+_STATIC_ARITH = {OpKind.ADDI, OpKind.SUBI, OpKind.MULI, OpKind.DIVI, OpKind.REMI, OpKind.MAXI, OpKind.MINI}
 _CMP_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SCALAR = "scalar"
 _CONST = "const"
@@ -255,6 +257,8 @@ class KernelEmitter:
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
         self.defs: dict[int, OpKind] = {}  # value id -> the kind of the op defining it (_analyse)
+        self.def_ops: dict[int, Op] = {}  # value id -> the op defining it (_analyse)
+        self.const_params = {p.value.id for p in k.params if p.kind == "constant" and p.value is not None}
         self.const_values: dict[int, object] = {}  # value id -> the value of the constant defining it (_analyse)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
@@ -288,6 +292,7 @@ class KernelEmitter:
                 self._analyse(r)
             for res in op.results:
                 self.defs[res.id] = op.kind
+                self.def_ops[res.id] = op
                 if op.kind == OpKind.CONSTANT:
                     self.const_values[res.id] = op.attrs["value"]
                 if isinstance(res.type, ScalarType):
@@ -1107,10 +1112,34 @@ class KernelEmitter:
                 raise _err(op, "a range over i64 bounds with a runtime step (cutile casts no i64 to the usize of "
                            "step_by)")
             s_text = str(c)
-        out.append(model.For(ivn, self.val(start, _SCALAR), self.val(stop, _SCALAR), inner, self.span(op),
-                             tuple(x for x in slots if x is not None), step=s_text))
+        lo, hi = self.val(start, _SCALAR), self.val(stop, _SCALAR)
+        unbound = targets.current().spelling("unbounded_loop_zero")["rust"]
+        if unbound and ivn != "_" and self._static_int(start) and self._static_int(stop):  # `_`: cutile bounds none
+            # the reference's loop index carries no fact; cutile bounds the iterand of a loop whose bounds it knows
+            # (assume bounded<lo, hi-1>), which keeps tileiras from folding an unrolled index (a dynamic extract
+            # through local memory): the bounds start from a zero cutile does not know, folded back by tileiras
+            ty = "i64" if start.type.dtype == I64 else "i32"
+            zt, z = self.fresh(f"{ivn}_zero_t"), self.fresh(f"{ivn}_zero")
+            self.let(out, zt, f"Tile<{ty}, {{ [] }}>", f"constant(0{ty}, const_shape![])", op)
+            self.let(out, z, ty, unbound.format(tile=zt), op)
+            lo = z if self.const_values.get(start.id) == 0 else f"{z} + {lo}"
+            hi = f"({z} + {hi})"
+        out.append(model.For(ivn, lo, hi, inner, self.span(op), tuple(x for x in slots if x is not None),
+                             step=s_text))
         for _, res, name in scalars:
             self.convert_forms(out, op, res, name, _SCALAR)
+
+    def _static_int(self, v) -> bool:
+        """Whether cutile's bounds analysis knows ``v`` exactly: a literal, a const generic, integer arithmetic of
+        them (cutile-compiler bounds.rs)."""
+        if v.id in self.const_params:
+            return True
+        op = self.def_ops.get(v.id)
+        if op is None:
+            return False
+        if op.kind in (OpKind.CONSTANT, OpKind.CONST_SYM):
+            return True
+        return op.kind in _STATIC_ARITH and all(self._static_int(x) for x in op.operands)
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):

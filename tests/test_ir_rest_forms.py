@@ -54,7 +54,7 @@ def test_cdiv_of_constants_is_a_scalar_ceil_div():
     """cuTile Python folds ct.cdiv(SPAN, TILE) to a constant; a divi of constant tiles stays a divi in the port's IR
     (the JIT does not fold it), cutile's scalar ceil_div of the const generics is folded."""
     rs = translate.translate_source(DATA / "ir_const_cdiv.py")["kernel.rs"]
-    assert "let cdiv: i32 = ceil_div(SPAN, TILE);" in rs and "for j in 0i32..cdiv {" in rs
+    assert "let cdiv: i32 = ceil_div(SPAN, TILE);" in rs and "for j in j_zero..(j_zero + cdiv) {" in rs
     assert "divi(" not in rs
 
 
