@@ -52,6 +52,8 @@ def _ordered_store_spelling() -> bool:
 _POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
 # integer ops cutile's bounds analysis carries exact operands through (for-loop bounds it knows: ``_static_int``)
 _STATIC_ARITH = {OpKind.ADDI, OpKind.SUBI, OpKind.MULI, OpKind.DIVI, OpKind.REMI, OpKind.MAXI, OpKind.MINI}
+# ct.launch specialises size-1 extents of arrays up to TMA's rank (transpiler/spec.py TMA_MAX_NDIM)
+_UNIT_MAX_RANK = 5
 _CMP_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SCALAR = "scalar"
 _CONST = "const"
@@ -262,6 +264,7 @@ class KernelEmitter:
         self.const_values: dict[int, object] = {}  # value id -> the value of the constant defining it (_analyse)
         self._analyse(k.body)
         self.raw = _raw_arrays(k)
+        self.unit_extents = self._unit_extents()
         self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
         self.tensors: dict[int, str] = {}  # raw array id -> `x_view`, the tensor its view ops read (raw_views)
 
@@ -1234,7 +1237,60 @@ class KernelEmitter:
                 name = f"{a}_{what}"
                 self.let(out, name, "i32", targets.current().render("assume_lower_bound", in_unsafe=True, x=name,
                                                                      lower=0),
-                         site, kind="assume", unsafe=targets.current().is_unsafe("assume_lower_bound"))
+                         site, kind="assume", unsafe=targets.current().is_unsafe("assume_lower_bound"),
+                         mutable=(p.value.id, what) in self.unit_extents)
+
+    def _unit_extents(self) -> dict[tuple[int, str], str]:
+        """(array id, ``shape_<i>``) -> the host name of its unit-extent const generic: every extent of a raw
+        array of rank <= 5 the body reads (a pointer op's bounds mask, ``A.shape[i]``) but one a view reads.
+        ct.launch makes a launch's size-1 extents constants (calling convention v2, ``shape_constant``), so the
+        reference's bounds mask on such an axis is a compare with the constant 1, which tileiras folds; the port
+        gets a flag per extent, 1 when it is 1 at the launch (computed by the host like a dtype flag), and reads
+        the constant 1 under it (docs/ir.md "Unit extents")."""
+        from ctrs.ir.ops import walk  # noqa: PLC0415
+
+        viewed = {op.operands[0].id for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW}
+        out: dict[tuple[int, str], str] = {}
+        for op in walk(self.k.body):
+            if not op.operands or op.operands[0].id not in self.raw or op.operands[0].id in viewed:
+                continue
+            arr = op.operands[0]
+            if arr.type.rank > _UNIT_MAX_RANK:
+                continue
+            if op.kind == OpKind.ARRAY_DIM:
+                axes = [op.attrs["axis"]]
+            elif op.kind in _POINTER_OPS and op.attrs.get("check_bounds"):
+                axes = list(range(arr.type.rank))
+            else:
+                continue
+            name = next((p.name for p in self.k.params if p.value is arr), None)
+            for i in axes if name else []:
+                out[(arr.id, f"shape_{i}")] = f"{name.upper()}_UNIT{i}"
+        taken = {p.name for p in self.k.params} | {g.name for g in self.k.generics}
+        for key, flag in sorted(out.items(), key=lambda kv: kv[1]):
+            while flag in taken:
+                flag += "_"
+            out[key] = flag
+            taken.add(flag)
+        return out
+
+    def unit_extent_lets(self, out: list, site: Op) -> None:
+        """Each unit extent (``_unit_extents``): ``if FLAG == 1i32 { x_shape_i = 1i32; } else { .. }`` on a
+        const generic, which the JIT folds to its taken arm."""
+        for p in self.k.params:
+            if p.kind != "array" or p.value is None:
+                continue
+            for (aid, what), flag in sorted(self.unit_extents.items(), key=lambda kv: kv[1]):
+                if aid != p.value.id:
+                    continue
+                name = f"{self.val(p.value)}_{what}"
+                if not (_assume_spelled("assume_lower_bound") and self.k.assumes.get(p.name, {}).get("nonneg")):
+                    # no `let mut` of its assume (raw_assumes): a mutable copy
+                    self.let(out, name, "i32", name, site, mutable=True, kind="carried")
+                one, same = [], []
+                self.assign(one, name, "1i32", site)
+                self.assign(same, name, name, site)
+                out.append(model.IfConst(f"{const_spelling(flag)} == 1i32", one, same, self.span(site)))
 
     def raw_views(self, out: list) -> None:
         """At entry, for each raw array a view op reads (``ct.load`` of an array an N-d ``ct.gather`` indexes too):
@@ -1280,6 +1336,7 @@ class KernelEmitter:
                 self.text[(p.value.id, _TILE_ONLY_SCALAR)] = name
                 self.convert_forms(body, at, p.value, name, _TILE_ONLY_SCALAR)
         self.raw_assumes(body)
+        self.unit_extent_lets(body, self.k.body.ops[-1])
         self.raw_views(body)
         self.block(self.k.body, body)
         params = []
@@ -1304,6 +1361,11 @@ class KernelEmitter:
                               const_spelling(g.name) if g.kind == "const" and const_spelling(g.name) != g.name else "",
                               g.test, g.expr)
                 for g in self.k.generics]
+        names = {p.value.id: p.name for p in self.k.params if p.value is not None}
+        for (aid, what), flag in sorted(self.unit_extents.items(), key=lambda kv: kv[1]):
+            gens.append(model.Generic(flag, "const", "unit_extent",
+                                      f"1 when {names[aid]}.shape[{what[6:]}] == 1 (host-computed)", "",
+                                      (names[aid], what[6:])))
         if any(g.rust_name in self.taken for g in gens if g.rust_name):
             raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),

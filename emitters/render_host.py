@@ -191,6 +191,12 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             flags.append({"name": g.name, "array": arr, "dtype": dt, "code": DTYPE_CODES[dt]})
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{expr}.to_string()"})
             continue
+        if g.origin == "unit_extent":  # 1 when the array's extent on that axis is 1 at the launch (ir_rust
+            # _unit_extents: ct.launch makes it the constant 1); no C argument of its own
+            arr, axis = g.test
+            generics.append({"name": g.name, "kind": "const", "origin": g.origin, "unit": [arr, int(axis)],
+                             "expr": f"((d_{by_name[arr].ident}.shape[{int(axis)}] == 1) as i32).to_string()"})
+            continue
         if g.origin == "derived" and g.expr is not None:  # a derived shape dimension: computed from the constants
             expr = const_expr(g.expr, _ident)  # (frontends/derived.py); no C argument of its own
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"({expr}).to_string()",

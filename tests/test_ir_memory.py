@@ -99,7 +99,10 @@ def test_gather_rust_spells_the_pointer_chain():
 def test_nd_gather_is_a_raw_entry():
     """cutile 0.3.1's &Tensor has no strides: an N-d pointer op makes the array a raw entry parameter."""
     rs = _rust("ir_gather_forms")
-    assert "pub unsafe fn rows2d_f32<const TM: i32, const TN: i32>(\n        x: *mut f32,\n        x_shape_0: i32," in rs
+    assert ("pub unsafe fn rows2d_f32<const TM: i32, const TN: i32, const X_UNIT0: i32, const X_UNIT1: i32, "
+            "const Y_UNIT0: i32, const Y_UNIT1: i32>(\n        x: *mut f32,\n        x_shape_0: i32,") in rs
+    # a size-1 extent is the constant 1 under its flag (the host's: x.shape[0] == 1), as ct.launch makes it
+    assert "if X_UNIT0 == 1i32 {\n            x_shape_0 = 1i32;\n        } else {\n            x_shape_0 = x_shape_0;" in rs
     assert "let x_dim1_tile: Tile<i32, { [] }> = scalar_to_tile(x_shape_1);" in rs  # x.shape[1] of a raw entry
     assert "let x_o0: Tile<u64, { [TN] }> = x_i0b * x_s0b;" in rs                 # a scalar row times its stride
     assert "let x_o1: Tile<u64, { [TN] }> = x_i1 * constant(1u64, const_shape![TN]);" in rs  # unit last stride

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import struct
 import tomllib
 from dataclasses import dataclass, field
@@ -495,6 +496,10 @@ def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
         if isinstance(v, float):  # a ct.Constant[float]: the port's i32 const generic of its f32 bits
             return str(float_bits(v))
         return str(int(v))
+    m = re.fullmatch(r"(.+)_UNIT(\d+)_*", gname)  # a unit-extent flag (emitters/ir_rust.py _unit_extents)
+    arr = next((spec.args[p] for p, _ in entry.params if m and p.upper() == m.group(1) and p in spec.args), None)
+    if isinstance(arr, ArrayArg) and int(m.group(2)) < len(arr.shape):
+        return "1" if arr.shape[int(m.group(2))] == 1 else "0"
     raise errors.CtrsError(errors.SPEC_INVALID,
                            f"cannot infer const generic '{gname}' of Rust entry '{entry.name}': no Constant of that name",
                            'name the const generic like the ct.Constant parameter, or give "rust": {"generics": [...]}')

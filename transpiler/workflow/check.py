@@ -156,6 +156,11 @@ def generics_for(spec: specmod.Spec, fk) -> list[str]:
             dt = specmod.DTYPES[a.dtype][1] if isinstance(a, specmod.ArrayArg) else ""
             out.append("1" if dt == flag["dtype"] else "0")
             continue
+        if g.get("unit") is not None:  # a unit-extent flag: as ffi.rs computes it from the array's extent
+            arr, axis = g["unit"]
+            a = spec.args.get(arr)
+            out.append("1" if isinstance(a, specmod.ArrayArg) and a.shape[axis] == 1 else "0")
+            continue
         if g.get("derived") is not None:  # a derived shape dimension (frontends/derived.py): as ffi.rs computes it
             missing = [n for n in g["derived"].syms() if n not in consts]
             if missing:
