@@ -172,3 +172,20 @@ def test_arithmetic_of_loose_constants_stays_loose(tmp_path):
     text = next(p for p in files if p.name == "kernel.rs").read_text()
     f16 = text[text.index("fn twice_f16"):text.index("fn twice_bf16")]
     assert "Tile<f16, { [] }> = convert_tile(" in f16 and "Tile<f32, { [T] }>" not in f16
+
+
+@pytest.mark.model
+def test_the_host_computes_the_unit_extent_flags():
+    """The C entry passes each unit-extent flag from the launch's array (as ct.launch reads its shapes), after the
+    ct.Constant generics, in the kernel's declaration order; ctrs check computes the same values from a spec."""
+    from ctrs import translate  # noqa: PLC0415
+    from ctrs.emitters import render_host  # noqa: PLC0415
+    from ctrs.workflow import check  # noqa: PLC0415
+
+    files = translate.translate_source(DATA / "gather_unit_axis.py")
+    assert "((d_table.shape[1] == 1) as i32).to_string()" in files["ffi.rs"]
+    fk = next(f for f in render_host.ffi_kernels(translate.translate_module(DATA / "gather_unit_axis.py"))
+              if f.name == "pick_rows_i32_f32")
+    assert [g["name"] for g in fk.generics] == ["TILE", "TABLE_UNIT0", "TABLE_UNIT1", "TABLE_UNIT2"]
+    assert check.generics_for(_spec("gather_unit_axis", "f32_b4"), fk) == ["64", "0", "1", "0"]
+    assert check.generics_for(_spec("gather_unit_axis", "f16_b1"), fk) == ["128", "1", "1", "0"]
