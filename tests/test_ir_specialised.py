@@ -8,6 +8,8 @@ constant conditions", "Typing rules"): each rule with a kernel of this repo prov
   row index by ``constant 1``, the port by its stride argument, read as 1 by the same rule;
 * a compile-time ``check_bounds`` (tests/data/const_check_bounds.py): the port's Rust ``if`` on its const
   generics is emitted with both arms; an ``if`` on a constant condition is its taken arm;
+* a product promoted into an f32 add (tests/data/promoted_fma.py): at f32 no promotion is left and the reference
+  contracts it into an fma, so the port gets an entry per dtype (the specialise pass) and its f32 entry does too;
 * a ``ct.Constant[float]`` meeting an f16 / bf16 tile (tests/data/loose_float_const.py) is loosely typed like
   the Python float it is: the add stays in the tile's dtype.
 """
@@ -24,7 +26,7 @@ from ctrs.verify import ir_ref, ir_rs, ircanon, irdiff, irparse
 
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
-KERNELS = ["gather_unit_axis", "scatter_unit_inner", "const_check_bounds", "loose_float_const"]
+KERNELS = ["gather_unit_axis", "scatter_unit_inner", "const_check_bounds", "loose_float_const", "promoted_fma"]
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +191,13 @@ def test_the_host_computes_the_unit_extent_flags():
     assert [g["name"] for g in fk.generics] == ["TILE", "TABLE_UNIT0", "TABLE_UNIT1", "TABLE_UNIT2"]
     assert check.generics_for(_spec("gather_unit_axis", "f32_b4"), fk) == ["64", "0", "1", "0"]
     assert check.generics_for(_spec("gather_unit_axis", "f16_b1"), fk) == ["128", "1", "1", "0"]
+
+
+@pytest.mark.model
+def test_a_promoted_product_gets_entries_per_dtype():
+    from ctrs import translate  # noqa: PLC0415
+
+    rs = translate.translate_source(DATA / "promoted_fma.py")["kernel.rs"]
+    f32 = rs[rs.index("fn skip_add_f32"):rs.index("fn skip_add_f16")]
+    assert "= fma(s_r_b, xt, acc_1," in f32  # the f32 product, unpromoted, contracted into the add
+    assert "fma(" not in rs[rs.index("fn skip_add_f16"):]  # a promoted f16 / bf16 product stays mulf + convert

@@ -97,6 +97,10 @@ def concrete_elements(kernel: Kernel) -> list[str]:
                 need.add(el.name)
             if op.kind == OpKind.MULF:
                 u = uses.get(op.result.id, [])
+                while len(u) == 1 and u[0].kind == OpKind.CONVERT and len(u[0].results) == 1:
+                    # a promotion (``out_f32 + d * x`` of an E-typed ``d * x``): when E is the target dtype the
+                    # convert folds away and the reference contracts the mulf into the add
+                    u = uses.get(u[0].result.id, [])
                 if len(u) == 1 and u[0].kind in (OpKind.ADDF, OpKind.SUBF):
                     need.add(el.name)
     return [g.name for g in kernel.generics if g.kind == "type" and g.name in need]
