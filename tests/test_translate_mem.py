@@ -46,7 +46,8 @@ def test_mem_generated_forms(translated):
     assert "padding::Zero" in hints and "padding::NegInf" in hints and "Some(3i32)" in hints
     assert "Some(LAT)" in hints and "if USE_TMA == 1i32 {" in hints and "tma::Disabled" in hints
     g = translated["mem_gather2d"].read_text()
-    assert "pub unsafe fn row_scale_f32<const TN: i32>(" in g
+    assert ("pub unsafe fn row_scale_f32<const TN: i32, const X_UNIT0: i32, const X_UNIT1: i32, const Y_UNIT0: i32, "
+            "const Y_UNIT1: i32>(") in g  # a flag per extent a bounds mask reads (unit extents)
     assert "x: *mut f32,\n        x_shape_0: i32,\n        x_shape_1: i32,\n        x_stride_0: i32," in g
     assert "pointer_to_tile(x)" in g and "new_token_unordered()" in g and "get_tensor_token(x)" not in g
     assert "(0i32..x_shape_2).step_by(TN as usize)" in g  # x.shape[2] of a raw array is its entry param
@@ -103,7 +104,8 @@ def test_assumed_facts_are_stated(translated):
     rs = translated["mem_assume"].read_text()
     f32 = rs[rs.index("fn row_norm_f32"):rs.index("fn row_norm_f16")]
     for name in ("x_shape_0", "x_shape_1", "x_stride_0", "out_shape_0", "out_shape_1", "out_stride_0"):
-        assert f"let {name}: i32 = unsafe {{ assume_bounds_lower::<_, 0>({name}) }};" in f32
+        mut = "mut " if "_shape_" in name else ""  # an extent is the constant 1 under its unit flag (reassigned)
+        assert f"let {mut}{name}: i32 = unsafe {{ assume_bounds_lower::<_, 0>({name}) }};" in f32
     assert "assume_bounds_lower::<_, 0>(x_stride_1)" not in rs
     assert "let scale_ptrs_1: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(scale_ptrs) };" in f32
     assert "let stats_ptrs_1: PointerTile<*mut f32, { [] }> = unsafe { assume_div_by::<_, 4>(stats_ptrs) };" in f32
