@@ -26,7 +26,7 @@ from ctrs.emitters.cutile_defects import CONST_DECL
 from ctrs.ir import Block, DType, DTypeChoice, DTypeParam, Kernel, Op, OpKind, Sym
 from ctrs.ir.types import BOOL, I64, ScalarType, TileType, TokenType, ViewType
 from ctrs.ir_rules import ir_rules
-from ctrs.passes.util import defined_in
+from ctrs.passes.util import POINTER_OPS, defined_in, raw_arrays
 
 from .render_host import RUST_KEYWORDS
 from .spelling import const_expr, const_spelling, constant_spelling, declaration, float_literal
@@ -49,11 +49,8 @@ def _assume_spelled(api: str) -> bool:
 def _ordered_store_spelling() -> bool:
     """Whether the target profile spells an ordered store (``[api.ordered_store_view]``: cutile 0.5.0, not 0.3.1)."""
     return bool(targets.current().spelling("ordered_store_view")["rust"])
-_POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
 # integer ops cutile's bounds analysis carries exact operands through (for-loop bounds it knows: ``_static_int``)
 _STATIC_ARITH = {OpKind.ADDI, OpKind.SUBI, OpKind.MULI, OpKind.DIVI, OpKind.REMI, OpKind.MAXI, OpKind.MINI}
-# ct.launch specialises size-1 extents of arrays up to TMA's rank (transpiler/spec.py TMA_MAX_NDIM)
-_UNIT_MAX_RANK = 5
 _CMP_SYM = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _SCALAR = "scalar"
 _CONST = "const"
@@ -146,16 +143,6 @@ def _bool_to_int(op: Op) -> bool:
     _get_type_conversion_encoder); cutile's ``convert_tile`` has no bool source ("Unsupported conversion")."""
     dt = op.results[0].type.dtype
     return op.operands[0].type.dtype == BOOL and isinstance(dt, DType) and dt.kind in ("int", "uint")
-
-
-def _raw_arrays(k: Kernel) -> set[int]:
-    """Arrays an N-d gather/scatter/atomic indexes (raw entries: pointer, extents, strides). A view op on one reads
-    the tensor :meth:`KernelEmitter.raw_views` makes at entry (cutile's &Tensor prologue spelled out)."""
-    from ctrs.ir.ops import walk  # noqa: PLC0415
-
-    ops = list(walk(k.body))
-    return {op.operands[0].id for op in ops if (op.kind in _POINTER_OPS and op.operands[0].type.rank >= 2)
-            or op.kind == OpKind.ARRAY_STRIDE}
 
 
 @functools.cache
@@ -258,13 +245,14 @@ class KernelEmitter:
                 self.text[(p.value.id, _SCALAR)] = p.name
                 self.typed[p.value.id] = p.value.type
                 self.scopes[0].append(p.value.id)
-        self.defs: dict[int, OpKind] = {}  # value id -> the kind of the op defining it (_analyse)
         self.def_ops: dict[int, Op] = {}  # value id -> the op defining it (_analyse)
         self.const_params = {p.value.id for p in k.params if p.kind == "constant" and p.value is not None}
         self.const_values: dict[int, object] = {}  # value id -> the value of the constant defining it (_analyse)
         self._analyse(k.body)
-        self.raw = _raw_arrays(k)
-        self.unit_extents = self._unit_extents()
+        self.raw = raw_arrays(k)
+        ids = {p.name: p.value.id for p in k.params if p.value is not None}
+        # (array id, ``shape_<i>``) of each extent with a unit flag (passes/unitdims.py): read as 1 under it
+        self.unit_extents = {(ids[g.test[0]], f"shape_{g.test[1]}") for g in k.generics if g.origin == "unit_extent"}
         self.signed: dict[int, str] = {}  # wide unsigned constant (and its reshapes) -> its signed-bits tile
         self.tensors: dict[int, str] = {}  # raw array id -> `x_view`, the tensor its view ops read (raw_views)
 
@@ -294,12 +282,16 @@ class KernelEmitter:
                     self.form[a.id] = _SCALAR
                 self._analyse(r)
             for res in op.results:
-                self.defs[res.id] = op.kind
                 self.def_ops[res.id] = op
                 if op.kind == OpKind.CONSTANT:
                     self.const_values[res.id] = op.attrs["value"]
                 if isinstance(res.type, ScalarType):
                     self.form[res.id] = self._result_form(op)
+
+    def _def_kind(self, v) -> OpKind | None:
+        """The kind of the op defining ``v`` (None: a parameter or a block argument)."""
+        op = self.def_ops.get(v.id)
+        return op.kind if op is not None else None
 
     def _scalar_op(self, op: Op) -> bool:
         return ((op.kind.mnemonic in self.rules["scalar"] or self._const_ceil_div(op))
@@ -310,7 +302,7 @@ class KernelEmitter:
         constant per launch; cutile's scalar ``ceil_div`` of const generics is folded by its JIT alike (a ``divi``
         of constant tiles is not)."""
         return (op.kind == OpKind.DIVI and op.attrs.get("rounding") == "positive_inf"
-                and all(self.defs.get(v.id) in (OpKind.CONST_SYM, OpKind.CONSTANT) for v in op.operands))
+                and all(self._def_kind(v) in (OpKind.CONST_SYM, OpKind.CONSTANT) for v in op.operands))
 
     def _result_form(self, op: Op) -> str:
         if op.kind == OpKind.CONSTANT:
@@ -595,7 +587,7 @@ class KernelEmitter:
         if k == OpKind.IOTA:
             return self.define(out, op, r, type_rust(r.type), self.rules["rust"]["iota"].format(
                 shape=shape_rust(op.attrs["shape"])), target=target)
-        if k in _POINTER_OPS:
+        if k in POINTER_OPS:
             return self.pointer_op(op, out, target)
         if k == OpKind.RUST_FRAGMENT:
             return self.fragment(op, out, through)
@@ -973,7 +965,7 @@ class KernelEmitter:
                 and _ordered_store_spelling() and not view_op.attrs.get("order")
                 and view_op.operands[0].id not in self.raw
                 and all(u.kind == OpKind.LOAD_VIEW and u.attrs.get("token") and u.operands[0] is view_op.results[0]
-                        and self.defs.get(u.operands[-1].id) != OpKind.ARRAY_TOKEN for u in uses))
+                        and self._def_kind(u.operands[-1]) != OpKind.ARRAY_TOKEN for u in uses))
 
     def _tokened_load(self, op: Op, out: list, target: str | None) -> None:
         """A load that takes its array's token and gives its own (passes/memtokens.py), as cuTile Python orders it:
@@ -988,7 +980,7 @@ class KernelEmitter:
         tok_text = self.val(tok)
         spelled = (tok_text != _UNORDERED and bool(prof.spelling("load_token")["rust"])
                    and made.operands[0].id not in self.tensors and not made.attrs.get("order"))
-        if not (spelled and self.defs.get(tok.id) != OpKind.ARRAY_TOKEN):
+        if not (spelled and self._def_kind(tok) != OpKind.ARRAY_TOKEN):
             vtext = self.val(view)
         else:  # after a store: a view from its token
             arr = self.val(made.operands[0])
@@ -1137,12 +1129,10 @@ class KernelEmitter:
         them (cutile-compiler bounds.rs)."""
         if v.id in self.const_params:
             return True
-        op = self.def_ops.get(v.id)
-        if op is None:
-            return False
-        if op.kind in (OpKind.CONSTANT, OpKind.CONST_SYM):
+        kind = self._def_kind(v)
+        if kind in (OpKind.CONSTANT, OpKind.CONST_SYM):
             return True
-        return op.kind in _STATIC_ARITH and all(self._static_int(x) for x in op.operands)
+        return kind in _STATIC_ARITH and all(self._static_int(x) for x in self.def_ops[v.id].operands)
 
     def if_(self, op: Op, out: list, through: dict[int, str]) -> None:
         """A constant-flag ``if FLAG == 1i32`` (folded by the cuTile JIT) or a runtime ``if c`` (an i1 value):
@@ -1220,7 +1210,7 @@ class KernelEmitter:
                 names.add(f"shape_{op.attrs['axis']}")
             elif op.kind == OpKind.ARRAY_STRIDE and op.attrs["axis"] < r - 1:  # the last: the constant 1
                 names.add(f"stride_{op.attrs['axis']}")
-            elif op.kind in _POINTER_OPS:  # pointer_chain: extents for the bounds mask, strides but the last
+            elif op.kind in POINTER_OPS:  # pointer_chain: extents for the bounds mask, strides but the last
                 names.update([f"stride_{i}" for i in range(r - 1)])
                 if op.attrs.get("check_bounds"):
                     names.update(f"shape_{i}" for i in range(r))
@@ -1240,57 +1230,19 @@ class KernelEmitter:
                          site, kind="assume", unsafe=targets.current().is_unsafe("assume_lower_bound"),
                          mutable=(p.value.id, what) in self.unit_extents)
 
-    def _unit_extents(self) -> dict[tuple[int, str], str]:
-        """(array id, ``shape_<i>``) -> the host name of its unit-extent const generic: every extent of a raw
-        array of rank <= 5 the body reads (a pointer op's bounds mask, ``A.shape[i]``) but one a view reads.
-        ct.launch makes a launch's size-1 extents constants (calling convention v2, ``shape_constant``), so the
-        reference's bounds mask on such an axis is a compare with the constant 1, which tileiras folds; the port
-        gets a flag per extent, 1 when it is 1 at the launch (computed by the host like a dtype flag), and reads
-        the constant 1 under it (docs/ir.md "Unit extents")."""
-        from ctrs.ir.ops import walk  # noqa: PLC0415
-
-        viewed = {op.operands[0].id for op in walk(self.k.body) if op.kind == OpKind.MAKE_VIEW}
-        out: dict[tuple[int, str], str] = {}
-        for op in walk(self.k.body):
-            if not op.operands or op.operands[0].id not in self.raw or op.operands[0].id in viewed:
-                continue
-            arr = op.operands[0]
-            if arr.type.rank > _UNIT_MAX_RANK:
-                continue
-            if op.kind == OpKind.ARRAY_DIM:
-                axes = [op.attrs["axis"]]
-            elif op.kind in _POINTER_OPS and op.attrs.get("check_bounds"):
-                axes = list(range(arr.type.rank))
-            else:
-                continue
-            name = next((p.name for p in self.k.params if p.value is arr), None)
-            for i in axes if name else []:
-                out[(arr.id, f"shape_{i}")] = f"{name.upper()}_UNIT{i}"
-        taken = {p.name for p in self.k.params} | {g.name for g in self.k.generics}
-        for key, flag in sorted(out.items(), key=lambda kv: kv[1]):
-            while flag in taken:
-                flag += "_"
-            out[key] = flag
-            taken.add(flag)
-        return out
-
     def unit_extent_lets(self, out: list, site: Op) -> None:
-        """Each unit extent (``_unit_extents``): ``if FLAG == 1i32 { x_shape_i = 1i32; } else { .. }`` on a
-        const generic, which the JIT folds to its taken arm."""
+        """Each unit-extent flag (passes/unitdims.py), per array in parameter order: ``if FLAG == 1i32 {
+        x_shape_i = 1i32; } else { .. }`` on a const generic, which the JIT folds to its taken arm."""
         for p in self.k.params:
-            if p.kind != "array" or p.value is None:
-                continue
-            for (aid, what), flag in sorted(self.unit_extents.items(), key=lambda kv: kv[1]):
-                if aid != p.value.id:
-                    continue
-                name = f"{self.val(p.value)}_{what}"
+            for g in (g for g in self.k.generics if g.origin == "unit_extent" and g.test[0] == p.name):
+                name = f"{self.val(p.value)}_shape_{g.test[1]}"
                 if not (_assume_spelled("assume_lower_bound") and self.k.assumes.get(p.name, {}).get("nonneg")):
                     # no `let mut` of its assume (raw_assumes): a mutable copy
                     self.let(out, name, "i32", name, site, mutable=True, kind="carried")
                 one, same = [], []
                 self.assign(one, name, "1i32", site)
                 self.assign(same, name, name, site)
-                out.append(model.IfConst(f"{const_spelling(flag)} == 1i32", one, same, self.span(site)))
+                out.append(model.IfConst(f"{const_spelling(g.name)} == 1i32", one, same, self.span(site)))
 
     def raw_views(self, out: list) -> None:
         """At entry, for each raw array a view op reads (``ct.load`` of an array an N-d ``ct.gather`` indexes too):
@@ -1361,11 +1313,6 @@ class KernelEmitter:
                               const_spelling(g.name) if g.kind == "const" and const_spelling(g.name) != g.name else "",
                               g.test, g.expr)
                 for g in self.k.generics]
-        names = {p.value.id: p.name for p in self.k.params if p.value is not None}
-        for (aid, what), flag in sorted(self.unit_extents.items(), key=lambda kv: kv[1]):
-            gens.append(model.Generic(flag, "const", "unit_extent",
-                                      f"1 when {names[aid]}.shape[{what[6:]}] == 1 (host-computed)", "",
-                                      (names[aid], what[6:])))
         if any(g.rust_name in self.taken for g in gens if g.rust_name):
             raise _err(None, f"a const generic's kernel.rs name clashes: {[g.rust_name for g in gens]}")
         return model.Kernel(self.k.name, params, gens, body, model.Span(self.k.loc.line, self.k.loc.col),

@@ -191,8 +191,8 @@ def ffi_kernel(k: model.Kernel) -> FfiKernel:
             flags.append({"name": g.name, "array": arr, "dtype": dt, "code": DTYPE_CODES[dt]})
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "expr": f"{expr}.to_string()"})
             continue
-        if g.origin == "unit_extent":  # 1 when the array's extent on that axis is 1 at the launch (ir_rust
-            # _unit_extents: ct.launch makes it the constant 1); no C argument of its own
+        if g.origin == "unit_extent":  # 1 when the array's extent on that axis is 1 at the launch
+            # (passes/unitdims.py: ct.launch makes it the constant 1); no C argument of its own
             arr, axis = g.test
             generics.append({"name": g.name, "kind": "const", "origin": g.origin, "unit": [arr, int(axis)],
                              "expr": f"((d_{by_name[arr].ident}.shape[{int(axis)}] == 1) as i32).to_string()"})
@@ -696,7 +696,9 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
             "variant": dict(fk.variant),
             "const_branches": conds,
             "generics": [{"name": g.name, "kind": g.kind, "origin": g.origin, "note": g.note,
-                          **({"expr": g.expr.python()} if g.expr is not None else {})} for g in k.generics],
+                          **({"expr": g.expr.python()} if g.expr is not None else {}),
+                          **({"unit": [g.test[0], int(g.test[1])]} if g.origin == "unit_extent" else {})}
+                         for g in k.generics],
             "dtype_flags": fk.flags,
             "params": [{"name": p.name, "kind": p.kind, "dtype": p.dtype, "rank": p.ndim, "line": p.span.line}
                        for p in k.params],

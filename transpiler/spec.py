@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import struct
 import tomllib
 from dataclasses import dataclass, field
@@ -392,12 +391,27 @@ def port_strides(a: ArrayArg) -> tuple[int, ...]:
     return tuple(128 // a.bits if d == 1 else s for d, s in zip(a.shape, a.strides))
 
 
+@dataclass(frozen=True)
+class UnitFlag:
+    """A unit-extent const generic (passes/unitdims.py): 1 when ``array.shape[axis]`` is 1 at the launch."""
+    array: str
+    axis: int
+
+    def value(self, spec: Spec) -> str:
+        a = spec.args.get(self.array)
+        return "1" if isinstance(a, ArrayArg) and self.axis < len(a.shape) and a.shape[self.axis] == 1 else "0"
+
+
 def rust_request(spec: Spec, entry: "RustEntry", target: str, derived: dict | None = None) -> dict[str, Any]:
-    """The KernelCompiler inputs a cutile launch with these tensors would use. ``derived``: the entry's derived
-    const generics (a shape dimension computed from the constants) -> their ConstExpr (analysis.json)."""
+    """The KernelCompiler inputs a cutile launch with these tensors would use. ``derived``: the entry's host-computed
+    const generics (analysis.json): a shape dimension computed from the constants -> its ConstExpr, a compile-time
+    float expression -> its FloatExpr, a unit-extent flag -> its :class:`UnitFlag`."""
     generics: list[str] = list(spec.rust.get("generics", []))
     if not generics:
         for g in entry.generics:
+            if derived and isinstance(derived.get(g[0]), UnitFlag):
+                generics.append(derived[g[0]].value(spec))
+                continue
             if derived and g[0] in derived and hasattr(derived[g[0]], "generic_value"):  # ir/floatexpr.py
                 e = derived[g[0]]
                 generics.append(str(e.generic_value({n: _const_value(spec, n) for n in e.syms()})))
@@ -496,10 +510,6 @@ def _infer_generic(spec: Spec, entry: "RustEntry", g: tuple[str, str]) -> str:
         if isinstance(v, float):  # a ct.Constant[float]: the port's i32 const generic of its f32 bits
             return str(float_bits(v))
         return str(int(v))
-    m = re.fullmatch(r"(.+)_UNIT(\d+)_*", gname)  # a unit-extent flag (emitters/ir_rust.py _unit_extents)
-    arr = next((spec.args[p] for p, _ in entry.params if m and p.upper() == m.group(1) and p in spec.args), None)
-    if isinstance(arr, ArrayArg) and int(m.group(2)) < len(arr.shape):
-        return "1" if arr.shape[int(m.group(2))] == 1 else "0"
     raise errors.CtrsError(errors.SPEC_INVALID,
                            f"cannot infer const generic '{gname}' of Rust entry '{entry.name}': no Constant of that name",
                            'name the const generic like the ct.Constant parameter, or give "rust": {"generics": [...]}')

@@ -174,7 +174,9 @@ class Generic:
     :class:`~.constexpr.ConstExpr` over the ``constant`` generics, which the host evaluates per launch)."""
     name: str
     kind: str  # type | const
-    origin: str  # array_dtype | constant | dtype_flag | derived | float_bits | float_expr (ir/floatexpr.py)
+    # array_dtype | constant | dtype_flag | derived | float_bits | float_expr (ir/floatexpr.py) | unit_extent
+    # (passes/unitdims.py: test = (array, axis))
+    origin: str
     note: str = ""
     test: tuple[str, ...] = ()  # a dtype flag's (array, dtype): 1 when array.dtype == dtype
     expr: object = None  # a derived const's ConstExpr (frontends/derived.py)

@@ -2,7 +2,7 @@
 
 Order (docs/ir.md): constfold, specialise (dtype-choice split, flag entries where an fma crosses a constant if, element entries), constfold, padfold (a select-padded rank-1 gather of a now concrete dtype padded again), fma, hoist,
 tokens, loopsplit (after hoisting and token order, as the reference), dce, memtokens (straight-line token order of
-an array's loads and stores, after dce as the reference's joins are made of its live accesses), assume (the facts the port states). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
+an array's loads and stores, after dce as the reference's joins are made of its live accesses), assume (the facts the port states), unitdims (a const generic flag per size-1-able extent a raw array's body reads). ``stages`` receives (stage name, kernels) after each step, for ``ctrs translate --emit model:STAGE``.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Kernel, verify
-from . import assume, constfold, dce, fma, hoist, loopsplit, memtokens, padfold, specialise, tokens
+from . import assume, constfold, dce, fma, hoist, loopsplit, memtokens, padfold, specialise, tokens, unitdims
 
 STAGES = ("frontend", "constfold", "specialise", "padfold", "fma", "hoist", "tokens", "loopsplit", "dce", "memtokens", "assume",
-          "final")
+          "unitdims", "final")
 
 
 def run_pipeline(kernel: Kernel, element_dtypes: list[str],
@@ -43,4 +43,5 @@ def run_pipeline(kernel: Kernel, element_dtypes: list[str],
     ks = stage("dce", [dce.run(k) for k in ks])
     ks = stage("memtokens", [memtokens.run(k) for k in ks])
     ks = stage("assume", [assume.run(k) for k in ks])
+    ks = stage("unitdims", [unitdims.run(k) for k in ks])
     return stage("final", ks)

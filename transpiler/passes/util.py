@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ir.ops import Block, Op
+from ..ir.ops import Block, Kernel, Op, OpKind, walk
 from ..ir.types import subst_type
 from ..ir.values import Value
 
@@ -62,3 +62,15 @@ def clone_block(block: Block, binding: dict, vmap: dict[int, Value] | None = Non
     args = [Value(subst_type(a.type, binding), a.hint) for a in block.args]
     vmap.update({a.id: n for a, n in zip(block.args, args)})
     return Block(args, clone_ops(block.ops, vmap, binding))
+
+
+# ops that address an array through a pointer tile (frontends/cutile/memory.py): ct.gather / ct.scatter / atomics
+POINTER_OPS = (OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW, OpKind.ATOMIC_CAS)
+
+
+def raw_arrays(kernel: Kernel) -> set[int]:
+    """Arrays an N-d gather/scatter/atomic indexes or whose strides the body reads: raw entry parameters (pointer,
+    extents, strides) in the port, not cutile ``&Tensor`` s. A view op on one reads the tensor the emitter makes at
+    entry (emitters/ir_rust.py raw_views: cutile's &Tensor prologue spelled out)."""
+    return {op.operands[0].id for op in walk(kernel.body)
+            if (op.kind in POINTER_OPS and op.operands[0].type.rank >= 2) or op.kind == OpKind.ARRAY_STRIDE}

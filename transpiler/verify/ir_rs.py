@@ -208,8 +208,9 @@ def _build_harness(crate: Path, kernel_rs: Path, source: str, cargo_toml: str, m
 
 
 def derived_generics(kernel_rs: Path, entry: str) -> dict:
-    """The derived const generics (frontends/derived.py) of entry ``entry`` as the port's analysis.json records
-    them: name -> ConstExpr; {} for a hand-written port or an entry without any."""
+    """The host-computed const generics of entry ``entry`` as the port's analysis.json records them: name ->
+    ConstExpr (frontends/derived.py), FloatExpr or spec.UnitFlag; {} for a hand-written port or an entry without
+    any."""
     try:
         data = json.loads((Path(kernel_rs).parent / "analysis.json").read_text())
     except (OSError, ValueError):
@@ -222,6 +223,8 @@ def derived_generics(kernel_rs: Path, entry: str) -> dict:
                     out[g["name"]] = ConstExpr.from_python(g["expr"])
                 elif g.get("origin") == "float_expr" and g.get("expr"):  # ir/floatexpr.py
                     out[g["name"]] = FloatExpr.from_python(g["expr"])
+                elif g.get("origin") == "unit_extent" and g.get("unit"):  # passes/unitdims.py
+                    out[g["name"]] = specmod.UnitFlag(g["unit"][0], int(g["unit"][1]))
     return out
 
 

@@ -157,9 +157,7 @@ def generics_for(spec: specmod.Spec, fk) -> list[str]:
             out.append("1" if dt == flag["dtype"] else "0")
             continue
         if g.get("unit") is not None:  # a unit-extent flag: as ffi.rs computes it from the array's extent
-            arr, axis = g["unit"]
-            a = spec.args.get(arr)
-            out.append("1" if isinstance(a, specmod.ArrayArg) and a.shape[axis] == 1 else "0")
+            out.append(specmod.UnitFlag(g["unit"][0], int(g["unit"][1])).value(spec))
             continue
         if g.get("derived") is not None:  # a derived shape dimension (frontends/derived.py): as ffi.rs computes it
             missing = [n for n in g["derived"].syms() if n not in consts]
