@@ -6,9 +6,9 @@ the wrapper's time goes. Prints one row per port; run from an unpacked bundle (s
 Per port, on its smallest spec, the host time of one call (median of --calls calls per side, each call timed
 alone, blocks of 50 with an untimed synchronisation between them; ctrs.gpu.host.PortRunner.overhead):
 reference launcher, wrapper, the wrapper with its C entries' fast path off (what CTRS_FFI_FAST=0 gives: cutile's
-launcher on every call; "-" for ports built without the fast path), and the wrapper with its C function replaced
-by a no-op (the Python side alone: signature key, plan lookup, data pointers, stream); wrapper minus that is the
-cdylib + driver launch.
+launcher on every call), the wrapper with its exchange path off (CTRS_FFI_XC=0: the validated Python path, a
+signature key of torch reads per array), and the Python side alone of both paths (the exchange entry, or each
+cached plan's C function, replaced by a no-op); wrapper minus its Python side is the cdylib + driver launch.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ def main(argv: list[str] | None = None) -> int:
                     ("x.dtype", lambda: x.dtype), ("x.data_ptr()", lambda: x.data_ptr()),
                     ("raw stream", lambda: torch._C._cuda_getCurrentRawStream(0))):
         print(f"{what}: {_median_us(f, a.calls, lambda: None) * 1e3:.0f} ns")
-    print("| port | spec | reference launcher | wrapper | wrapper, CTRS_FFI_FAST=0 | wrapper, Python side "
-          "| wrapper, C side | wrapper / reference |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| port | spec | reference launcher | wrapper | wrapper, CTRS_FFI_FAST=0 | wrapper, CTRS_FFI_XC=0 "
+          "| Python side | C side | Python side, CTRS_FFI_XC=0 | wrapper / reference |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     ratios = []
     for port in gpu_host.port_dirs([a.bundle]):
         if a.only and port.name not in a.only:
@@ -53,25 +53,42 @@ def main(argv: list[str] | None = None) -> int:
         s0 = min(runner.specs, key=lambda s: sum(math.prod(v.shape) for v in s.args.values()
                                                  if isinstance(v, specmod.ArrayArg)))
         ref, fn = runner.launchers(s0, gpu.make_tensors(s0, 2))
-        switch = getattr(runner.wrapper, "set_fast_path", None)
+        w = runner.wrapper
+        switch, xc = getattr(w, "set_fast_path", None), getattr(w, "set_exchange_path", None)
         has_fast = bool(switch(True)) if switch is not None else False
-        fns, setup = [ref, fn], [None, (lambda: switch(True)) if has_fast else None]
-        if has_fast:
-            fns.append(fn)
-            setup.append(lambda: switch(False))
+        has_xc = bool(xc(True)) if xc is not None else False
+
+        def mode(fast: bool, exchange: bool):
+            def set_mode():
+                if has_fast:
+                    switch(fast)
+                if has_xc:
+                    xc(exchange)
+            return set_mode
+
+        fns, setup = [ref, fn, fn, fn], [None, mode(True, True), mode(False, True), mode(True, False)]
         for f, st in zip((*fns, *fns), (*setup, *setup)):
             if st is not None:
                 st()
             f()
         sync()
-        t_ref, t_port, *t_slow = gpu_host.median_calls_us(fns, a.calls, sync, setup)
-        if has_fast:
-            switch(True)
-        slow = f"{t_slow[0]:.2f}" if t_slow else "-"
-        # the Python side alone: every cached plan's C function replaced by a no-op
+        t_ref, t_port, t_slow, t_val = gpu_host.median_calls_us(fns, a.calls, sync, setup)
+        mode(True, True)()
+        fn()  # binds the exchange entries again
+        # the Python side alone, exchange path: its entries replaced by a no-op
+        bound = {n: getattr(w, n) for n in dir(w) if n.startswith("_xc_") and callable(getattr(w, n))
+                 and n not in ("_xc_init", "_xc_grid", "_xc_failed") and getattr(w, n) is not None}
+        for n in bound:
+            setattr(w, n, lambda *args: 0)
+        t_py = _median_us(fn, a.calls, sync) if bound else float("nan")
+        for n, f in bound.items():
+            setattr(w, n, f)
+        # the Python side alone, validated path: every cached plan's C function replaced by a no-op
+        mode(True, False)()
+        fn()
         saved = {}
-        for name in dir(runner.wrapper):
-            tls = getattr(runner.wrapper, name)
+        for name in dir(w):
+            tls = getattr(w, name)
             if name.startswith("_PLANS_") and hasattr(tls, "by_signature"):
                 last = getattr(tls, "last", None)  # the thread's last plan (compared before the table)
                 for k, p in tls.by_signature.items():
@@ -79,15 +96,16 @@ def main(argv: list[str] | None = None) -> int:
                     tls.by_signature[k] = noop = ((lambda *args: 0), *p[1:])
                     if last is not None and last[1] is p:
                         tls.last = (last[0], noop)
-        t_py = _median_us(fn, a.calls, sync) if saved else float("nan")
+        t_py_val = _median_us(fn, a.calls, sync) if saved else float("nan")
         for (name, k), (p, last) in saved.items():
-            tls = getattr(runner.wrapper, name)
+            tls = getattr(w, name)
             tls.by_signature[k] = p
             if last is not None:
                 tls.last = last
+        mode(True, True)()
         ratios.append(t_port / t_ref)
-        print(f"| {port.name} | {s0.name} | {t_ref:.2f} | {t_port:.2f} | {slow} | {t_py:.2f} | {t_port - t_py:.2f} | "
-              f"{t_port / t_ref:.3f} |", flush=True)
+        print(f"| {port.name} | {s0.name} | {t_ref:.2f} | {t_port:.2f} | {t_slow:.2f} | {t_val:.2f} | {t_py:.2f} | "
+              f"{t_port - t_py:.2f} | {t_py_val:.2f} | {t_port / t_ref:.3f} |", flush=True)
     print(f"geomean wrapper/reference {gpu.geomean(ratios):.4f} over {len(ratios)} ports; "
           f"wrapper <= reference: {sum(r <= 1 for r in ratios)}/{len(ratios)}")
     return 0

@@ -360,6 +360,7 @@ def rows_of(report: dict) -> list[dict]:
                      "fuzz": f"{sum(c['ok'] for c in fz)}/{len(fz)}",
                      "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper"),
                      "launch_port_slow_us": over.get("port wrapper, CTRS_FFI_FAST=0"),
+                     "launch_port_validated_us": over.get("port wrapper, CTRS_FFI_XC=0"),
                      "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
     return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
 
@@ -454,15 +455,18 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> 
              f"Ratio = {ref} device time / port device time (CUPTI medians, interleaved; > 1: port faster). "
              f"Numerics: the config's inputs, outputs compared to {launcher} of the original kernel; fuzz: "
              "hypothesis-drawn shapes per port (ok/n). Launch: host wall time per call, median of the runner's "
-             f"calls, {launcher} vs the generated wrapper (its C entries' fast path on, and off: CTRS_FFI_FAST=0), "
+             f"calls, {launcher} vs the generated wrapper (its exchange path and its C entries' fast path on; the C "
+             "fast path off: CTRS_FFI_FAST=0; the exchange path off, i.e. the validated Python path: CTRS_FFI_XC=0), "
              "on the port's smallest spec.", "",
              f"| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch {ref} µs "
-             "| launch port µs | launch port µs, CTRS_FFI_FAST=0 |", "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+             "| launch port µs | launch port µs, CTRS_FFI_FAST=0 | launch port µs, CTRS_FFI_XC=0 |",
+             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         config = r["config"] + (" (TileGym benchmark size)" if r.get("sizes") == "benchmark" else "")
         lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
-                     f"{us(r['launch_port_us'])} | {us(r.get('launch_port_slow_us'))} |")
+                     f"{us(r['launch_port_us'])} | {us(r.get('launch_port_slow_us'))} | "
+                     f"{us(r.get('launch_port_validated_us'))} |")
     lines += slow_section(rows, explanations())
     num = numerics_rows(report) if num is None else num
     if num:

@@ -335,7 +335,7 @@ def pick_entry(entries: list[dict], python_name: str, constants: dict, dtypes: d
     return None
 
 
-def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
+def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None, exchange: list[dict] | None = None) -> str:
     """The one cffi cdef string: the TensorDesc typedef plus one prototype per exported symbol."""
     lines = ["typedef struct {",
              "    uint64_t ptr;",
@@ -348,6 +348,12 @@ def cdef(fks: list[FfiKernel], dispatchers: list[dict] | None = None) -> str:
         lines.append(f"int32_t {fk.symbol}({fk.c_params});")
     for d in dispatchers or []:
         lines.append(f"int32_t {d['symbol']}({d['c_params']});")
+    for x in exchange or []:
+        lines.append(f"int32_t {x['symbol']}({x['c_params']});")
+    if exchange:
+        lines.append("int32_t ctrs_xc_usable(uint64_t api);")
+        lines.append("int32_t ctrs_xc_descs(uint64_t api, uint64_t arrays, int32_t n, TensorDesc * out, "
+                     "int32_t * device_id, uint64_t * raw_stream);")
     lines.append("int32_t ctrs_set_launch_hints(int32_t occupancy, int32_t num_ctas, int32_t num_worker_warps);")
     lines.append("int32_t ctrs_set_fast_path(int32_t on);")
     return "\n".join(lines) + "\n"
@@ -416,6 +422,7 @@ def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile)
         max_dims=MAX_DIMS,
         layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
         dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
+        exchange=exchange_entries(fks, python_kernels(mod, fks, sites or {}), sites),
         round_float=any(g.get("fexpr") is not None for fk in fks for g in fk.generics),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))
 
@@ -501,6 +508,39 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
     return out
 
 
+def exchange_entries(fks: list[FfiKernel], pks: list[dict], sites: dict | None) -> list[dict]:
+    """One ``ctrs_xc_<python kernel>`` C entry per Python kernel whose launch the C side can take whole: its
+    arrays read from a tuple of torch tensors through torch's DLPack exchange API (device and current stream
+    included), then the kernel's own entry (one Rust entry) or its C dispatcher called with them. Kernels with
+    no array, with wrapper-only checks (a Triton kernel's extent ties), with a dtype code constant, or with a
+    Python dispatcher but no C one keep the validated Python path only (docs/porting.md §11, "Launch path")."""
+    disp = {d["name"]: d for d in c_dispatchers(pks)}
+    out = []
+    for d in pks:
+        if d["dispatch"]:
+            if d["name"] not in disp:
+                continue
+            target, args = disp[d["name"]]["symbol"], disp[d["name"]]["args"]
+        else:
+            fk = d["entries"][0]
+            target, args = fk.symbol, fk.args
+        tmap = ((sites or {}).get("triton") or {}).get(d["name"])
+        if (any(extent_checks(tmap, fk) for fk in d["entries"]) or not any(a.kind == "array" for a in args)
+                or any(a.name.startswith("dtype_") and a.kind == "const" for a in args)):
+            continue
+        arrays = [a for a in args if a.kind == "array"]
+        params = [a for a in args if a.kind not in ("array", "device", "stream")]
+        index = {a.name: i for i, a in enumerate(arrays)}
+        call = [f"&d[{index[a.name]}]" if a.kind == "array" else "device_id" if a.kind == "device"
+                else "raw_stream" if a.kind == "stream" else a.ident for a in args]
+        out.append({"name": d["name"], "symbol": f"ctrs_xc_{d['name']}", "target": target,
+                    "arrays": [a.name for a in arrays], "params": params, "call": ", ".join(call),
+                    "c_params": ", ".join(["uint64_t api", "uint64_t arrays"]
+                                          + [f"{a.ctype} {a.ident}" for a in params]),
+                    "py_args": [f"_g[{'xyz'.index(a.name[-1])}]" if a.kind == "grid" else a.name for a in params]})
+    return out
+
+
 def extent_checks(tmap: dict | None, fk: FfiKernel) -> list[dict]:
     """Wrapper checks for a Triton port: arrays the Triton kernel masks with one bound must have that extent
     (the port bounds every view by its own tensor's shape, the Triton kernel by the one bound)."""
@@ -555,8 +595,10 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
         d["implied"] = implied_dtypes(sites, d["name"])
     entries = [{**fk.selector(), "args": [a.name for a in fk.args if a.kind in ("array", "scalar", "const")]}
                for fk in fks]
+    exchange = exchange_entries(fks, pks, sites)
     return _env().get_template("wrapper.py.j2").render(
-        source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks)), kernels=ctx, codes=module_codes(fks),
+        source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks), exchange), kernels=ctx,
+        codes=module_codes(fks), exchange={x["name"]: x for x in exchange},
         torch_names=TORCH_NAME, max_dims=MAX_DIMS, dispatchers=[d for d in pks if d["dispatch"]],
         dispatched={e.name for d in pks if d["dispatch"] for e in d["entries"]},
         entries_literal=json.dumps(entries, indent=4, sort_keys=True))
@@ -723,7 +765,8 @@ def analysis(mod: model.Module, fks: list[FfiKernel], kernel_rs: str, sites: dic
         "dtype_codes": {TORCH_NAME[d]: c for d, c in DTYPE_CODES.items()},
         "return_codes": {"0": "ok", "-2": "unsupported dtype", "-3": "launch failed", "-4": "device init failed",
                          "-5": "null pointer", "-6": "invalid arguments",
-                         "-7": "an assumed fact does not hold (negative stride, misaligned pointer)"},
+                         "-7": "an assumed fact does not hold (negative stride, misaligned pointer)",
+                         "-8": "an exchange entry could not read an argument (nothing launched)"},
         "kernels": kernels,
         "python_kernels": [{"name": d["name"], "entries": [fk.name for fk in d["entries"]], "inputs": d["inputs"],
                             "dispatcher": {"symbol": disp[d["name"]]["symbol"],

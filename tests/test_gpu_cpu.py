@@ -365,8 +365,9 @@ class _PhaseRunner:
         self.log.append(("bench", self.port.name, s.name))
         return gpu.Timing(self.port.name, s.name, [2.0], [1.0])
 
-    def overhead(self, s, calls):  # ct.launch, wrapper, wrapper with the C fast path off (None: a port without)
-        return 10.0, 9.0, (12.0 if self.port.name == "p1" else None)
+    def overhead(self, s, calls):  # ct.launch, wrapper, wrapper with the C fast path off, wrapper with the
+        # exchange path off (None: a port without)
+        return 10.0, 9.0, (12.0 if self.port.name == "p1" else None), (11.0 if self.port.name == "p1" else None)
 
 
 def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
@@ -387,6 +388,8 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
     assert sorted(report.overhead) == ["p1", "p2"] and (tmp_path / "out" / "gpu_report.json").exists()
     assert report.overhead["p1"]["port wrapper, CTRS_FFI_FAST=0"] == 12.0
     assert "port wrapper, CTRS_FFI_FAST=0" not in report.overhead["p2"]
+    assert report.overhead["p1"]["port wrapper, CTRS_FFI_XC=0"] == 11.0
+    assert "port wrapper, CTRS_FFI_XC=0" not in report.overhead["p2"]
     log.clear()
     gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
     assert log == []

@@ -76,13 +76,15 @@ def test_port_dir_layout(built):
     assert '[[package]]\nname = "cutile"\nversion = "0.5.0"' in (port / "Cargo.lock").read_text()
 
 
-@pytest.mark.parametrize(("name", "symbols"), [("vector_add", ["ctrs_vector_add"]), ("matmul", ["ctrs_matmul"])])
+@pytest.mark.parametrize(("name", "symbols"), [("vector_add", ["ctrs_vector_add", "ctrs_xc_vector_add"]),
+                                              ("matmul", ["ctrs_matmul", "ctrs_xc_matmul"])])
 def test_crate_builds_and_exports_symbols(built, name, symbols):
     _, lib = built[name]
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True, text=True, check=True).stdout
     exported = set(re.findall(r" T (ctrs_\w+)$", nm, re.M))
-    # one entry per kernel, plus the launch-hint setter and the fast-path switch
-    assert exported == {*symbols, "ctrs_set_launch_hints", "ctrs_set_fast_path"}
+    # one entry per kernel and its exchange entry, the exchange reader and its check, the launch-hint setter and
+    # the fast-path switch
+    assert exported == {*symbols, "ctrs_xc_descs", "ctrs_xc_usable", "ctrs_set_launch_hints", "ctrs_set_fast_path"}
 
 
 def test_ffi_signature_and_generics_order(built):
@@ -159,7 +161,8 @@ def _rust_protos(ffi_rs: str) -> dict[str, list[str]]:
 
 
 C_OF_RUST = {"*const TensorDesc": "const TensorDesc*", "i32": "int32_t", "u64": "uint64_t", "f32": "float",
-             "i64": "int64_t", "f64": "double"}
+             "i64": "int64_t", "f64": "double", "*mut TensorDesc": "TensorDesc*", "*mut i32": "int32_t*",
+             "*mut u64": "uint64_t*"}
 
 
 @pytest.mark.parametrize("kernel", [FIXTURES / "matmul" / "kernel.py", FIXTURES / "rms_norm" / "kernel.py",
@@ -577,7 +580,9 @@ def test_c_dispatcher_per_python_kernel(tmp_path):
     translate.translate(FIXTURES / "masked_gather" / "kernel.py", port)
     lib_path = check.build_crate(port)
     nm = subprocess.run(["nm", "-D", "--defined-only", str(lib_path)], capture_output=True, text=True).stdout
-    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints", "ctrs_set_fast_path"} == {
+    assert set(re.findall(r" T (ctrs_\w+)$", nm, re.M)) - {"ctrs_set_launch_hints", "ctrs_set_fast_path",
+                                                             "ctrs_xc_descs", "ctrs_xc_usable"} == {
+        "ctrs_xc_masked_gather",  # the dispatcher's exchange entry (test_exchange_path)
         "ctrs_masked_gather", "ctrs_masked_gather_f32", "ctrs_masked_gather_f16", "ctrs_masked_gather_bf16",
         "ctrs_masked_gather_i32", "ctrs_masked_gather_i64"}  # x, y: integer element entries too (a cast of each)
     w = _import(port / "wrapper.py", "mg_wrapper")

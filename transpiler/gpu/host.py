@@ -216,22 +216,38 @@ class PortRunner:
             p_us.append(device_time_us(port))
         return gpu.Timing(self.port.name, spec.name, r_us, p_us)
 
-    def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float, float | None]:
-        """Host time of one launch (median over ``calls`` calls, us) for ct.launch, for the port's wrapper and
-        for the wrapper with the C entries' fast path off (what CTRS_FFI_FAST=0 gives; None for a port built
-        without it): each call timed alone with perf_counter_ns, nothing synchronised inside the timed region;
-        all run interleaved in blocks of BLOCK calls, with a stream synchronisation between blocks (untimed) so
-        the launch queue never fills and a long kernel never makes a launch wait."""
+    def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float, float | None, float | None]:
+        """Host time of one launch (median over ``calls`` calls, us) for ct.launch, for the port's wrapper, for
+        the wrapper with the C entries' fast path off (what CTRS_FFI_FAST=0 gives; None for a port built without
+        it) and for the wrapper with its exchange path off (CTRS_FFI_XC=0: the validated Python path, the C fast
+        path on; None for a port without exchange entries): each call timed alone with perf_counter_ns, nothing
+        synchronised inside the timed region; all run interleaved in blocks of BLOCK calls, with a stream
+        synchronisation between blocks (untimed) so the launch queue never fills and a long kernel never makes a
+        launch wait."""
         import torch  # noqa: PLC0415
 
         tensors = gpu.make_tensors(spec, 2)
         ref, port = self.launchers(spec, tensors)
         switch = getattr(self.wrapper, "set_fast_path", None)  # ports generated before it have none
+        xc = getattr(self.wrapper, "set_exchange_path", None)
         has_fast = bool(switch(True)) if switch is not None else False
-        fns, setup = [ref, port], [None, (lambda: switch(True)) if has_fast else None]
+        has_xc = bool(xc(True)) if xc is not None else False
+
+        def mode(fast: bool, exchange: bool):
+            def set_mode():
+                if has_fast:
+                    switch(fast)
+                if has_xc:
+                    xc(exchange)
+            return set_mode
+
+        fns, setup = [ref, port], [None, mode(True, True)]
         if has_fast:  # the same wrapper, the C side's slow path (cutile's launcher on every call)
             fns.append(port)
-            setup.append(lambda: switch(False))
+            setup.append(mode(False, True))
+        if has_xc:  # the same wrapper, the validated Python path (a signature key of torch reads per array)
+            fns.append(port)
+            setup.append(mode(True, False))
         for f, s in zip((*fns, *fns), (*setup, *setup)):  # JIT compile, first-signature validation, warm caches
             if s is not None:
                 s()
@@ -240,9 +256,10 @@ class PortRunner:
         try:
             out = median_calls_us(fns, calls, torch.cuda.synchronize, setup)
         finally:
-            if has_fast:
-                switch(True)
-        return out[0], out[1], (out[2] if has_fast else None)
+            mode(True, True)()
+        slow = out[2] if has_fast else None
+        validated = out[-1] if has_xc else None
+        return out[0], out[1], slow, validated
 
 
 def median_calls_us(fns, calls: int, sync, setup=None) -> list[float]:
@@ -341,13 +358,17 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
         s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
                                                  if isinstance(x, specmod.ArrayArg)))  # the smallest input
         try:
-            r, p, slow = runner.overhead(s0, a.overhead_calls)
+            r, p, slow, validated = runner.overhead(s0, a.overhead_calls)
             report.overhead[port.name] = {"ct.launch": r, "port wrapper": p, "calls": a.overhead_calls,
                                           "spec": s0.name, **({"port wrapper, CTRS_FFI_FAST=0": slow}
-                                                              if slow is not None else {})}
+                                                              if slow is not None else {}),
+                                          **({"port wrapper, CTRS_FFI_XC=0": validated}
+                                             if validated is not None else {})}
             print(f"{port.name}: launch overhead (median of {a.overhead_calls} calls, {s0.name}): "
                   f"ct.launch {r:.2f} us, port wrapper {p:.2f} us"
-                  + (f", port wrapper with CTRS_FFI_FAST=0 {slow:.2f} us" if slow is not None else ""), flush=True)
+                  + (f", port wrapper with CTRS_FFI_FAST=0 {slow:.2f} us" if slow is not None else "")
+                  + (f", port wrapper with CTRS_FFI_XC=0 {validated:.2f} us" if validated is not None else ""),
+                  flush=True)
         except Exception as e:  # noqa: BLE001
             print(f"overhead {port.name}/{s0.name}: {e}", file=sys.stderr)
     ok = sum(c.ok for c in report.checks if c.port == port.name)
