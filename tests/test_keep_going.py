@@ -114,7 +114,8 @@ def test_translate_reports_every_blocker_and_writes_the_good_kernels(tmp_path, c
                                                       "analysis.json", "Cargo.lock"]
     ffi = (out / "ffi.rs").read_text()
     assert re.findall(r'extern "C" fn (ctrs_\w+)', ffi) == ["ctrs_set_launch_hints", "ctrs_set_fast_path", "ctrs_add",
-                                                            "ctrs_double"]
+                                                            "ctrs_double", "ctrs_xc_usable", "ctrs_xc_descs",
+                                                            "ctrs_xc_add", "ctrs_xc_double"]
     assert re.findall(r"pub fn (\w+)<", (out / "kernel.rs").read_text()) == ["add", "double"]
     assert [f for f in re.findall(r"^def (\w+)\(", (out / "wrapper.py").read_text(), re.M) if "add" in f or "double"
             in f or "blockers" in f or "helper" in f or "scalar" in f] == ["_plan_add", "add", "_plan_double", "double"]
@@ -203,7 +204,7 @@ def test_port_of_the_translated_kernel_when_another_is_refused(tmp_path, capsys)
         f"{k}: error[CTRS-E240]: 1 of 2 kernels translated; 1 refused (broken) (hint: each blocker has its own line; "
         "ctrs translate --dry-run lists them without writing)"]
     assert re.findall(r'extern "C" fn (ctrs_\w+)', (tmp_path / "out" / "ffi.rs").read_text()) == [
-        "ctrs_set_launch_hints", "ctrs_set_fast_path", "ctrs_expo"]
+        "ctrs_set_launch_hints", "ctrs_set_fast_path", "ctrs_expo", "ctrs_xc_usable", "ctrs_xc_descs", "ctrs_xc_expo"]
     assert "(rules: rules/ir.toml)" in (tmp_path / "out" / "kernel.rs").read_text()
 
 
