@@ -420,6 +420,22 @@ def _summary(rows: list[dict]) -> str:
             f"{'kernels' if triton else 'operators'}, min {per_op.get(worst, float('nan')):.3f} ({worst})")
 
 
+def launch_summary(rows: list[dict]) -> str:
+    """Launch overhead per port (its figures are per port, repeated on its rows): how many ports' wrapper is at
+    most the reference launcher, the geomean of wrapper / launcher and the worst port."""
+    per: dict[tuple[str, str], tuple[float, float]] = {}
+    for r in rows:
+        if isinstance(r.get("launch_ct_us"), (int, float)) and isinstance(r.get("launch_port_us"), (int, float)):
+            per[(r["operator"], r["kernel"])] = (r["launch_ct_us"], r["launch_port_us"])
+    if not per:
+        return "launch overhead: not measured"
+    ratio = {k: p / c for k, (c, p) in per.items()}
+    worst = max(ratio, key=ratio.get)
+    return (f"launch overhead: wrapper <= reference launcher on {sum(v <= 1 for v in ratio.values())} of {len(per)} "
+            f"ports, geomean wrapper / launcher {geomean(list(ratio.values())):.3f}, max {ratio[worst]:.3f} "
+            f"({worst[1]}: {per[worst][1]:.2f} vs {per[worst][0]:.2f} µs)")
+
+
 SLOW = 0.95  # issue 14: a config below this is explained (IR-diff finding + plan) in the results file
 
 
@@ -451,13 +467,14 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> 
     ref, launcher = ("Triton", "Triton's `kernel[grid](...)`") if triton else ("cuTile Python", "`ct.launch`")
     lines = [f"# H200: {corpus.NAME} {corpus.VERSION} {'Triton kernels' if triton else 'operators'}, ctrs ports vs "
              f"{ref} ({report.get('device', '?')})", "",
-             summary(rows), "",
+             summary(rows), "", launch_summary(rows), "",
              f"Ratio = {ref} device time / port device time (CUPTI medians, interleaved; > 1: port faster). "
              f"Numerics: the config's inputs, outputs compared to {launcher} of the original kernel; fuzz: "
              "hypothesis-drawn shapes per port (ok/n). Launch: host wall time per call, median of the runner's "
              f"calls, {launcher} vs the generated wrapper (its exchange path and its C entries' fast path on; the C "
              "fast path off: CTRS_FFI_FAST=0; the exchange path off, i.e. the validated Python path: CTRS_FFI_XC=0), "
-             "on the port's smallest spec.", "",
+             "on the port's smallest spec (the host runner's, or benchmarks/bench_launch.py's for ports given with "
+             "`report --launch`; both median 1000 calls per side, interleaved).", "",
              f"| operator | kernel | config | numerics | fuzz ok/n | ref µs | port µs | ratio | launch {ref} µs "
              "| launch port µs | launch port µs, CTRS_FFI_FAST=0 | launch port µs, CTRS_FFI_XC=0 |",
              "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -506,20 +523,58 @@ def render_png(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
-def kept(prev: Path, rows: list[dict], num: list[dict]) -> tuple[list[dict], list[dict]]:
+LAUNCH_FIELDS = ("launch_ct_us", "launch_port_us", "launch_port_slow_us", "launch_port_validated_us")
+
+
+def kept(prev: Path, rows: list[dict], num: list[dict], by_config: bool = False) -> tuple[list[dict], list[dict]]:
     """``report --keep``: an earlier results json's rows (timed configs, numerics-only checks) for the kernels the
-    new device calls did not measure, before the new rows (a call per batch of ports over several sessions)."""
+    new device calls did not measure, before the new rows (a call per batch of ports over several sessions).
+    ``by_config`` (``--keep-configs``): also the earlier rows of measured kernels for the configs the new calls did
+    not reach -- only right when those ports' device code is unchanged since (a change to the host launch path
+    alone: kernel.rs byte-identical); such a row takes its kernel's new launch figures (they are per port)."""
     old = json.loads(prev.read_text())
     again = {(r["operator"], r["kernel"]) for r in rows + num}
-    return ([r for r in old.get("rows", []) if (r["operator"], r["kernel"]) not in again] + rows,
-            [r for r in old.get("numerics", []) if (r["operator"], r["kernel"]) not in again] + num)
+
+    def key(r: dict) -> tuple:
+        return (r["operator"], r["kernel"], r.get("config", r.get("spec")))
+
+    if not by_config:
+        return ([r for r in old.get("rows", []) if (r["operator"], r["kernel"]) not in again] + rows,
+                [r for r in old.get("numerics", []) if (r["operator"], r["kernel"]) not in again] + num)
+    seen = {key(r) for r in rows}
+    launch = {(r["operator"], r["kernel"]): {f: r.get(f) for f in LAUNCH_FIELDS} for r in rows}
+    keep_rows = [{**r, **launch.get((r["operator"], r["kernel"]), {})} for r in old.get("rows", [])
+                 if key(r) not in seen]
+    seen_num = {key(r) for r in num}
+    return keep_rows + rows, [r for r in old.get("numerics", []) if key(r) not in seen_num] + num
+
+
+def launch_table(path: Path) -> dict[tuple[str, str], dict]:
+    """``report --launch``: the launch figures of a ``benchmarks/bench_launch.py`` run (its markdown table, one
+    row per port) as row fields by (operator, kernel)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 10 or not cells[0].startswith("_ctrs_"):
+            continue
+        try:
+            ref, port, slow, validated = (float(c) for c in cells[2:6])
+        except ValueError:
+            continue
+        out[(operator(cells[0]), cells[0].split("__", 1)[-1])] = {
+            "launch_ct_us": ref, "launch_port_us": port, "launch_port_slow_us": slow,
+            "launch_port_validated_us": validated}
+    return out
 
 
 def cmd_report(a) -> int:
     report = merged(a.report)
     rows, num = rows_of(report), numerics_rows(report)
     if a.keep:
-        rows, num = kept(Path(a.keep), rows, num)
+        rows, num = kept(Path(a.keep), rows, num, by_config=a.keep_configs)
+    for f in a.launch or []:
+        table = launch_table(Path(f))
+        rows = [{**r, **table.get((r["operator"], r["kernel"]), {})} for r in rows]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{stem()}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
@@ -528,6 +583,7 @@ def cmd_report(a) -> int:
     (out / f"{stem()}.md").write_text(render_md(report, rows, num))
     render_png(rows, out / f"{stem()}.png")
     print(summary(rows))
+    print(launch_summary(rows))
     return 0
 
 
@@ -559,6 +615,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", default=str(RESULTS))
     r.add_argument("--keep", metavar="JSON", help="an earlier results json: its rows of the kernels not measured by "
                    "these runs are kept")
+    r.add_argument("--launch", nargs="*", metavar="TXT",
+                   help="benchmarks/bench_launch.py outputs: their launch figures replace the rows' of those ports")
+    r.add_argument("--keep-configs", action="store_true",
+                   help="with --keep: also keep the earlier rows of measured kernels for configs these runs did not "
+                        "reach (only when those ports' device code is unchanged, e.g. a host-side change)")
     r.set_defaults(fn=cmd_report)
     a = ap.parse_args(argv)
     from ctrs import targets  # noqa: PLC0415

@@ -152,3 +152,36 @@ def test_report_keep_takes_earlier_rows_of_kernels_not_measured_again(tmp_path):
     data = json.loads((tmp_path / "out" / "h200-tilegym-1.5.1.json").read_text())
     assert [r["config"] for r in data["rows"]] == ["r_a", "mm_a", "sm_a"]  # matmul measured again: mm_old dropped
     assert data["summary"].startswith("geomean 1.000 over 3 configs of 3 operators")
+
+
+def test_keep_configs_and_launch_table(tmp_path):
+    """``--keep --keep-configs``: a re-measured kernel keeps its earlier configs the new calls did not reach, with
+    the new launch figures; ``--launch``: a bench_launch.py table sets a port's launch figures; the launch summary
+    counts ports, not rows."""
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "gpu_report.json").write_text(json.dumps(_report()))
+    old = {"rows": [{"operator": "matmul", "kernel": "matmul_kernel", "config": "mm_big", "ratio": 1.0, "ref_us": 5.0,
+                     "port_us": 5.0, "numerics": "pass", "fuzz": "0/0", "launch_ct_us": 30.0, "launch_port_us": 40.0,
+                     "sizes": "proven"},
+                    {"operator": "matmul", "kernel": "matmul_kernel", "config": "mm_a", "ratio": 0.5, "ref_us": 5.0,
+                     "port_us": 10.0, "numerics": "pass", "fuzz": "0/0", "sizes": "proven"}],
+           "numerics": []}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "launch.txt").write_text(
+        "| port | spec | reference launcher | wrapper | wrapper, CTRS_FFI_FAST=0 | wrapper, CTRS_FFI_XC=0 | Python side "
+        "| C side | Python side, CTRS_FFI_XC=0 | wrapper / reference |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        "| _ctrs_softmax__softmax_kernel | sm_a | 14.00 | 7.00 | 11.00 | 10.00 | 1.00 | 6.00 | 3.00 | 0.500 |\n")
+    out = tmp_path / "out"
+    assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(out), "--keep", str(tmp_path / "old.json"),
+                              "--keep-configs", "--launch", str(tmp_path / "launch.txt")]) == 0
+    rows = json.loads((out / "h200-tilegym-1.5.1.json").read_text())["rows"]
+    got = {(r["kernel"], r["config"]): (r["ratio"], r["launch_ct_us"], r["launch_port_us"]) for r in rows}
+    assert got == {("matmul_kernel", "mm_big"): (1.0, 15.0, 12.5),  # kept, with the new launch figures
+                   ("matmul_kernel", "mm_a"): (0.8, 15.0, 12.5),  # measured again: the new row only
+                   ("softmax_kernel", "sm_a"): (1.25, 14.0, 7.0)}  # launch figures from the table
+    md = (out / "h200-tilegym-1.5.1.md").read_text()
+    assert md.splitlines()[4] == ("launch overhead: wrapper <= reference launcher on 2 of 2 ports, geomean wrapper / "
+                                  "launcher 0.645, max 0.833 (matmul_kernel: 12.50 vs 15.00 µs)")
+    # without --keep-configs the re-measured kernel's earlier rows go
+    assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(out), "--keep", str(tmp_path / "old.json")]) == 0
+    assert len(json.loads((out / "h200-tilegym-1.5.1.json").read_text())["rows"]) == 2
