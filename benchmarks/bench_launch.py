@@ -54,18 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  if isinstance(v, specmod.ArrayArg)))
         ref, fn = runner.launchers(s0, gpu.make_tensors(s0, 2))
         w = runner.wrapper
-        switch, xc = getattr(w, "set_fast_path", None), getattr(w, "set_exchange_path", None)
-        has_fast = bool(switch(True)) if switch is not None else False
-        has_xc = bool(xc(True)) if xc is not None else False
-
-        def mode(fast: bool, exchange: bool):
-            def set_mode():
-                if has_fast:
-                    switch(fast)
-                if has_xc:
-                    xc(exchange)
-            return set_mode
-
+        _, _, mode = gpu_host.launch_modes(w)
         fns, setup = [ref, fn, fn, fn], [None, mode(True, True), mode(False, True), mode(True, False)]
         for f, st in zip((*fns, *fns), (*setup, *setup)):
             if st is not None:

@@ -228,19 +228,7 @@ class PortRunner:
 
         tensors = gpu.make_tensors(spec, 2)
         ref, port = self.launchers(spec, tensors)
-        switch = getattr(self.wrapper, "set_fast_path", None)  # ports generated before it have none
-        xc = getattr(self.wrapper, "set_exchange_path", None)
-        has_fast = bool(switch(True)) if switch is not None else False
-        has_xc = bool(xc(True)) if xc is not None else False
-
-        def mode(fast: bool, exchange: bool):
-            def set_mode():
-                if has_fast:
-                    switch(fast)
-                if has_xc:
-                    xc(exchange)
-            return set_mode
-
+        has_fast, has_xc, mode = launch_modes(self.wrapper)
         fns, setup = [ref, port], [None, mode(True, True)]
         if has_fast:  # the same wrapper, the C side's slow path (cutile's launcher on every call)
             fns.append(port)
@@ -260,6 +248,25 @@ class PortRunner:
         slow = out[2] if has_fast else None
         validated = out[-1] if has_xc else None
         return out[0], out[1], slow, validated
+
+
+def launch_modes(wrapper) -> tuple[bool, bool, object]:
+    """(has a C fast path, has exchange entries, mode): ``mode(fast, exchange)`` is a function that sets both of a
+    generated wrapper's launch paths (those it has; ports generated before a switch have none), for A/B timings."""
+    switch = getattr(wrapper, "set_fast_path", None)
+    xc = getattr(wrapper, "set_exchange_path", None)
+    has_fast = bool(switch(True)) if switch is not None else False
+    has_xc = bool(xc(True)) if xc is not None else False
+
+    def mode(fast: bool, exchange: bool):
+        def set_mode():
+            if has_fast:
+                switch(fast)
+            if has_xc:
+                xc(exchange)
+        return set_mode
+
+    return has_fast, has_xc, mode
 
 
 def median_calls_us(fns, calls: int, sync, setup=None) -> list[float]:
