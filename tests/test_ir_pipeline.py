@@ -83,6 +83,7 @@ TYPED_IR = {
     "tests/data/gather_unit_axis.py",
     "tests/data/scatter_unit_inner.py",
     "tests/data/loop_extract.py",
+    "tests/data/dead_if_result.py",
     "tests/data/promoted_fma.py",
     "tests/data/i64_lengths.py",
     "tests/data/index_array_astype.py",

@@ -15,7 +15,10 @@ constant conditions", "Typing rules"): each rule with a kernel of this repo prov
   (the extract at it goes through local memory: 256 stores in the bf16 spec's SASS, none in the reference's); the
   port starts the bounds from a zero the JIT does not know (``[api.unbounded_loop_zero]``);
 * a ``ct.Constant[float]`` meeting an f16 / bf16 tile (tests/data/loose_float_const.py) is loosely typed like
-  the Python float it is: the add stays in the tile's dtype.
+  the Python float it is: the add stays in the tile's dtype;
+* a runtime ``if`` result nothing reads (tests/data/dead_if_result.py: ``pos``, re-bound in the ragged-block arm,
+  later bound afresh in a constant-flag arm) is dropped by the dce pass, as cuTile Python's dead code elimination
+  drops it: the reference's ``if`` yields ``t`` alone (CRITICAL IRD-DATAFLOW before the rule).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ctrs.verify import ir_ref, ir_rs, ircanon, irdiff, irparse
 from .conftest import DATA, assert_port_equivalent, data_cases, translate_data
 
 KERNELS = ["gather_unit_axis", "scatter_unit_inner", "const_check_bounds", "loose_float_const", "promoted_fma",
-           "loop_extract"]
+           "loop_extract", "dead_if_result"]
 
 
 @pytest.fixture(scope="module")
@@ -233,3 +236,13 @@ def test_the_plain_range_would_carry_it(ports, tmp_path):
 def test_the_zero_is_spelled_once_per_loop():
     rs = translate.translate_source(DATA / "loop_extract.py")["kernel.rs"]
     assert rs.count("tile_to_scalar(") == 1 and "for j in j_zero..(j_zero + N) {" in rs
+
+
+@pytest.mark.model
+def test_a_dead_if_result_is_not_yielded():
+    rs = translate.translate_source(DATA / "dead_if_result.py")["kernel.rs"]
+    body = rs[rs.index("for j in"):rs.index("acc = acc + ")]
+    runtime_if = body[body.index("if cond {"):body.index("if SHIFT > 0i32 {")]
+    # the arm computes `pos` for its mask, but only `t` leaves the if: one `let mut` before it, one assignment per arm
+    assert body.count("let mut ") == 2 and "let mut t_3:" in body
+    assert runtime_if.count(" = select(") == 1 and "pos =" not in runtime_if.replace("let pos", "")
