@@ -211,3 +211,21 @@ def test_wrapper_takes_the_exchange_path(port, monkeypatch):
     assert w._xc_vector_add is None
     assert w.set_exchange_path(True) is True and w._xc_vector_add is w._XC_UNSET
     assert w.set_exchange_path(False) is True and w._xc_vector_add is None and w._XC_API == 0
+
+
+def test_a_library_without_exchange_entries_keeps_the_validated_path(port, monkeypatch):
+    """A wrapper over a library built before its exchange entries (CTRS_PORT_LIB) takes the validated path."""
+    out, keep, ffi, _ = port
+    spec = importlib.util.spec_from_file_location("va_xc_wrapper3", out / "wrapper.py")
+    w = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(w)
+
+    class OldLib:  # the entries of the validated path only
+        def __getattr__(self, name):
+            if name.startswith("ctrs_xc_"):
+                raise AttributeError(name)
+            return lambda *args: 0
+
+    monkeypatch.setattr(w, "load", lambda: OldLib())
+    monkeypatch.setattr(w, "exchange_api", lambda: Producer(ffi).address)
+    assert w._xc_init("vector_add") is None and w._XC_API == 0 and w._xc_vector_add is None
