@@ -557,13 +557,11 @@ def launch_table(path: Path) -> dict[tuple[str, str], dict]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 10 or not cells[0].startswith("_ctrs_"):
             continue
-        try:
-            ref, port, slow, validated = (float(c) for c in cells[2:6])
+        try:  # reference launcher, wrapper, CTRS_FFI_FAST=0, CTRS_FFI_XC=0: LAUNCH_FIELDS' order
+            figures = [float(c) for c in cells[2:6]]
         except ValueError:
             continue
-        out[(operator(cells[0]), cells[0].split("__", 1)[-1])] = {
-            "launch_ct_us": ref, "launch_port_us": port, "launch_port_slow_us": slow,
-            "launch_port_validated_us": validated}
+        out[(operator(cells[0]), cells[0].split("__", 1)[-1])] = dict(zip(LAUNCH_FIELDS, figures))
     return out
 
 

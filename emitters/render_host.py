@@ -416,13 +416,14 @@ def module_codes(fks: list[FfiKernel]) -> dict[str, int]:
 
 
 def ffi_rs(mod: model.Module, fks: list[FfiKernel], sites: dict | None, profile) -> str:
+    pks = python_kernels(mod, fks, sites or {})
     return _env().get_template("ffi.rs.j2").render(
         host=host_spellings(profile), cutile_version=profile.version,
         source=mod.source, stem=mod.stem, kernels=fks, codes=module_codes(fks), host_types=RUST_HOST_TYPE,
         max_dims=MAX_DIMS,
         layouts={fk.symbol: launch_params(fk) for fk in fks}, keys={fk.symbol: fast_key(fk) for fk in fks},
-        dispatchers=c_dispatchers(python_kernels(mod, fks, sites or {})),
-        exchange=exchange_entries(fks, python_kernels(mod, fks, sites or {}), sites),
+        dispatchers=c_dispatchers(pks),
+        exchange=exchange_entries(pks, sites),
         round_float=any(g.get("fexpr") is not None for fk in fks for g in fk.generics),
         generic_codes=" | ".join(str(DTYPE_CODES[d]) for d in GENERIC_DTYPES))
 
@@ -508,7 +509,7 @@ def c_dispatchers(pks: list[dict]) -> list[dict]:
     return out
 
 
-def exchange_entries(fks: list[FfiKernel], pks: list[dict], sites: dict | None) -> list[dict]:
+def exchange_entries(pks: list[dict], sites: dict | None) -> list[dict]:
     """One ``ctrs_xc_<python kernel>`` C entry per Python kernel whose launch the C side can take whole: its
     arrays read from a tuple of torch tensors through torch's DLPack exchange API (device and current stream
     included), then the kernel's own entry (one Rust entry) or its C dispatcher called with them. Kernels with
@@ -595,7 +596,7 @@ def wrapper_py(mod: model.Module, fks: list[FfiKernel], name: str, sites: dict |
         d["implied"] = implied_dtypes(sites, d["name"])
     entries = [{**fk.selector(), "args": [a.name for a in fk.args if a.kind in ("array", "scalar", "const")]}
                for fk in fks]
-    exchange = exchange_entries(fks, pks, sites)
+    exchange = exchange_entries(pks, sites)
     return _env().get_template("wrapper.py.j2").render(
         source=mod.source, libname=name, cdef=cdef(fks, c_dispatchers(pks), exchange), kernels=ctx,
         codes=module_codes(fks), exchange={x["name"]: x for x in exchange},
