@@ -126,12 +126,13 @@ def reference_compiles(path: Path, spec: dict) -> str:
     return ""
 
 
-def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
+def shapes_of(src: Path, rel: str, fuzz: int, log=print, drawn: dict | None = None) -> dict:
     """One kernel file's captured test shapes, benchmark sizes and drawn shapes (every kernel it launches).
 
     Drawn shapes: for each committed host call (corpus_specs.CALLS), ``shapes.draw`` new extents (tile tails
     around the call's own tile constants), captured again so the host code recomputes grid and constants;
-    a drawn spec is kept when cuTile Python compiles the kernel there, named ``<the call's spec>@<sizes>``."""
+    a drawn spec is kept when cuTile Python compiles the kernel there, named ``<the call's spec>@<sizes>``.
+    ``drawn``: an earlier capture of the file whose drawn shapes (and their rejections) are kept as they are."""
     from ctrs.gpu import shapes  # noqa: PLC0415
 
     path = kernel_path(src, rel)
@@ -141,6 +142,8 @@ def shapes_of(src: Path, rel: str, fuzz: int, log=print) -> dict:
             specs, err = capture_call(path, call)
             out[role].append({"call": call, "specs": specs, **({"error": err} if err else {})})
             log(f"{rel} {role}: {call[:90]}: {len(specs)} specs {err}")
+    if drawn is not None:
+        return {**out, "fuzz": drawn.get("fuzz", []), "rejected": drawn.get("rejected", [])}
     for ci, call in enumerate(corpus_specs.CALLS.get(rel, [])):
         base_specs, err = capture_call(path, call)
         if err:
@@ -181,8 +184,8 @@ def cmd_shapes(a) -> int:
             print(f"error[CTRS-E361]: {rel}: no host calls in benchmarks/corpus_specs.py CALLS "
                   "(hint: name a file under tilegym/ops/cutile that CALLS lists)", file=sys.stderr)
             return 2
-        res = shapes_of(src, rel, a.fuzz)
         dest = shapes_dir() / Path(rel).with_suffix(".json")
+        res = shapes_of(src, rel, a.fuzz, drawn=json.loads(dest.read_text()) if a.keep_drawn and dest.exists() else None)
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
         print(f"{rel}: {sum(len(x['specs']) for x in res['tests'])} test specs, "
@@ -600,6 +603,8 @@ def main(argv: list[str] | None = None) -> int:
                                        "(needs ctrs[specs]: CPU torch)")
     sh.add_argument("files", nargs="*", help="files under tilegym/ops/cutile (default: those of proven kernels)")
     sh.add_argument("--fuzz", type=int, default=FUZZ_PER_CALL, help="drawn shapes per kernel and host call")
+    sh.add_argument("--keep-drawn", action="store_true",
+                    help="keep the committed capture's drawn shapes; capture only the test shapes and benchmark sizes")
     sh.set_defaults(fn=cmd_shapes)
     p = sub.add_parser("plan", help="split a built bundle into two device calls and print them")
     p.add_argument("bundle", nargs="?", default=".gpu-tilegym")

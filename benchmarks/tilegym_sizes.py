@@ -61,6 +61,16 @@ TESTS: dict[str, list[str]] = {
                            f"{t(b, h, s, d, dt=dt, grad=True)}, is_causal={c})") for b, h, s, d, c, dt in
                        [(2, 8, 256, 64, True, F16), (2, 8, 512, 128, False, BF16), (1, 4, 127, 64, True, F16),
                         (2, 8, 2047, 128, True, BF16)]],
+
+    # -- group A (tests): start
+    # -- group A (tests): end
+
+    # -- group B (tests): start
+    # -- group B (tests): end
+
+    # -- group C (tests): start
+    # -- group C (tests): end
+
 }
 
 BENCH: dict[str, list[str]] = {
@@ -92,4 +102,14 @@ BENCH: dict[str, list[str]] = {
                     + [bwd(f"tile_fmha_with_backward({e(4, 32, n, d, grad=True)}, {e(4, 32, n, d, grad=True)}, "
                            f"{e(4, 32, n, d, grad=True)}, is_causal={c})")
                        for d in (64, 128) for c in (True, False) for n in (256, 512, 1024, 2048, 4096, 8192)],
+
+    # -- group A (bench): start
+    # -- group A (bench): end
+
+    # -- group B (bench): start
+    # -- group B (bench): end
+
+    # -- group C (bench): start
+    # -- group C (bench): end
+
 }
