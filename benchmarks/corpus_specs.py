@@ -136,11 +136,13 @@ CALLS: dict[str, list[str]] = {
                            "moe_align_block_size(torch.randint(0, 64, (4096, 8), dtype=torch.int32), 64, 64)"],
     "chunk_gated_delta_rule.py": [f"chunk_gated_delta_rule({t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, dt=BF16)}, {t(2, 256, 4, dt=BF16)})",
                                   f"chunk_gated_delta_rule({t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, dt=F32)}, {t(1, 512, 8, dt=F32)})"],
-    "attention_sink.py": [  # start_q as an int: a CPU tensor would be moved with .cuda()
-        f"attention_sink({t(1, 128, 8, 8, 64, dt=BF16)}, {t(1, 2048, 8, 64, dt=BF16)}, {t(1, 2048, 8, 64, dt=BF16)}, "
-        f"{t(64, dt=BF16)}, 0.125, None, 0)",
-        f"attention_sink({t(2, 128, 8, 8, 128, dt=BF16)}, {t(2, 2048, 8, 128, dt=BF16)}, "
-        f"{t(2, 2048, 8, 128, dt=BF16)}, {t(64, dt=BF16)}, 0.125, 128, 5)"],
+    # start_q as an int: a CPU tensor would be moved with .cuda(); one sink per query head, its length written
+    # as q's heads (kv heads x group) so that a drawn shape keeps it so (an extent literal would be drawn apart)
+    "attention_sink.py": [
+        f"(lambda q: attention_sink(q, {t(1, 2048, 8, 64, dt=BF16)}, {t(1, 2048, 8, 64, dt=BF16)}, "
+        f"torch.randn(q.shape[2] * q.shape[3], {BF16}), 0.125, None, 0))({t(1, 128, 8, 8, 64, dt=BF16)})",
+        f"(lambda q: attention_sink(q, {t(2, 2048, 8, 128, dt=BF16)}, {t(2, 2048, 8, 128, dt=BF16)}, "
+        f"torch.randn(q.shape[2] * q.shape[3], {BF16}), 0.125, 128, 5))({t(2, 128, 8, 8, 128, dt=BF16)})"],
     "linear_gluact_linear.py": [
         f"linear_gluact_linear({t(512, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, {t(2816, 1024, dt=BF16)}, "
         f"{t(1024, 2816, dt=BF16)})",

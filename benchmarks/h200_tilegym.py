@@ -208,10 +208,24 @@ def _body(spec: dict) -> str:
     return json.dumps({k: v for k, v in spec.items() if k not in ("name", "sites")}, sort_keys=True)
 
 
-def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], list[dict]]:
+def spread(items: list, n: int | None) -> list:
+    """At most ``n`` of ``items``, evenly spaced over the list (its first and last kept): a TileGym sweep cut to
+    ``n`` points still spans its smallest and largest sizes."""
+    if n is None or len(items) <= n:
+        return items
+    if n <= 1:
+        return items[:n]
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def shape_specs(rel: str, kernel: str, proven: list[dict], caps: dict | None = None,
+                timed: set[str] = frozenset()) -> tuple[list[dict], list[dict]]:
     """(benchmark-size specs to time, test-shape + drawn specs to verify) of ``kernel`` from the committed
     capture of its file. A spec equal to one already taken (the ``proven`` EQUIVALENT specs first) is left out;
-    one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix."""
+    one whose captured name is taken by another spec (captured names show one array's shape) gets a suffix.
+    ``caps``: at most so many ``bench`` / ``tests`` / ``drawn`` specs (``spread`` over each list); ``timed``:
+    benchmark-size configs already measured (left out, before the cap)."""
+    caps = caps or {}
     f = shapes_dir() / Path(rel).with_suffix(".json")
     if not f.exists() or any(isinstance(a, dict) and isinstance(a.get("values"), list)
                              for p in proven for a in p["args"].values()):
@@ -236,9 +250,11 @@ def shape_specs(rel: str, kernel: str, proven: list[dict]) -> tuple[list[dict], 
             out.append(dict(s, name=name))
         return out
 
-    bench = pick([s for x in d["bench"] for s in x["specs"]])
-    tests = [dict(s, name=fit_name(s["name"], "@test")) for s in pick([s for x in d["tests"] for s in x["specs"]])]
-    return bench, tests + pick([x["spec"] for x in d["fuzz"]])
+    bench = spread([s for s in pick([s for x in d["bench"] for s in x["specs"]]) if s["name"] not in timed],
+                   caps.get("bench"))
+    tests = [dict(s, name=fit_name(s["name"], "@test"))
+             for s in spread(pick([s for x in d["tests"] for s in x["specs"]]), caps.get("tests"))]
+    return bench, tests + spread(pick([x["spec"] for x in d["fuzz"]]), caps.get("drawn"))
 
 
 def cmd_bundle(a) -> int:
@@ -249,6 +265,10 @@ def cmd_bundle(a) -> int:
     work = toolchain.cache_root() / f"h200-{corpus.CORPUS}"
     (work / "specs").mkdir(parents=True, exist_ok=True)
     args = []
+    caps = {"bench": a.max_bench, "tests": a.max_tests, "drawn": a.max_drawn}
+    timed: dict[str, set[str]] = {}  # kernel -> configs with a device-time row in --skip-timed
+    for r in json.loads(Path(a.skip_timed).read_text())["rows"] if a.skip_timed else []:
+        timed.setdefault(r["kernel"], set()).add(r["config"])
     for k, names in proven(data):
         path = src / k["file"]
         variant = path.with_name(f"{port_name(k)}.py")
@@ -261,7 +281,7 @@ def cmd_bundle(a) -> int:
         if k["front"] == "cutile" and not (shapes_dir() / Path(rel).with_suffix(".json")).exists():
             print(f"note: {rel} has no captured test shapes, benchmark sizes or drawn shapes "
                   f"(run: .venv/bin/python benchmarks/h200_tilegym.py shapes {rel})")
-        bench, numerics = shape_specs(rel, k["name"], specs)
+        bench, numerics = shape_specs(rel, k["name"], specs, caps, timed.get(k["name"], set()))
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
         for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)
@@ -597,6 +617,12 @@ def main(argv: list[str] | None = None) -> int:
     b = sub.add_parser("bundle", help="bundle the proven operators for the GPU host")
     b.add_argument("-o", "--output", default=".gpu-tilegym")
     b.add_argument("--only", nargs="*", help="operators (file stems) or kernel names to bundle")
+    b.add_argument("--max-bench", type=int, metavar="N", help="at most N benchmark sizes per kernel (a spread)")
+    b.add_argument("--max-tests", type=int, metavar="N", help="at most N TileGym test shapes per kernel")
+    b.add_argument("--max-drawn", type=int, metavar="N", help="at most N drawn shapes per kernel")
+    b.add_argument("--skip-timed", metavar="JSON", help="a results json (h200-tilegym-1.5.1.json): leave out the "
+                                                       "benchmark sizes it already times (report --keep-configs "
+                                                       "keeps those rows)")
     b.add_argument("--cutile", metavar="VERSION", help="cutile target profile to build the ports for (default 0.5.0)")
     b.set_defaults(fn=cmd_bundle)
     sh = sub.add_parser("shapes", help="capture TileGym's test shapes, benchmark sizes and drawn shapes "

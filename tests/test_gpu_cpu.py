@@ -395,6 +395,33 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
     assert log == []
 
 
+def test_gpu_host_phases_and_shards(tmp_path):
+    """--phases leaves out the proven specs of ports measured before; --shard I/N splits the ports by their work,
+    every port in exactly one shard, the same split every time."""
+    import argparse  # noqa: PLC0415
+    import math  # noqa: PLC0415
+
+    args = argparse.Namespace(fuzz=0, reps=3, overhead_calls=10, phases=["bench", "numerics"])
+    log: list = []
+    runners = [_PhaseRunner("p1", log, bench=("b1",), numerics=("n1@5",)), _PhaseRunner("p2", log)]
+    report = gpu.Report(device="cpu")
+    gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out")
+    assert log == [("verify", "p1", "b1"), ("bench", "p1", "b1"), ("verify", "p1", "n1@5")] and not report.overhead
+    ports = [_PhaseRunner("big", log, specs=("a", "b"), bench=("c", "d", "e")),  # work 3 * 5 = 15
+             _PhaseRunner("mid", log, numerics=tuple(f"n@{i}" for i in range(9))),  # 3 + 9 = 12
+             _PhaseRunner("small", log, numerics=("n@1",)), _PhaseRunner("tiny", log)]  # 4, 3
+    shards = [[r.port.name for r in gpu_host.shard(ports, i, 2)] for i in range(2)]
+    assert shards == [["big", "tiny"], ["mid", "small"]]  # 15 + 3 against 12 + 4: largest first, to the lighter
+    assert sorted(sum(shards, [])) == ["big", "mid", "small", "tiny"]
+
+
+
+def test_gpu_host_refuses_a_shard_out_of_range(tmp_path, capsys):
+    assert gpu_host.main([str(tmp_path), "--out", str(tmp_path / "o"), "--shard", "2/2"]) == 2
+    assert capsys.readouterr().err == ("error[CTRS-E072]: --shard 2/2: expected I/N with 0 <= I < N "
+                                       "(hint: --shard 0/4)\n")
+
+
 def test_tree_bytes_counts_what_a_device_call_sends(tmp_path, tmp_path_factory):
     """Tracked and untracked files travel with every call, ignored ones do not (they count against 64 MiB)."""
     import subprocess  # noqa: PLC0415
@@ -429,3 +456,16 @@ def test_max_ulp_orders_bit_patterns_like_values():
     spec = load_specs('{"kernel": "k", "args": {"y": {"dtype": "float16", "shape": [3]}}}')[0]
     ok, detail, err, bitwise, ulp = gpu.compare(spec, {"y": one}, {"y": bumped.view(torch.float16)}, None)
     assert (ok, bitwise, ulp) == (False, False, 3) and "y: max abs err" in detail
+
+
+def test_compare_reports_a_non_finite_mismatch_with_no_finite_pair():
+    """An output where no element is finite on both sides (a NaN row against finite values) is a failed check
+    with the counts, not a crash of the report (torch's max() of an empty selection raises)."""
+    torch = pytest.importorskip("torch")
+    spec = load_specs('{"kernel": "k", "args": {"y": {"dtype": "float16", "shape": [3]}}}')[0]
+    nan = float("nan")
+    ref = torch.tensor([nan, nan, nan], dtype=torch.float16)
+    ok, detail, err, bitwise, _ = gpu.compare(spec, {"y": ref}, {"y": torch.tensor([nan, 1.0, nan], dtype=torch.float16)}, None)
+    assert (ok, bitwise, err) == (False, False, 0.0)
+    assert detail == ("y: max abs err 0 over rtol=0.001, atol=0.001 "
+                      "(non-finite mismatch: 3 in the reference, 2 in the port, of 3)")

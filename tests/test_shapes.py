@@ -111,3 +111,8 @@ def test_h200_shape_specs_pick_the_kernel_and_name_roles(tmp_path, monkeypatch):
     assert names[0] == "k__small@test" and names[2] == "k__proven@3x5" and len(names) == 3
     assert names[1].startswith("k__small_") and names[1].endswith("@test") and len(names[1]) == len("k__small_") + 8 + 5
     assert h200_tilegym.shape_specs("missing.py", "k", []) == ([], [])
+    # caps: a spread of each list; a config timed already is left out of the benchmark sizes
+    assert h200_tilegym.shape_specs("op.py", "k", [spec("k__proven")], timed={"k__big"})[0] == []
+    capped = h200_tilegym.shape_specs("op.py", "k", [spec("k__proven")], caps={"tests": 1, "drawn": 0})[1]
+    assert [s["name"] for s in capped] == ["k__small@test"]
+    assert h200_tilegym.spread(list(range(10)), 4) == [0, 3, 6, 9] and h200_tilegym.spread([1, 2], 5) == [1, 2]

@@ -385,16 +385,35 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
     print(f"{port.name}: {ok}/{n} checks ok (cutile {cutile}; {time.time() - t0:.0f} s)", flush=True)
 
 
+PHASES = ("proven", "bench", "numerics")
+
+
+def shard(runners: list, index: int, count: int) -> list:
+    """The ``index``-th of ``count`` shards of the ports (``--shard I/N``: one runner per GPU of a host), balanced by
+    their work: ports taken largest first, each to the shard with the least so far (a proven or benchmark-size spec
+    is timed, so it weighs three numerics-only checks); the same ports give the same shards on every host."""
+    def work(r) -> int:
+        return 3 * (len(r.specs) + len(r.extra("bench"))) + len(r.extra("numerics"))
+
+    loads, owner = [0] * count, {}
+    for r in sorted(runners, key=lambda r: (-work(r), r.port.name)):
+        i = loads.index(min(loads))
+        loads[i] += work(r)
+        owner[r.port.name] = i
+    return [r for r in runners if owner[r.port.name] == index]
+
+
 def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:
     """Phase 1: every port's specs (numerics + device time) and launch overhead; phase 2: benchmark sizes
     (bench.json: numerics + device time); phase 3: numerics only (numerics.json). Phases 2 and 3 take the ports
     round robin, so a budget that runs out leaves every port some of its sizes. Reports are written after every
     port of phase 1 and every 10 specs after, so a run cut short still leaves them; nothing new starts after
     ``deadline``."""
-    for runner in runners:  # phase 1: every port's specs (numerics + device time) and launch overhead
+    phases = getattr(a, "phases", None) or PHASES
+    for runner in runners if "proven" in phases else []:  # phase 1: every port's specs and launch overhead
         run_port(runner, report, a, deadline)
         gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
-    for role in ("bench", "numerics"):  # phases 2 and 3, while the budget lasts: benchmark sizes, numerics only
+    for role in [p for p in ("bench", "numerics") if p in phases]:  # phases 2 and 3, while the budget lasts
         queues = [(runner, runner.extra(role)) for runner in runners]
         done = {runner.port.name: [] for runner, _ in queues}
         order = [(runner, q[i]) for i in range(max((len(q) for _, q in queues), default=0))
@@ -433,9 +452,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overhead-calls", type=int, default=1000,
                     help="launch overhead: calls timed per side on each port's smallest spec (0: skip)")
     ap.add_argument("--only", nargs="*", help="port names")
+    ap.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES),
+                    help="what to run: proven (every port's specs, numerics + device time, and the launch overhead), "
+                         "bench (benchmark sizes: numerics + device time), numerics (numerics-only shapes)")
+    ap.add_argument("--shard", metavar="I/N", help="run the I-th (from 0) of N balanced shards of the ports "
+                                                   "(one runner per GPU: CUDA_VISIBLE_DEVICES=I ... --shard I/N)")
     ap.add_argument("--budget-s", type=float, default=0,
                     help="start nothing new after this many seconds (0: no limit); the reports cover what ran")
     a = ap.parse_args(argv)
+    if a.shard:
+        try:
+            parts = tuple(int(x) for x in a.shard.split("/"))
+            if len(parts) != 2 or not 0 <= parts[0] < parts[1]:
+                raise ValueError
+        except ValueError:
+            print(f"error[CTRS-E072]: --shard {a.shard}: expected I/N with 0 <= I < N (hint: --shard 0/4)",
+                  file=sys.stderr)
+            return 2
     if a.kit:
         host_env(Path(a.kit))
     else:
@@ -463,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as e:  # noqa: BLE001
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
+    if a.shard:
+        runners = shard(runners, *parts)
     run_all(runners, report, a, deadline, out)
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")

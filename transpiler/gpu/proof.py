@@ -463,6 +463,7 @@ def compare(spec: specmod.Spec, ref: dict, got: dict, analysis: dict | None) -> 
             atol += scale * float(af[finite].abs().max())
         if nan_mismatch or not torch.allclose(af[finite], bf[finite], rtol=rtol, atol=atol):
             what = f"rtol={rtol}, atol={atol:.3g}" + (f" (= {scale:.3g} * max|ref|)" if scale else "")
-            details.append(f"{n}: max abs err {float(err[finite].max()):.3g} over {what}"
-                           + (" (non-finite mismatch)" if nan_mismatch else ""))
+            details.append(f"{n}: max abs err {float(err[finite].max()) if bool(finite.any()) else 0.0:.3g} over {what}"
+                           + (f" (non-finite mismatch: {int((~torch.isfinite(af)).sum())} in the reference, "
+                              f"{int((~torch.isfinite(bf)).sum())} in the port, of {af.numel()})" if nan_mismatch else ""))
     return not details, "; ".join(details), worst, all_bitwise, ulp
