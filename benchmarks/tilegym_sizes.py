@@ -45,7 +45,13 @@ TESTS: dict[str, list[str]] = {
     # tests/ops/test_bmm.py test_op (batch 4, f16, static_persistent False = _bmm_kernel): m in {128, 1024},
     # n in {256, 512}, k in {511, 512, 1023, 1024}; untransposed only: TileGym 1.5.1's non-persistent host
     # path raises on transpose_a / transpose_b (its test crosses them with the persistent kernel)
-    "bmm.py": [_bmm(4, m, n, k, False, False) for m in (128, 1024) for n in (256, 512) for k in (511, 512, 1023, 1024)],
+    "bmm.py": [_bmm(4, m, n, k, False, False) for m in (128, 1024) for n in (256, 512) for k in (511, 512, 1023, 1024)]
+              # the same test_op with static_persistent True (_static_persistent_bmm_kernel): each transpose pair twice
+              + [_bmm(4, m, n, k, ta, tb).replace("static_persistent=False", "static_persistent=True")
+                 for m, n, k, ta, tb in [(128, 256, 511, False, False), (1024, 512, 1024, False, False),
+                                         (128, 512, 1023, True, False), (1024, 256, 512, True, False),
+                                         (1024, 256, 511, False, True), (128, 512, 1024, False, True),
+                                         (1024, 512, 1023, True, True), (128, 256, 512, True, True)]],
     # tests/ops/test_swiglu.py test_op_backward (batch, seq, hidden, dtype) and test_op_backward_irregular (f32)
     "swiglu.py": [bwd(f"swiglu({t(b, s, h, dt=dt, grad=True)}, {t(b, s, h, dt=dt, grad=True)})") for b, s, h, dt in
                   [(4, 512, 1024, F32), (8, 256, 2048, F32), (2, 1024, 512, F32), (8, 512, 512, F16),
@@ -63,6 +69,63 @@ TESTS: dict[str, list[str]] = {
                         (2, 8, 2047, 128, True, BF16)]],
 
     # -- group A (tests): start
+    # tests/ops/test_rms_norm.py test_op (m, n, dtype) x mode: static_persistent f16 non-pow2, multi_wave_cached f32 and
+    # bf16 (31072, 4096), multi_wave_reload (the _rms_norm_kernel_gather) f16 non-pow2 (256, 18432);
+    # tests/ops/experimental/test_rmsnorm_backward.py Test_RMSNormAutogradBackward (mode None -> static persistent at
+    # M 4096 > 2 x 132 SMs; multi_wave_reload f32): forward then the _rms_bwd_kernel; and its Test_RMSNormBackward
+    # (the standalone rms_norm_backward; rstd as the forward saves it, float32 (M,)): (2003, 2001) f16,
+    # (31072, 4096) bf16
+    "rms_norm.py": [f"rms_norm({t(m, n, dt=dt)}, ({n},), {t(n, dt=dt)}, 1e-5, mode='{mode}')" for m, n, dt, mode in
+                    [(256, 768, F16, "static_persistent"), (256, 256, F32, "multi_wave_cached"),
+                     (256, 18432, F16, "multi_wave_reload"), (31072, 4096, BF16, "multi_wave_cached")]]
+                   + [bwd(f"rms_norm({t(m, n, dt=dt, grad=True)}, ({n},), {t(n, dt=dt, grad=True)}, 1e-5{kw})")
+                      for m, n, dt, kw in [(4096, 256, BF16, ""), (256, 256, F32, ", mode='multi_wave_reload'")]]
+                   + [f"rms_norm_backward({t(m, n, dt=dt)}, {t(m, n, dt=dt)}, {t(n, dt=dt)}, torch.rand({m}, {F32}))"
+                      for m, n, dt in [(2003, 2001, F16), (31072, 4096, BF16)]],
+    # tests/ops/test_layer_norm_legacy.py Test_PersistentLayerNorm test_op (m, n, bfloat16, eps 1e-6): the
+    # persistent path only (Test_LayerNorm's layer_norm_legacy allocates with device="cuda": no CPU capture)
+    "layer_norm_legacy.py": [f"persistent_layer_norm({t(m, n, dt=BF16)}, ({n},), {t(n, dt=BF16)}, {t(n, dt=BF16)}, "
+                             "1e-6)"
+                             for m, n in [(256, 256), (1024, 1024), (4096, 512), (30000, 1024)]],
+    # tests/ops/test_dropout.py test_op (m, p, dtype) x inplace, training True (training False launches nothing)
+    "dropout.py": [f"dropout(torch.rand({m}, {dt}), 42, {p}, True, {ip})" for m, p, dt, ip in
+                   [(1024, 0.2, F32, False), (4096, 0.4, F32, False), (4096, 0.4, F32, True), (65536, 0.8, F32, False),
+                    (65536, 0.8, F16, True)]],
+    # tests/ops/test_silu_and_mul.py test_op (batch, seq, hidden, dtype; input (batch, seq, 2 x hidden)) and
+    # test_op_irregular_shapes (float32), forward then backward (both kernels)
+    "silu_and_mul.py": [bwd(f"silu_and_mul({t(b, s, 2 * h, dt=dt, grad=True)})") for b, s, h, dt in
+                        [(8, 512, 512, F16), (8, 512, 2048, F32), (16, 1024, 1024, F16), (32, 1024, 4096, F32),
+                         (7, 512, 512, F32), (8, 100, 512, F32), (8, 256, 1000, F32), (13, 333, 1500, F32)]],
+    # tests/ops/activation/test_geglu.py test_op (x_shape, dim, dtype, approximate), forward then backward with a
+    # contiguous gradient (corpus_specs.bwd_ones: the host code asserts dy.is_contiguous())
+    "activation/geglu.py": [f"(lambda y: y.backward(torch.ones_like(y)))"
+                            f"(geglu({t(*shape, dt=dt, grad=True)}, {d}, '{ap}'))"
+                            for shape, d, dt, ap in
+                            [((4,), 0, F32, "none"), ((16, 4), 0, F16, "tanh"), ((16, 4), 1, F32, "none"),
+                             ((64, 16, 4), 0, F32, "tanh"), ((64, 16, 4), 1, F16, "none"),
+                             ((256, 64, 16, 4), 1, F32, "tanh"), ((256, 64, 16, 4), 2, F16, "tanh"),
+                             ((256, 64, 16, 4), 3, F16, "none")]],
+    # tests/ops/test_rope.py test_op (bsz, seq, q heads, kv heads, head_dim, partial_rotary_factor; float32: bfloat16
+    # is skipped there) and test_op_backward's shapes at float16 (forward launch); q / k are (bsz, seq, heads,
+    # head_dim).transpose(1, 2) as there, cos / sin (bsz, seq, rope_dim)
+    "rope.py": [f"apply_rope_base({t(b, s, hq, d, dt=dt)}.transpose(1, 2), {t(b, s, hk, d, dt=dt)}.transpose(1, 2), "
+                f"{t(b, s, int(d * f), dt=dt)}, {t(b, s, int(d * f), dt=dt)}"
+                f"{'' if f == 1.0 else f', partial_rotary_factor={f}'})" for b, s, hq, hk, d, f, dt in
+                [(1, 128, 32, 32, 64, 1.0, F32), (2, 128, 32, 8, 64, 1.0, F32), (1, 128, 32, 8, 256, 0.25, F32),
+                 (1, 128, 32, 32, 128, 0.5, F32), (2, 128, 32, 8, 128, 0.5, F32), (1, 512, 16, 16, 128, 1.0, F16),
+                 (2, 128, 32, 8, 256, 0.25, F16), (1, 128, 32, 32, 64, 1.0, F16)]],
+    # tests/ops/test_splitk_reduce.py test_op (batch, heads, head_dim 512, kv splits, dtype; S_kv as the test picks it
+    # per split count: 1 -> 129, 2 -> 256, 8 -> 1024, 16 -> 2048)
+    "splitk_reduce.py": [f"splitk_reduce({t(b, h, sp, 512, dt=dt)}, {t(b, h, sp, dt=F32)}, "
+                         f"torch.empty({b}, {h}, 512, {dt}), {skv})" for b, h, sp, skv, dt in
+                         [(1, 16, 1, 129, F16), (2, 32, 1, 129, BF16), (1, 32, 2, 256, BF16), (2, 16, 2, 256, F16),
+                          (2, 16, 8, 1024, BF16), (1, 32, 8, 1024, F16), (1, 16, 16, 2048, BF16),
+                          (2, 32, 16, 2048, F16)]],
+    # tests/ops/test_matmul.py test_op (cutile: use_tma True) x static_persistent True / False (the
+    # _static_persistent_matmul_kernel / _matmul_kernel) on its base inputs, bfloat16 (k 1023 is skipped there)
+    "matmul.py": [f"matmul({t(m, k, dt=BF16)}, {t(k, n, dt=BF16)}, use_tma=True, static_persistent={sp})"
+                  for sp in (True, False) for m, n, k in [(1024, 1024, 1024), (8192, 8192, 8192), (8, 8, 8),
+                                                          (3072, 6144, 2720)]],
     # -- group A (tests): end
 
     # -- group B (tests): start
@@ -82,10 +145,20 @@ BENCH: dict[str, list[str]] = {
     # tests/benchmark/bench_matrix_multiplication.py: M = N = K = 2^10..2^15 (its large-memory range), float16
     # (float8 left out), use_tma=True, static_persistent=False
     "matmul.py": [f"matmul({e(s, s)}, {e(s, s)}, use_tma=True, static_persistent=False)"
-                  for s in (1024, 2048, 4096, 8192, 16384, 32768)],
+                  for s in (1024, 2048, 4096, 8192, 16384, 32768)]
+                 # tests/benchmark/bench_persistent_matmul.py: the same sweep, static_persistent=True (its default)
+                 + [f"matmul({e(s, s)}, {e(s, s)}, use_tma=True, static_persistent=True)"
+                    for s in (1024, 2048, 4096, 8192, 16384, 32768)],
     # tests/benchmark/bench_bmm.py: batch 2 / 8, M = N = K = 2^10..2^12, float16 (static_persistent False: the
     # proven _bmm_kernel; untransposed only, the non-persistent host path refuses transposes)
-    "bmm.py": [_bmm(b, s, s, s, False, False, mk=e) for b in (2, 8) for s in (1024, 2048, 4096)],
+    "bmm.py": [_bmm(b, s, s, s, False, False, mk=e) for b in (2, 8) for s in (1024, 2048, 4096)]
+              # the same bench_bmm.py sweep as it runs (bmm's default static_persistent True:
+              # _static_persistent_bmm_kernel), all four transpose pairs
+              + [_bmm(b, s, s, s, ta, tb, mk=e).replace("static_persistent=False", "static_persistent=True")
+                 for b, s, ta, tb in [(2, 1024, False, False), (2, 1024, True, True), (2, 2048, True, False),
+                                      (2, 4096, False, True), (2, 4096, False, False), (8, 1024, False, True),
+                                      (8, 2048, False, False), (8, 2048, True, True), (8, 4096, True, False),
+                                      (8, 4096, True, True)]],
     # tests/benchmark/bench_swiglu.py (forward: batch 1 / 4 / 8, M 128 / 4096, N 2^10..2^14, float16 / bfloat16 /
     # float32: the _swiglu_forward_kernel) and tests/benchmark/experimental/bench_swiglu_backward.py (M
     # 2^10..2^14, hidden 2048 / 4096, float32 / bfloat16, mode backward: the _swiglu_backward_kernel)
@@ -104,6 +177,36 @@ BENCH: dict[str, list[str]] = {
                        for d in (64, 128) for c in (True, False) for n in (256, 512, 1024, 2048, 4096, 8192)],
 
     # -- group A (bench): start
+    # tests/benchmark/bench_rmsnorm.py (M 4096, N 2^10..2^14, float16 / bfloat16, cutile modes static_persistent,
+    # multi_wave_reload, multi_wave_cached: each mode at N 1024 and 16384) and
+    # tests/benchmark/experimental/bench_rmsnorm_backward.py (the standalone rms_norm_backward: M 4096, N 2^10..2^14,
+    # bfloat16 / float16 / float32; rstd float32 (M,))
+    "rms_norm.py": [f"rms_norm({e(4096, n, dt=dt)}, ({n},), {e(n, dt=dt)}, 1e-5, mode='{mode}')"
+                    for mode in ("static_persistent", "multi_wave_reload", "multi_wave_cached")
+                    for n, dt in [(1024, F16), (16384, BF16)]]
+                   + [f"rms_norm_backward({e(4096, n, dt=dt)}, {e(4096, n, dt=dt)}, {e(n, dt=dt)}, {e(4096, dt=F32)})"
+                      for n, dt in [(1024, BF16), (2048, F32), (8192, F16), (16384, BF16)]],
+    # tests/benchmark/bench_layernorm.py bench_persistent_layer_norm (M 30000 / 128000, N 256..16384, bfloat16, eps
+    # 1e-6; 128000 x 16384 left out: over 8 GB); its bench_legacy_layer_norm path allocates with device="cuda"
+    "layer_norm_legacy.py": [f"persistent_layer_norm({e(m, n, dt=BF16)}, ({n},), {e(n, dt=BF16)}, {e(n, dt=BF16)}, "
+                             "1e-6)" for m, ns in [(30000, (256, 1024, 2048, 4096, 8192, 16384)),
+                                                  (128000, (256, 1024, 4096, 8192))]
+                             for n in ns],
+    # tests/benchmark/bench_dropout.py: M 2^20..2^26 (step 4x), p 0.5, float16 / float32, training, not in place
+    "dropout.py": [f"dropout({e(m, dt=dt)}, 42, 0.5, True, False)" for dt in (F16, F32)
+                   for m in (1 << 20, 1 << 22, 1 << 24, 1 << 26)],
+    # tests/benchmark/bench_silu_and_mul.py (forward: M 2^10..2^14, hidden 2048, float16 / float32; input (M, 2 x
+    # hidden)) and tests/benchmark/experimental/bench_silu_and_mul_backward.py (M 2^10..2^14, hidden 2048 / 4096 /
+    # 11008, float32 / bfloat16, modes backward / full: forward then backward, both kernels)
+    "silu_and_mul.py": [f"silu_and_mul({e(m, 2 * 2048, dt=dt)})" for m, dt in
+                        [(1024, F16), (4096, F32), (16384, F16), (16384, F32)]]
+                       + [bwd(f"silu_and_mul({e(m, 2 * h, dt=dt, grad=True)})") for m, h, dt in
+                          [(1024, 2048, F32), (16384, 2048, BF16), (4096, 4096, BF16), (8192, 4096, F32),
+                           (1024, 11008, BF16), (16384, 11008, F32)]],
+    # tests/benchmark/bench_rope.py: batch 1, 16 heads (q and k), head_dim 64, SEQ_LEN 2^12..2^15, float16; cos / sin
+    # (1, SEQ_LEN, 64)
+    "rope.py": [f"apply_rope_base({e(1, 16, s, 64)}, {e(1, 16, s, 64)}, {e(1, s, 64)}, {e(1, s, 64)})"
+                for s in (4096, 8192, 16384, 32768)],
     # -- group A (bench): end
 
     # -- group B (bench): start
