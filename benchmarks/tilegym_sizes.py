@@ -129,6 +129,62 @@ TESTS: dict[str, list[str]] = {
     # -- group A (tests): end
 
     # -- group B (tests): start
+    # tests/ops/test_attention_sink.py test_op (bfloat16, 8 kv heads x 8 groups, head_dim 64, sm_scale 0.125): 8 of
+    # its (batch, num_queries, num_keys, sliding_window, start_q) points (num_queries > num_keys is skipped there);
+    # start_q as an int (the host code moves a CPU start_q tensor with .cuda())
+    "attention_sink.py": [f"attention_sink({t(b, nq, 8, 8, 64, dt=BF16)}, {t(b, nk, 8, 64, dt=BF16)}, "
+                          f"{t(b, nk, 8, 64, dt=BF16)}, {t(64, dt=BF16)}, 0.125, {sw}, {sq})"
+                          for b, nq, nk, sw, sq in
+                          [(1, 128, 128, None, 0), (1, 128, 128, 128, 5), (2, 128, 128, None, 5), (2, 128, 128, 128, 0),
+                           (1, 1, 128, None, 5), (2, 1, 128, 128, 0), (1, 1, 32, 128, 0), (2, 1, 32, None, 5)]],
+    # tests/ops/test_attention_sink.py test_op's single-token points (num_queries 1, the decode phase, which
+    # tilegym.ops.attn_interface routes to attention_sink_decode; the test itself calls attention_sink): batch,
+    # num_keys, sliding_window, start_q (a half fraction of its 16 points), bfloat16, 8 x 8 heads, head_dim 64
+    "attention_sink_decode.py": [f"attention_sink_decode({t(b, 1, 8, 8, 64, dt=BF16)}, {t(b, nk, 8, 64, dt=BF16)}, "
+                                 f"{t(b, nk, 8, 64, dt=BF16)}, {t(64, dt=BF16)}, 0.125, {sw}, "
+                                 f"torch.tensor([{sq}], dtype=torch.int32))" for b, nk, sw, sq in
+                                 [(1, 128, None, 0), (1, 128, 128, 5), (1, 32, None, 5), (1, 32, 128, 0),
+                                  (2, 128, None, 5), (2, 128, 128, 0), (2, 32, None, 0), (2, 32, 128, 5)]],
+    # tests/ops/test_flash_decode.py test_op (batch 2, 32 heads, head_dim 64, float16, sm_scale 1/8): 8 of its
+    # seq_len {9, 119, 256, 8192} x group_size {1, 4, 8} points
+    "flash_decode.py": [f"fmha_decode({t(2, 32, 1, 64)}, {t(2, 32 // g, s, 64)}, {t(2, 32 // g, s, 64)}, 0.125)"
+                        for s, g in [(9, 1), (9, 8), (119, 4), (119, 8), (256, 1), (256, 4), (8192, 1), (8192, 8)]],
+    # tests/ops/test_gemma_attention.py test_op: all four (batch, heads, kv heads, seq, head_dim, window_size,
+    # soft_cap, is_causal, dtype) rows (scaling 1/sqrt(head_dim), the host default)
+    "gemma_attention.py": [f"gemma_attention_cutile({t(b, h, s, d, dt=dt)}, {t(b, hk, s, d, dt=dt)}, {t(b, hk, s, d, dt=dt)}, "
+                           f"window_size={w}, soft_cap={cap}, is_causal={c})" for b, h, hk, s, d, w, cap, c, dt in
+                           [(1, 8, 8, 128, 64, 64, 10.0, True, F16), (1, 12, 4, 512, 64, 256, 30.0, True, BF16),
+                            (1, 8, 8, 128, 64, 0, None, False, F16), (1, 8, 8, 128, 64, 64, 10.0, False, F32)]],
+    # tests/ops/test_gemma_attention_decode.py test_op: all six (batch, heads, kv heads, seq_len_kv, head_dim,
+    # window_size, soft_cap, dtype) rows
+    "gemma_attention_decode.py": [f"gemma_fmha_decode({t(b, h, 1, d, dt=dt)}, {t(b, hk, s, d, dt=dt)}, "
+                                  f"{t(b, hk, s, d, dt=dt)}, window_size={w}, soft_cap={cap})"
+                                  for b, h, hk, s, d, w, cap, dt in
+                                  [(1, 8, 8, 128, 64, 0, None, F16), (1, 8, 8, 128, 64, 0, 10.0, F16),
+                                   (1, 8, 8, 256, 64, 64, 10.0, F16), (1, 8, 4, 256, 64, 64, 10.0, F16),
+                                   (1, 8, 8, 10024, 64, 0, None, F16), (1, 8, 8, 10019, 64, 256, 50.0, BF16)]],
+    # tests/ops/test_mla.py test_op (batch 1, 16 query heads, S 9, head_dim 128, kpe 64, bfloat16, causal: cuTile
+    # skips non-causal): num_group_size 1 / 4; its BLOCK_M / BLOCK_N kernel_configs are ignored by the cuTile host
+    # code (autotuned launch), so they add no shapes
+    "mla.py": [f"tile_mla({t(1, 16, 9, 128, dt=BF16)}, {t(1, 16 // g, 9, 128, dt=BF16)}, {t(1, 16 // g, 9, 128, dt=BF16)}, "
+               f"{t(1, 16, 9, 64, dt=BF16)}, {t(1, 1, 9, 64, dt=BF16)}, True, None)" for g in (1, 4)],
+    # tests/ops/test_mla_decoding.py test_op (cuTile runs transpose=True only; its body fixes num_heads = 32, so the
+    # (16, True) and (32, True) rows are one shape): batch 2, S_kv 1024, BLOCK_D 512, BLOCK_KPE 64, float16
+    "mla_decoding.py": [f"mla_decoding({t(2, 32, 512)}, {t(2, 32, 64)}, {t(2, 1024, 512)}, {t(2, 1024, 64)}, None)"],
+    # tests/ops/test_mla_decoding_split_kv.py test_op (batch 1, head_dim 512, kpe 64, float16): 8 of its num_heads
+    # {8, 16, 24, 32} x seq_len {129, 1024, 8192, 11049} x kv_len_per_split {128, 512} points
+    "mla_decoding_split_kv.py": [f"mla_decoding_split_kv({t(1, h, 512)}, {t(1, h, 64)}, {t(1, s, 512)}, {t(1, s, 64)}, "
+                                 f"None, {kvs})" for h, s, kvs in
+                                 [(8, 129, 128), (8, 8192, 512), (16, 1024, 512), (16, 11049, 128), (24, 129, 512),
+                                  (24, 8192, 128), (32, 1024, 128), (32, 11049, 512)]],
+    # tests/ops/experimental/test_swa_attention.py (float16, head_dim 128, causal): window_equals_seq, window_of_one,
+    # multi_head, seq_not_divisible_by_tile, very_small_seq, gqa (32 / 8 heads), various_configs (4096, 2048),
+    # long_context_mistral (B, H, H_kv, S, W)
+    "experimental/swa_attention.py": [f"tile_swa_attention({t(b, h, s, 128)}, {t(b, hk, s, 128)}, {t(b, hk, s, 128)}, {w})"
+                                      for b, h, hk, s, w in
+                                      [(1, 1, 1, 128, 128), (1, 1, 1, 128, 1), (2, 8, 8, 256, 128), (1, 1, 1, 100, 64),
+                                       (1, 1, 1, 16, 8), (1, 32, 8, 256, 128), (1, 1, 1, 4096, 2048),
+                                       (1, 1, 1, 8192, 4096)]],
     # -- group B (tests): end
 
     # -- group C (tests): start
@@ -210,6 +266,58 @@ BENCH: dict[str, list[str]] = {
     # -- group A (bench): end
 
     # -- group B (bench): start
+    # tests/ops/test_attention_sink.py test_perf (TileGym's benchmark of the op; bfloat16, sm_scale 1/sqrt(head_dim),
+    # start_q 0): all eight (batch, num_queries, num_keys, kv heads, groups, head_dim, sliding_window) rows
+    "attention_sink.py": [f"attention_sink({e(b, nq, hk, g, d, dt=BF16)}, {e(b, nk, hk, d, dt=BF16)}, "
+                          f"{e(b, nk, hk, d, dt=BF16)}, {e(hk * g, dt=BF16)}, {1 / d ** 0.5}, {sw}, 0)"
+                          for b, nq, nk, hk, g, d, sw in
+                          [(1, 128, 2048, 8, 8, 64, None), (1, 128, 4096, 8, 8, 64, None), (1, 128, 2048, 8, 8, 64, 128),
+                           (1, 128, 4096, 8, 8, 64, 128), (2, 128, 2048, 8, 8, 128, None),
+                           (1, 10820, 10820, 8, 8, 64, None), (1, 10820, 10820, 8, 8, 64, 128),
+                           (1, 1, 10919, 8, 8, 64, None)]],
+    # tests/ops/test_attention_sink.py test_perf's decode-phase row (batch 1, 1 query, 10919 keys, 8 x 8 heads,
+    # head_dim 64, no window, bfloat16: the single-token case attn_interface routes to attention_sink_decode)
+    "attention_sink_decode.py": [f"attention_sink_decode({e(1, 1, 8, 8, 64, dt=BF16)}, {e(1, 10919, 8, 64, dt=BF16)}, "
+                                 f"{e(1, 10919, 8, 64, dt=BF16)}, {e(64, dt=BF16)}, 0.125, None, "
+                                 "torch.tensor([0], dtype=torch.int32))"],
+    # tests/ops/test_flash_decode.py test_perf (batch 1, 32 heads, head_dim 128, float16): 10 of its seq_len
+    # {2^9..2^14, 31079} x group_size {1, 4, 8} points (every seq_len, every group size)
+    "flash_decode.py": [f"fmha_decode({e(1, 32, 1, 128)}, {e(1, 32 // g, s, 128)}, {e(1, 32 // g, s, 128)}, {1 / 128 ** 0.5})"
+                        for s, g in [(512, 1), (512, 8), (1024, 4), (2048, 8), (4096, 1), (8192, 4), (16384, 8),
+                                     (31079, 1), (31079, 4), (31079, 8)]],
+    # tests/benchmark/bench_gemma_attention.py (batch 2, 8 heads / 1 kv head, head_dim 256, soft_cap 50, causal,
+    # bfloat16, N_CTX 2^9..2^13) and tests/ops/test_gemma_attention.py test_perf (1, 16 / 8 heads, 8192, head_dim
+    # 128, window 4096, soft_cap 50, causal, bfloat16)
+    "gemma_attention.py": [f"gemma_attention_cutile({e(2, 8, n, 256, dt=BF16)}, {e(2, 1, n, 256, dt=BF16)}, "
+                           f"{e(2, 1, n, 256, dt=BF16)}, soft_cap=50.0, is_causal=True)" for n in (512, 1024, 2048, 4096, 8192)]
+                          + [f"gemma_attention_cutile({e(1, 16, 8192, 128, dt=BF16)}, {e(1, 8, 8192, 128, dt=BF16)}, "
+                             f"{e(1, 8, 8192, 128, dt=BF16)}, window_size=4096, soft_cap=50.0, is_causal=True)"],
+    # tests/ops/test_gemma_attention_decode.py test_perf (TileGym has no bench file for it): its three (batch, heads,
+    # kv heads, seq_len_kv, head_dim, window_size, soft_cap) rows, bfloat16
+    "gemma_attention_decode.py": [f"gemma_fmha_decode({e(b, h, 1, d, dt=BF16)}, {e(b, hk, s, d, dt=BF16)}, "
+                                  f"{e(b, hk, s, d, dt=BF16)}, window_size={w}, soft_cap={cap})"
+                                  for b, h, hk, s, d, w, cap in
+                                  [(1, 16, 8, 4096, 128, 0, 50.0), (1, 16, 8, 8192, 128, 4096, 50.0),
+                                   (1, 32, 8, 16384, 128, 0, 50.0)]],
+    # tests/benchmark/bench_mla.py (batch 4, 16 heads, head_dim 128, d_pe 64, causal, bfloat16, seq_len 2^10..2^13)
+    # and tests/ops/test_mla.py test_perf (batch 4, 32 heads, seq_len 2^9..2^13, bfloat16; float8 left out)
+    "mla.py": [f"tile_mla({e(4, h, s, 128, dt=BF16)}, {e(4, h, s, 128, dt=BF16)}, {e(4, h, s, 128, dt=BF16)}, "
+               f"{e(4, h, s, 64, dt=BF16)}, {e(4, 1, s, 64, dt=BF16)}, True, None)"
+               for h, ss in ((16, (1024, 2048, 4096, 8192)), (32, (512, 1024, 2048, 4096, 8192))) for s in ss],
+    # tests/ops/test_mla_decoding.py test_perf (cuTile: transpose=True rows, num_heads 16 / 32; float16, float8 left
+    # out; BLOCK_D 512, BLOCK_KPE 64): num_batch {1, 128, 1024} x S_kv {1024, 2048, 8192}, 5 points per head count
+    # (1024 x 8192 left out: ~10 GB of tensors). TileGym's bench_mla_decoding.py runs the split-KV op only.
+    "mla_decoding.py": [f"mla_decoding({e(b, h, 512)}, {e(b, h, 64)}, {e(b, s, 512)}, {e(b, s, 64)}, None)"
+                        for h in (16, 32) for b, s in [(1, 1024), (1, 8192), (128, 2048), (128, 8192), (1024, 2048)]],
+    # tests/benchmark/bench_mla_decoding.py (use_split_kv True: mla_decoding_split_kv; batch 1, 16 heads, d_pe 64,
+    # float16, kv_len_per_split from the SM count): head_dim 512 / 128, 5 of its kv_seq_len 2^8..2^14 + 11043 each
+    "mla_decoding_split_kv.py": [f"mla_decoding_split_kv({e(1, 16, d)}, {e(1, 16, 64)}, {e(1, s, d)}, {e(1, s, 64)}, None)"
+                                 for d, ss in ((512, (256, 1024, 4096, 11043, 16384)), (128, (256, 2048, 8192, 11043, 16384)))
+                                 for s in ss],
+    # tests/benchmark/experimental/bench_swa_attention.py (batch 1, 32 heads, head_dim 128, window min(4096, seq_len),
+    # causal, float16): every seq_len 512..16384
+    "experimental/swa_attention.py": [f"tile_swa_attention({e(1, 32, s, 128)}, {e(1, 32, s, 128)}, {e(1, 32, s, 128)}, "
+                                      f"{min(4096, s)})" for s in (512, 1024, 2048, 4096, 8192, 16384)],
     # -- group B (bench): end
 
     # -- group C (bench): start
