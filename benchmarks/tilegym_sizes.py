@@ -188,6 +188,45 @@ TESTS: dict[str, list[str]] = {
     # -- group B (tests): end
 
     # -- group C (tests): start
+    # tests/ops/test_recurrent_gated_delta_rule.py test_op: (B, T, H, K, V, use_init, out_final, use_l2) x dtype
+    # (fp32 / bf16): 8 of its 9 x 2 configs -- decode (T 1: the decode_vstream kernel), qwen35_cached_decode,
+    # T16, T32_final_state, init_final_state, K64_V128, l2norm, T64 (minimal, 1x1x1x64x64, left out: the
+    # decode path of "decode" at one head), dtypes alternating
+    "recurrent_gated_delta_rule.py": [
+        f"recurrent_gated_delta_rule({t(b, s, h, k, dt=dt)}, {t(b, s, h, k, dt=dt)}, {t(b, s, h, v, dt=dt)}, "
+        f"{t(b, s, h, dt=dt)}, {t(b, s, h, dt=dt)}, {t(b, h, k, v, dt=F32) if ini else None}, {fin}, {l2})"
+        for b, s, h, k, v, ini, fin, l2, dt in
+        [(2, 1, 4, 64, 64, False, False, False, F32), (1, 1, 16, 128, 128, True, True, True, BF16),
+         (2, 16, 4, 64, 64, False, False, False, BF16), (1, 32, 8, 128, 128, False, True, False, F32),
+         (2, 8, 4, 64, 64, True, True, False, BF16), (1, 16, 4, 64, 128, False, False, False, F32),
+         (2, 8, 4, 128, 64, False, False, True, BF16), (1, 64, 4, 64, 64, False, False, False, F32)]],
+    # tests/ops/test_chunk_gated_delta_rule.py test_op: (B, T, H, K, V, chunk_size, use_init, out_final, use_l2),
+    # bfloat16 only (the test skips float32: "known failures"): 8 of its 16 configs -- minimal, T37_prime,
+    # init_final_state, K64_V128, K256_V128, chunk32, T65_off_by_1, qwen3_5_T10782 (tails of T, each K / V,
+    # chunk size 32 and 64, initial / final state, in-kernel l2norm)
+    "chunk_gated_delta_rule.py": [
+        f"chunk_gated_delta_rule({t(b, s, h, k, dt=BF16)}, {t(b, s, h, k, dt=BF16)}, {t(b, s, h, v, dt=BF16)}, "
+        f"{t(b, s, h, dt=BF16)}, {t(b, s, h, dt=BF16)}, {cs}, {t(b, h, k, v, dt=F32) if ini else None}, {fin}, {l2})"
+        for b, s, h, k, v, cs, ini, fin, l2 in
+        [(1, 1, 1, 64, 64, 64, False, False, False), (1, 37, 4, 64, 64, 64, False, False, False),
+         (2, 8, 4, 64, 64, 64, True, True, False), (1, 16, 4, 64, 128, 64, False, False, False),
+         (2, 4, 8, 256, 128, 64, True, True, False), (2, 128, 4, 64, 64, 32, False, False, False),
+         (2, 65, 4, 128, 128, 64, False, True, False), (1, 10782, 8, 128, 128, 64, False, False, True)]],
+    # tests/ops/test_moe.py test_op (num_tokens, hidden, moe_intermediate, n_experts, top_k; bfloat16, float8 left
+    # out): fused_moe's cuTile path calls moe_align_block_size(topk_ids, TILE_SIZE_M 128, n_experts) with
+    # torch.long topk_ids from torch.randint(0, n_experts, (num_tokens, top_k))
+    "moe_align_block.py": [f"moe_align_block_size(torch.randint(0, {ne}, ({n}, {k}), dtype=torch.long), 128, {ne})"
+                           for n, ne, k in [(16, 8, 2), (32, 16, 4), (64, 20, 8)]],
+    # tests/ops/experimental/test_fused_linear_cross_entropy.py test_op_forward_matches_pytorch (batch, seq,
+    # hidden, vocab, dtype, reduction; chunk_size 128, target[:, 0] = -100 ignored) and
+    # test_op_chunk_size_consistency (2 x 257 x 192, vocab 3072, float16, chunk_size 64 and 512)
+    "experimental/fused_linear_cross_entropy.py": [
+        f"fused_linear_cross_entropy({t(b, s, hd, dt=dt)}, {t(v, hd, dt=dt)}, torch.randint(0, {v}, ({b}, {s}))"
+        f".index_fill_(1, torch.tensor([0]), -100), ignore_index=-100, chunk_size=128, reduction='{red}')"
+        for b, s, hd, v, dt, red in [(2, 128, 256, 2048, F16, "mean"), (2, 64, 256, 2048, BF16, "mean"),
+                                     (1, 256, 384, 4096, F16, "sum")]]
+        + [f"fused_linear_cross_entropy({t(2, 257, 192)}, {t(3072, 192)}, torch.randint(0, 3072, (2, 257)), "
+           f"ignore_index=-100, chunk_size={cs}, reduction='mean')" for cs in (64, 512)],
     # -- group C (tests): end
 
 }
@@ -321,6 +360,28 @@ BENCH: dict[str, list[str]] = {
     # -- group B (bench): end
 
     # -- group C (bench): start
+    # tests/ops/test_recurrent_gated_delta_rule.py test_perf (TileGym has no tests/benchmark file for it): B 2,
+    # H 4, K = V = 128, T 128 * 2^0..2^7, bfloat16
+    "recurrent_gated_delta_rule.py": [
+        f"recurrent_gated_delta_rule({e(2, s, 4, 128, dt=BF16)}, {e(2, s, 4, 128, dt=BF16)}, "
+        f"{e(2, s, 4, 128, dt=BF16)}, {e(2, s, 4, dt=BF16)}, {e(2, s, 4, dt=BF16)})"
+        for s in (128, 256, 512, 1024, 2048, 4096, 8192, 16384)],
+    # tests/ops/test_chunk_gated_delta_rule.py test_perf (no tests/benchmark file): B 16, H 8, K = V = 128,
+    # chunk_size 64, T 128 * 2^0..2^7, bfloat16
+    "chunk_gated_delta_rule.py": [
+        f"chunk_gated_delta_rule({e(16, s, 8, 128, dt=BF16)}, {e(16, s, 8, 128, dt=BF16)}, "
+        f"{e(16, s, 8, 128, dt=BF16)}, {e(16, s, 8, dt=BF16)}, {e(16, s, 8, dt=BF16)}, 64)"
+        for s in (128, 256, 512, 1024, 2048, 4096, 8192, 16384)],
+    # tests/ops/test_moe.py test_perf (no tests/benchmark file; float16, its uncommented configs): num_tokens /
+    # n_experts / top_k 64/8/2, 128/16/4, 256/32/6, 512/64/6, through fused_moe's moe_align_block_size(..., 128, E)
+    "moe_align_block.py": [f"moe_align_block_size(torch.randint(0, {ne}, ({n}, {k}), dtype=torch.long), 128, {ne})"
+                           for n, ne, k in [(64, 8, 2), (128, 16, 4), (256, 32, 6), (512, 64, 6)]],
+    # tests/benchmark/experimental/bench_fused_linear_cross_entropy.py: hidden 1024, vocab 32768, chunk_size 512,
+    # bfloat16 / float16, BT 512 / 4096 / 16384 of its 512..16384 (every BT launches the same per-chunk
+    # (512, 32768) kernel spec: one spec per dtype)
+    "experimental/fused_linear_cross_entropy.py": [
+        f"fused_linear_cross_entropy({e(bt, 1024, dt=dt)}, {e(32768, 1024, dt=dt)}, torch.randint(0, 32768, ({bt},)), "
+        "ignore_index=-100, chunk_size=512, reduction='mean')" for dt in (BF16, F16) for bt in (512, 4096, 16384)],
     # -- group C (bench): end
 
 }
