@@ -407,6 +407,16 @@ def test_gpu_host_phases_and_shards(tmp_path):
     report = gpu.Report(device="cpu")
     gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out")
     assert log == [("verify", "p1", "b1"), ("bench", "p1", "b1"), ("verify", "p1", "n1@5")] and not report.overhead
+    # --skip-done: what an earlier call's report holds is not run again (a bench size only when it was timed too)
+    (tmp_path / "r.json").write_text(json.dumps({"checks": [{"port": "p1", "spec": "a"}, {"port": "p1", "spec": "b1"},
+                                                            {"port": "p1", "spec": "n1@5"}],
+                                                 "timings": [{"port": "p1", "spec": "a"}], "overhead_us": {"p1": {}}}))
+    log.clear()
+    args = argparse.Namespace(fuzz=0, reps=3, overhead_calls=10, done=gpu_host.Done([str(tmp_path / "r.json")]))
+    report = gpu.Report(device="cpu")
+    gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out3")
+    assert log == [("verify", "p2", "a"), ("bench", "p2", "a"), ("verify", "p1", "b1"), ("bench", "p1", "b1")]
+    assert sorted(report.overhead) == ["p2"]
     ports = [_PhaseRunner("big", log, specs=("a", "b"), bench=("c", "d", "e")),  # work 3 * 5 = 15
              _PhaseRunner("mid", log, numerics=tuple(f"n@{i}" for i in range(9))),  # 3 + 9 = 12
              _PhaseRunner("small", log, numerics=("n@1",)), _PhaseRunner("tiny", log)]  # 4, 3

@@ -349,10 +349,13 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
         report.checks.append(runner.verify(s))
     fuzzable = [s for s in runner.specs if s.fuzz]
     per_spec = -(-a.fuzz // len(fuzzable)) if fuzzable and a.fuzz else 0
+    done = getattr(a, "done", None) or Done()
     for s in runner.specs:
         if time.time() > deadline:
             print(f"{port.name}: --budget-s spent, {s.name} and later specs left out", flush=True)
             break
+        if done.has(port.name, s.name, timed=bool(a.reps)):
+            continue
         report.checks.append(runner.verify(s))
         if per_spec and s.fuzz:
             report.checks.extend(runner.fuzz(s, per_spec, Path(os.environ.get("CTRS_FUZZ_DB", "/tmp/ctrs-fuzz-db")) / port.name))
@@ -361,7 +364,7 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
                 report.timings.append(runner.bench(s, a.reps))
             except Exception as e:  # noqa: BLE001
                 print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
-    if a.overhead_calls and runner.specs and time.time() <= deadline:
+    if a.overhead_calls and runner.specs and time.time() <= deadline and port.name not in done.overhead:
         s0 = min(runner.specs, key=lambda s: sum(math.prod(x.shape) for x in s.args.values()
                                                  if isinstance(x, specmod.ArrayArg)))  # the smallest input
         try:
@@ -386,6 +389,24 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
 
 
 PHASES = ("proven", "bench", "numerics")
+
+
+class Done:
+    """What earlier runs' reports (``--skip-done gpu_report.json ...``: a device call that the per-call limit cut
+    short, continued by the next) already checked, timed and measured the launch of; left out of this run."""
+
+    def __init__(self, files: list[str] = ()):
+        self.checked: set[tuple[str, str]] = set()
+        self.timed: set[tuple[str, str]] = set()
+        self.overhead: set[str] = set()
+        for f in files:
+            data = json.loads(Path(f).read_text())
+            self.checked |= {(c["port"], c["spec"]) for c in data.get("checks", [])}
+            self.timed |= {(t["port"], t["spec"]) for t in data.get("timings", [])}
+            self.overhead |= set(data.get("overhead_us") or {})
+
+    def has(self, port: str, spec: str, timed: bool) -> bool:
+        return (port, spec) in self.checked and (not timed or (port, spec) in self.timed)
 
 
 def shard(runners: list, index: int, count: int) -> list:
@@ -414,7 +435,10 @@ def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) ->
         run_port(runner, report, a, deadline)
         gpu.write_reports(report, out)  # after every port: a run cut short still leaves its reports
     for role in [p for p in ("bench", "numerics") if p in phases]:  # phases 2 and 3, while the budget lasts
-        queues = [(runner, runner.extra(role)) for runner in runners]
+        done = getattr(a, "done", None) or Done()
+        queues = [(runner, [s for s in runner.extra(role)
+                            if not done.has(runner.port.name, s.name, timed=role == "bench" and bool(a.reps))])
+                  for runner in runners]
         done = {runner.port.name: [] for runner, _ in queues}
         order = [(runner, q[i]) for i in range(max((len(q) for _, q in queues), default=0))
                  for runner, q in queues if i < len(q)]  # round robin: every port gets its first specs early
@@ -457,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
                          "bench (benchmark sizes: numerics + device time), numerics (numerics-only shapes)")
     ap.add_argument("--shard", metavar="I/N", help="run the I-th (from 0) of N balanced shards of the ports "
                                                    "(one runner per GPU: CUDA_VISIBLE_DEVICES=I ... --shard I/N)")
+    ap.add_argument("--skip-done", nargs="+", metavar="JSON", default=[],
+                    help="gpu_report.json of earlier runs: leave out what they checked, timed and measured")
     ap.add_argument("--budget-s", type=float, default=0,
                     help="start nothing new after this many seconds (0: no limit); the reports cover what ran")
     a = ap.parse_args(argv)
@@ -469,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error[CTRS-E072]: --shard {a.shard}: expected I/N with 0 <= I < N (hint: --shard 0/4)",
                   file=sys.stderr)
             return 2
+    a.done = Done(a.skip_done)
     if a.kit:
         host_env(Path(a.kit))
     else:
