@@ -417,13 +417,17 @@ def test_gpu_host_phases_and_shards(tmp_path):
     gpu_host.run_all(runners, report, args, math.inf, tmp_path / "out3")
     assert log == [("verify", "p2", "a"), ("bench", "p2", "a"), ("verify", "p1", "b1"), ("bench", "p1", "b1")]
     assert sorted(report.overhead) == ["p2"]
-    ports = [_PhaseRunner("big", log, specs=("a", "b"), bench=("c", "d", "e")),  # work 3 * 5 = 15
-             _PhaseRunner("mid", log, numerics=tuple(f"n@{i}" for i in range(9))),  # 3 + 9 = 12
-             _PhaseRunner("small", log, numerics=("n@1",)), _PhaseRunner("tiny", log)]  # 4, 3
-    shards = [[r.port.name for r in gpu_host.shard(ports, i, 2)] for i in range(2)]
+    ports = []
+    for name, counts in (("big", {"specs": 2, "bench": 3}), ("mid", {"numerics": 9}), ("small", {"numerics": 1}),
+                         ("tiny", {})):  # work 3 * 5 = 15, 3 + 9 = 12, 3 + 1 = 4, 3
+        port = tmp_path / "ports" / name
+        port.mkdir(parents=True)
+        for role, k in {"specs": 1, **counts}.items():
+            (port / f"{role}.json").write_text(json.dumps([{"name": f"{role}{i}", "kernel": "k", "args": {}}
+                                                           for i in range(k)]))
+        ports.append(port)
+    shards = [[p.name for p in gpu_host.shard(ports, i, 2)] for i in range(2)]
     assert shards == [["big", "tiny"], ["mid", "small"]]  # 15 + 3 against 12 + 4: largest first, to the lighter
-    assert sorted(sum(shards, [])) == ["big", "mid", "small", "tiny"]
-
 
 
 def test_gpu_host_refuses_a_shard_out_of_range(tmp_path, capsys):

@@ -409,19 +409,24 @@ class Done:
         return (port, spec) in self.checked and (not timed or (port, spec) in self.timed)
 
 
-def shard(runners: list, index: int, count: int) -> list:
-    """The ``index``-th of ``count`` shards of the ports (``--shard I/N``: one runner per GPU of a host), balanced by
-    their work: ports taken largest first, each to the shard with the least so far (a proven or benchmark-size spec
-    is timed, so it weighs three numerics-only checks); the same ports give the same shards on every host."""
-    def work(r) -> int:
-        return 3 * (len(r.specs) + len(r.extra("bench"))) + len(r.extra("numerics"))
+def shard(ports: list[Path], index: int, count: int) -> list[Path]:
+    """The ``index``-th of ``count`` shards of the port directories (``--shard I/N``: one runner per GPU of a host, or
+    several on one GPU for numerics-only checks, which mostly wait on the JIT), balanced by their work before any is
+    loaded: ports taken largest first, each to the shard with the least so far (a proven or benchmark-size spec is
+    timed, so it weighs three numerics-only checks); the same ports give the same shards on every host."""
+    def n(port: Path, name: str) -> int:
+        f = port / name
+        return len(specmod.load_specs(str(f))) if f.exists() else 0
+
+    def work(port: Path) -> int:
+        return 3 * (n(port, "specs.json") + n(port, "bench.json")) + n(port, "numerics.json")
 
     loads, owner = [0] * count, {}
-    for r in sorted(runners, key=lambda r: (-work(r), r.port.name)):
+    for port in sorted(ports, key=lambda p: (-work(p), p.name)):
         i = loads.index(min(loads))
-        loads[i] += work(r)
-        owner[r.port.name] = i
-    return [r for r in runners if owner[r.port.name] == index]
+        loads[i] += work(port)
+        owner[port] = i
+    return [p for p in ports if owner[p] == index]
 
 
 def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) -> None:
@@ -515,16 +520,13 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     deadline = time.time() + a.budget_s if a.budget_s else math.inf
     runners: list[PortRunner] = []
-    for port in port_dirs(a.bundle):
-        if a.only and port.name not in a.only:
-            continue
+    ports = [p for p in port_dirs(a.bundle) if not a.only or p.name in a.only]
+    for port in shard(ports, *parts) if a.shard else ports:
         try:
             runners.append(PortRunner(port, Path(a.kernel) if a.kernel else None, Path(a.specs) if a.specs else None))
         except Exception as e:  # noqa: BLE001
             report.checks.append(gpu.Check(port.name, "*", False, f"load failed: {type(e).__name__}: {e}"))
             traceback.print_exc()
-    if a.shard:
-        runners = shard(runners, *parts)
     run_all(runners, report, a, deadline, out)
     data = gpu.write_reports(report, out)
     print(f"geomean_ratio={data['geomean_ratio']:.4f}")
