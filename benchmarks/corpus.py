@@ -36,7 +36,9 @@ the tilegym cuTile ones; results ``<out>/corpus-tilegym-suites-1.5.1.*``, ratche
   specialisations ``benchmarks/corpus/tilegym-1.5.1/<cutile|triton>/<file path>.json`` (a spec list; each spec
   names its kernel; ``benchmarks/corpus_specs.py`` makes them with ``ctrs specs``). Per kernel: specs,
   EQUIVALENT, warnings-only, critical (CRITICAL or not comparable: a port that does not compile, no entry for the
-  launch) and the first finding; specs of kernels that do not translate are counted as "not translated". Every
+  launch) and the first finding; specs of kernels that do not translate are counted as "not translated". A Triton
+  kernel's specs without a cuTile Python ``reference`` (``h200_only``: no reference Tile IR, ``ctrs check`` would stop
+  at CTRS-E112) are counted apart, not checked: the H200 run compares such ports with the @triton.jit original. Every
   critical row is classified by ``triage.json`` there. ``--only REGEX`` checks the matching kernels only;
   ``--keep JSON`` gives the others the check rows of an earlier report (same tier only).
 
@@ -383,6 +385,26 @@ def spec_file(k: Kernel) -> Path:
     return COMMITTED / k.front / rel.with_suffix(".json")
 
 
+def h200_only(k: Kernel) -> bool:
+    """A Triton kernel whose committed specs name no cuTile Python ``reference`` (a specs file as a dict with
+    "reference", like fixtures/triton_*/specs.json): there is no reference Tile IR to diff its port against, so
+    ``ctrs check`` stops at CTRS-E112; its specs are for the H200 run, which compares the port with the @triton.jit
+    original numerically (benchmarks/h200_tilegym.py). The check tier counts them apart (``TRITON_NOTE``)."""
+    if k.front != "triton":
+        return False
+    sf = spec_file(k)
+    doc = json.loads(sf.read_text()) if sf.exists() else []
+    return not (isinstance(doc, dict) and doc.get("reference"))
+
+
+TRITON_NOTE = "no reference Tile IR: proven on the H200 against the @triton.jit original"
+
+
+def h200_specs(ks: list[Kernel]) -> list[Kernel]:
+    """The translated kernels with committed specs the check tier counts but does not check (``h200_only``)."""
+    return [k for k in ks if k.tier != "refused" and k.specs and h200_only(k)]
+
+
 def committed_specs(k: Kernel) -> list[dict]:
     """The committed specs of ``k`` (its file's spec list, validated, filtered by kernel name)."""
     from ctrs import spec as specmod  # noqa: PLC0415
@@ -406,7 +428,7 @@ def check_kernel(k: Kernel, src: Path, progress=None) -> None:
 
     mine = committed_specs(k)
     k.specs = len(mine)
-    if not mine or k.tier == "refused":
+    if not mine or k.tier == "refused" or h200_only(k):  # h200_only: ctrs check would stop at CTRS-E112
         return
     variant = _variant(k, src)  # checked alone (written next to the file in the cache)
     base = Path(k.file).name
@@ -445,9 +467,15 @@ def checked(ks: list[Kernel]) -> list[Kernel]:
 
 
 def summary(ks: list[Kernel]) -> str:
+    """``kernels N, rules-only R, llm L, refused X; specs S, equivalent E`` (S: specs of the kernels ``ctrs check``
+    ran on). For Triton kernels alone (a corpus's triton bullet, the unsloth corpus) with specs only the H200 proves
+    (``h200_only``) and none checked: ``specs T (no reference Tile IR: ...)`` instead."""
     n = collections.Counter(k.tier for k in ks)
-    return (f"kernels {len(ks)}, rules-only {n['rules']}, llm {n['llm']}, refused {n['refused']}; "
-            f"specs {sum(k.specs for k in checked(ks))}, equivalent {sum(k.equivalent for k in ks)}")
+    head = f"kernels {len(ks)}, rules-only {n['rules']}, llm {n['llm']}, refused {n['refused']}; "
+    h200 = sum(k.specs for k in h200_specs(ks))
+    if h200 and not checked(ks) and all(k.front == "triton" for k in ks):
+        return head + f"specs {h200} ({TRITON_NOTE})"
+    return head + f"specs {sum(k.specs for k in checked(ks))}, equivalent {sum(k.equivalent for k in ks)}"
 
 
 def finding_code(text: str) -> str:
@@ -525,12 +553,15 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
                    f"{whole} of {len(files)}")
     done = checked(ks)
     pending = [k for k in ks if k.specs and k.tier == "refused"]
+    h200 = h200_specs(ks)
     specs_note = ("no specs" if not any(k.specs for k in ks) else
                   f"{sum(k.specs for k in done)} specs of {len(done)} translated kernels checked: "
                   f"{sum(k.equivalent for k in done)} EQUIVALENT, {sum(k.warnings for k in done)} warnings-only, "
                   f"{sum(k.critical for k in done)} CRITICAL (or not comparable); kernels with every spec EQUIVALENT: "
                   f"{sum(k.equivalent == k.specs for k in done)}, with >= 2: {sum(k.equivalent >= 2 for k in done)}; "
-                  f"{sum(k.specs for k in pending)} more specs of {len(pending)} kernels not translated yet")
+                  f"{sum(k.specs for k in pending)} more specs of {len(pending)} kernels not translated yet"
+                  + (f"; {sum(k.specs for k in h200)} Triton specs of {len(h200)} kernels not checked here "
+                     f"({TRITON_NOTE})" if h200 else ""))
     out += [f"* check tier: {meta['tier'] == 'check' and specs_note or 'not run (--tier translate)'} "
             f"(`ctrs check` of each translated kernel at `benchmarks/corpus/{CORPUS}/<front>/<file>.json`)",
             f"* LLM tier: {'run' if meta['llm'] else 'not run (pass --llm with an OpenAI-compatible server)'}",
@@ -572,6 +603,7 @@ def render_md(ks: list[Kernel], meta: dict, png: str) -> str:
         bl = "<br>".join(f"{b['code']} line {b['line']}:{b['col']}: {_md_cell(b['message'])}" for b in k.blockers) or "-"
         ran = bool(k.check) and k.tier != "refused"
         spec = str(k.specs) if ran else f"{k.specs} (not translated)" if k.specs and k.tier == "refused" else \
+            f"{k.specs} (H200: vs @triton.jit)" if k.specs and h200_only(k) else \
             f"{k.specs} (not checked)" if k.specs else "no specs"
         cells = (f"{k.equivalent} | {k.warnings} | {k.critical} | {k.check_s:.1f}" if ran else "- | - | - | -")
         out.append(f"| {k.front} | `{k.file.split('/ops/', 1)[-1]}` | `{k.name}` | {k.family} | {k.tier} | {bl} | "

@@ -10,7 +10,10 @@ Two steps around one GPU-host run (GPU time is scarce: one bundle, one run, ever
 corpus-tilegym-1.5.1.json: check rows EQUIVALENT), with exactly its EQUIVALENT specs (the committed specs
 under benchmarks/corpus/tilegym-1.5.1/, made from TileGym's own host code and sizes), and runs ``ctrs bundle``
 on the per-kernel variants the corpus benchmark translates (the TileGym file in the ctrs cache, its other
-kernels' decorators commented out; the reference travels with the files of its package it imports). The
+kernels' decorators commented out; the reference travels with the files of its package it imports), and every
+TileGym Triton kernel translated by rules with its committed specs (benchmarks/corpus/tilegym-1.5.1/triton/, no
+reference Tile IR: the host compares the port with the @triton.jit original; ports ``_ctrs_triton_<stem>__<kernel>``,
+no captured test shapes; their rows are summed up apart from the cuTile headline). The
 host runs numerics on every spec plus hypothesis-drawn shapes, CUPTI device time interleaved against
 ``ct.launch`` of the same kernel on the same inputs, and the launch overhead of the generated wrapper.
 
@@ -41,16 +44,22 @@ RESULTS = ROOT / "benchmarks" / "results"
 
 
 def proven(data: dict) -> list[tuple[dict, list[str]]]:
-    """(kernel row, EQUIVALENT spec names) of every cuTile kernel with at least one EQUIVALENT spec; for a
-    Triton-only corpus (no cuTile Python counterpart, so no reference Tile IR: unsloth), every kernel translated
-    by rules with its committed specs -- the H200 compares it with the @triton.jit original."""
+    """(kernel row, spec names) of every kernel the H200 run compares: each cuTile kernel with at least one
+    EQUIVALENT spec (those specs), then each Triton kernel translated by rules with committed specs (all of them: a
+    Triton kernel has no cuTile Python counterpart, so no reference Tile IR -- the H200 compares its port with the
+    @triton.jit original). A Triton-only corpus (unsloth) has only the latter."""
+    cutile = [] if TRITON_ONLY.get(corpus.CORPUS.split("-")[0], False) else _proven_cutile(data)
+    return cutile + _proven_triton(data)
+
+
+def _proven_triton(data: dict) -> list[tuple[dict, list[str]]]:
     out = []
-    if not TRITON_ONLY.get(corpus.CORPUS.split("-")[0], False):
-        return _proven_cutile(data)
     for k in data["kernels"]:
+        if k["front"] != "triton" or k["tier"] != "rules":
+            continue
         kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
         names = [s["name"] for s in corpus.committed_specs(kern)]
-        if k["front"] == "triton" and k["tier"] == "rules" and names:
+        if names:
             out.append((k, names))
     return out
 
@@ -73,13 +82,27 @@ def _proven_cutile(data: dict) -> list[tuple[dict, list[str]]]:
     return out
 
 
+TRITON_PORT = "_ctrs_triton_"  # a Triton port's prefix in a corpus with cuTile kernels too (tilegym)
+
+
 def port_name(k: dict) -> str:
-    return f"_ctrs_{Path(k['file']).stem}__{k['name']}"
+    """``_ctrs_<file stem>__<kernel>``; a Triton kernel of a corpus that also has cuTile kernels is
+    ``_ctrs_triton_<file stem>__<kernel>``: TileGym's cutile/rms_norm.py and triton/rms_norm.py both define
+    ``_rms_norm_kernel_static_persistent``, and the two ports (and their variants, spec files, bundle dirs) must not
+    share a name."""
+    prefix = TRITON_PORT if k["front"] == "triton" and "cutile" in corpus.TREES else "_ctrs_"
+    return f"{prefix}{Path(k['file']).stem}__{k['name']}"
 
 
 def operator(port: str) -> str:
-    """``_ctrs_softmax__softmax_kernel`` -> ``softmax``."""
-    return port.removeprefix("_ctrs_").split("__", 1)[0]
+    """``_ctrs_softmax__softmax_kernel`` -> ``softmax``; ``_ctrs_triton_rms_norm__x`` -> ``rms_norm``."""
+    return port.removeprefix(TRITON_PORT).removeprefix("_ctrs_").split("__", 1)[0]
+
+
+def front(port: str) -> str:
+    """``triton`` for a port whose reference is a @triton.jit kernel (a ``_ctrs_triton_`` port, every port of a
+    Triton-only corpus), else ``cutile``."""
+    return "triton" if port.startswith(TRITON_PORT) or TRITON_ONLY.get(corpus.NAME, False) else "cutile"
 
 
 SHAPES = corpus.COMMITTED / "h200"  # TileGym's captured test / benchmark / drawn specs per kernel file (cmd_shapes)
@@ -275,13 +298,16 @@ def cmd_bundle(a) -> int:
         variant.write_text(corpus.isolate(path, k["front"], k["name"]))
         kern = corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
         specs = [s for s in corpus.committed_specs(kern) if s["name"] in names]  # this kernel's (names repeat per file)
-        if a.only and operator(port_name(k)) not in a.only and k["name"] not in a.only:
+        if a.only and not {operator(port_name(k)), k["name"], port_name(k), front(port_name(k))} & set(a.only):
             continue
         rel = str(Path(k["file"]).relative_to(corpus.TREES[k["front"]]))
         if k["front"] == "cutile" and not (shapes_dir() / Path(rel).with_suffix(".json")).exists():
             print(f"note: {rel} has no captured test shapes, benchmark sizes or drawn shapes "
                   f"(run: .venv/bin/python benchmarks/h200_tilegym.py shapes {rel})")
-        bench, numerics = shape_specs(rel, k["name"], specs, caps, timed.get(k["name"], set()))
+        # captured TileGym shapes are cuTile calls (h200/<file>.json): a Triton kernel of the same file stem gets
+        # none; a Triton-only corpus's h200/ holds its own drawn shapes (corpus_specs_unsloth.py)
+        bench, numerics = shape_specs(rel, k["name"], specs, caps, timed.get(k["name"], set())) \
+            if k["front"] == "cutile" or "cutile" not in corpus.TREES else ([], [])
         sf = work / "specs" / f"{port_name(k)}.json"
         sf.write_text(json.dumps(specs, indent=1, sort_keys=True) + "\n")
         for role, extra in (("bench", bench), ("numerics", numerics)):  # ctrs bundle carries them (bundle.EXTRA_SPECS)
@@ -290,7 +316,8 @@ def cmd_bundle(a) -> int:
             if extra:
                 ef.write_text(json.dumps(extra, indent=1, sort_keys=True) + "\n")
         args.append(f"{variant}={sf}")
-        print(f"{k['file']}:{k['name']}: {len(specs)} EQUIVALENT specs, {len(bench)} benchmark sizes, "
+        kind = "EQUIVALENT" if k["front"] == "cutile" else "committed (vs the @triton.jit original)"
+        print(f"{k['file']}:{k['name']}: {len(specs)} {kind} specs, {len(bench)} benchmark sizes, "
               f"{sum('@test' in s['name'] for s in numerics)} test shapes, "
               f"{sum('@test' not in s['name'] for s in numerics)} drawn shapes")
     if not args:
@@ -375,6 +402,7 @@ def rows_of(report: dict) -> list[dict]:
         fz = fuzz.get((t["port"], t["spec"]), [])
         over = (report.get("overhead_us") or {}).get(t["port"]) or {}
         rows.append({"operator": operator(t["port"]), "kernel": t["port"].split("__", 1)[-1], "config": t["spec"],
+                     "front": front(t["port"]),
                      "ref_us": t["ref_median_us"], "port_us": t["port_median_us"], "ratio": t["ratio"],
                      "numerics": ("pass" if base and all(c["ok"] for c in base) else "FAIL" if base else "-")
                      + (" (bitwise)" if base and all(c["bitwise"] for c in base)
@@ -385,7 +413,12 @@ def rows_of(report: dict) -> list[dict]:
                      "launch_port_slow_us": over.get("port wrapper, CTRS_FFI_FAST=0"),
                      "launch_port_validated_us": over.get("port wrapper, CTRS_FFI_XC=0"),
                      "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
-    return sorted(rows, key=lambda r: (r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
+    return sorted(rows, key=lambda r: (r["front"], r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
+
+
+def row_key(r: dict) -> tuple[str, str, str]:
+    """(operator, kernel, front) of a results row: TileGym's cuTile and Triton rms_norm.py share a kernel name."""
+    return r["operator"], r["kernel"], r.get("front", "cutile")
 
 
 def bench_names() -> set[str]:
@@ -403,6 +436,7 @@ def numerics_rows(report: dict) -> list[dict]:
         if not at:
             continue
         r = per.setdefault(c["port"], {"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1],
+                                       "front": front(c["port"]),
                                        "tests": [0, 0, 0], "drawn": [0, 0, 0], "failed": [], "test_shapes": [],
                                        "max_ulp": 0})
         r["max_ulp"] = max(r["max_ulp"], c.get("max_ulp", 0))
@@ -424,16 +458,23 @@ def geomean(xs: list[float]) -> float:
 
 def summary(rows: list[dict]) -> str:
     """The headline over every timed config; with benchmark sizes among them, the proven specs' and the
-    benchmark sizes' geomeans after it."""
+    benchmark sizes' geomeans after it. In a corpus with cuTile kernels, the Triton ports' rows (ratio: Triton
+    time / port time) are left out of the headline and summed up after it, per kernel."""
+    mixed = not TRITON_ONLY.get(corpus.NAME, False)
+    tri = [r for r in rows if mixed and r.get("front") == "triton"]
+    rows = [r for r in rows if not (mixed and r.get("front") == "triton")]
     line = _summary(rows)
     parts = [(w, [r for r in rows if r.get("sizes", "proven") == w]) for w in ("proven", "benchmark")]
     if all(sub for _, sub in parts):
         line += "; " + "; ".join(f"{w}: {_summary(sub)}" for w, sub in parts)
+    if tri:
+        line += f"; Triton ports vs their @triton.jit originals: {_summary(tri, per_kernel=True)}"
     return line
 
 
-def _summary(rows: list[dict]) -> str:
-    triton = TRITON_ONLY.get(corpus.NAME, False)  # a Triton corpus is counted per kernel (issue 18's summary line)
+def _summary(rows: list[dict], per_kernel: bool | None = None) -> str:
+    # a Triton corpus is counted per kernel (issue 18's summary line)
+    triton = TRITON_ONLY.get(corpus.NAME, False) if per_kernel is None else per_kernel
     ops: dict[str, list[float]] = {}
     for r in rows:
         ops.setdefault(r["kernel" if triton else "operator"], []).append(r["ratio"])
@@ -446,10 +487,10 @@ def _summary(rows: list[dict]) -> str:
 def launch_summary(rows: list[dict]) -> str:
     """Launch overhead per port (its figures are per port, repeated on its rows): how many ports' wrapper is at
     most the reference launcher, the geomean of wrapper / launcher and the worst port."""
-    per: dict[tuple[str, str], tuple[float, float]] = {}
+    per: dict[tuple[str, str, str], tuple[float, float]] = {}
     for r in rows:
         if isinstance(r.get("launch_ct_us"), (int, float)) and isinstance(r.get("launch_port_us"), (int, float)):
-            per[(r["operator"], r["kernel"])] = (r["launch_ct_us"], r["launch_port_us"])
+            per[row_key(r)] = (r["launch_ct_us"], r["launch_port_us"])
     if not per:
         return "launch overhead: not measured"
     ratio = {k: p / c for k, (c, p) in per.items()}
@@ -503,7 +544,8 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> 
              "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         config = r["config"] + (" (TileGym benchmark size)" if r.get("sizes") == "benchmark" else "")
-        lines.append(f"| {r['operator']} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
+        op = r["operator"] + (" (Triton)" if not triton and r.get("front") == "triton" else "")
+        lines.append(f"| {op} | {r['kernel']} | {config} | {r['numerics']} | {r['fuzz']} | "
                      f"{r['ref_us']:.2f} | {r['port_us']:.2f} | {r['ratio']:.3f} | {us(r['launch_ct_us'])} | "
                      f"{us(r['launch_port_us'])} | {us(r.get('launch_port_slow_us'))} | "
                      f"{us(r.get('launch_port_validated_us'))} |")
@@ -556,17 +598,17 @@ def kept(prev: Path, rows: list[dict], num: list[dict], by_config: bool = False)
     not reach -- only right when those ports' device code is unchanged since (a change to the host launch path
     alone: kernel.rs byte-identical); such a row takes its kernel's new launch figures (they are per port)."""
     old = json.loads(prev.read_text())
-    again = {(r["operator"], r["kernel"]) for r in rows + num}
+    again = {row_key(r) for r in rows + num}
 
     def key(r: dict) -> tuple:
-        return (r["operator"], r["kernel"], r.get("config", r.get("spec")))
+        return (*row_key(r), r.get("config", r.get("spec")))
 
     if not by_config:
-        return ([r for r in old.get("rows", []) if (r["operator"], r["kernel"]) not in again] + rows,
-                [r for r in old.get("numerics", []) if (r["operator"], r["kernel"]) not in again] + num)
+        return ([r for r in old.get("rows", []) if row_key(r) not in again] + rows,
+                [r for r in old.get("numerics", []) if row_key(r) not in again] + num)
     seen = {key(r) for r in rows}
-    launch = {(r["operator"], r["kernel"]): {f: r.get(f) for f in LAUNCH_FIELDS} for r in rows}
-    keep_rows = [{**r, **launch.get((r["operator"], r["kernel"]), {})} for r in old.get("rows", [])
+    launch = {row_key(r): {f: r.get(f) for f in LAUNCH_FIELDS} for r in rows}
+    keep_rows = [{**r, **launch.get(row_key(r), {})} for r in old.get("rows", [])
                  if key(r) not in seen]
     seen_num = {key(r) for r in num}
     return keep_rows + rows, [r for r in old.get("numerics", []) if key(r) not in seen_num] + num
@@ -584,7 +626,7 @@ def launch_table(path: Path) -> dict[tuple[str, str], dict]:
             figures = [float(c) for c in cells[2:6]]
         except ValueError:
             continue
-        out[(operator(cells[0]), cells[0].split("__", 1)[-1])] = dict(zip(LAUNCH_FIELDS, figures))
+        out[(operator(cells[0]), cells[0].split("__", 1)[-1], front(cells[0]))] = dict(zip(LAUNCH_FIELDS, figures))
     return out
 
 
@@ -595,7 +637,7 @@ def cmd_report(a) -> int:
         rows, num = kept(Path(a.keep), rows, num, by_config=a.keep_configs)
     for f in a.launch or []:
         table = launch_table(Path(f))
-        rows = [{**r, **table.get((r["operator"], r["kernel"]), {})} for r in rows]
+        rows = [{**r, **table.get(row_key(r), {})} for r in rows]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{stem()}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
@@ -616,7 +658,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("bundle", help="bundle the proven operators for the GPU host")
     b.add_argument("-o", "--output", default=".gpu-tilegym")
-    b.add_argument("--only", nargs="*", help="operators (file stems) or kernel names to bundle")
+    b.add_argument("--only", nargs="*", help="operators (file stems), kernel names, port names "
+                   "(_ctrs_triton_rms_norm___rms_norm_kernel) or fronts (cutile, triton) to bundle")
     b.add_argument("--max-bench", type=int, metavar="N", help="at most N benchmark sizes per kernel (a spread)")
     b.add_argument("--max-tests", type=int, metavar="N", help="at most N TileGym test shapes per kernel")
     b.add_argument("--max-drawn", type=int, metavar="N", help="at most N drawn shapes per kernel")

@@ -188,3 +188,39 @@ def test_keep_gives_unchecked_kernels_the_earlier_rows_of_the_same_tier(tmp_path
     assert corpus.keep_checks(now, base, skip={id(now[1])}) == 1
     assert (now[0].specs, now[0].equivalent, now[0].check_s, len(now[0].check)) == (2, 2, 3.5, 2)
     assert [k.check for k in now[1:]] == [[], [], []]  # re-checked, refused now, not in the old report
+
+
+def test_triton_specs_without_a_reference_are_counted_apart(tmp_path, monkeypatch):
+    """A Triton kernel's committed specs without a cuTile Python ``reference`` (TileGym's, unsloth's) are not run
+    through ``ctrs check`` (it would stop at CTRS-E112: no reference Tile IR) and are not counted as failed checks:
+    the summary line's cuTile figures stay as they are, the triton bullet reports them as proven on the H200."""
+    corpus = _corpus_module()
+    monkeypatch.setattr(corpus, "COMMITTED", tmp_path)
+    (tmp_path / "triton").mkdir()
+    (tmp_path / "triton" / "rms_norm.json").write_text(json.dumps([
+        {"name": f"s{i}", "kernel": "_rms_norm_kernel", "args": {"X": {"dtype": "float16", "shape": [4, 8]}, "N": 8},
+         "grid": ["4"]} for i in range(3)]))
+    from ctrs.workflow import check  # noqa: PLC0415
+
+    def no_check(*a, **kw):
+        raise AssertionError("ctrs check ran on a Triton kernel without a reference")
+
+    monkeypatch.setattr(check, "check", no_check)
+    row = {"spec": "s1", "verdict": "EQUIVALENT", "findings": [], "extra": False}
+    a = corpus.Kernel("cutile", "tilegym/ops/cutile/a.py", "k_a", 1, "other", tier="rules", specs=2, equivalent=2,
+                      check=[row, dict(row, spec="s2")])
+    t = corpus.Kernel("triton", "tilegym/ops/triton/rms_norm.py", "_rms_norm_kernel", 1, "norm", tier="rules")
+    corpus.check_kernel(t, tmp_path)
+    assert (t.specs, t.check, t.critical) == (3, [], 0) and corpus.h200_only(t)
+    assert corpus.summary([a, t]) == "kernels 2, rules-only 2, llm 0, refused 0; specs 2, equivalent 2"
+    assert corpus.summary([t]) == ("kernels 1, rules-only 1, llm 0, refused 0; specs 3 (no reference Tile IR: proven "
+                                   "on the H200 against the @triton.jit original)")
+    assert corpus.triage([a, t]) == []
+    md = corpus.render_md([a, t], {"tier": "check", "llm": False, "ctrs": "x", "translate_s": 0, "check_s": 0}, "p.png")
+    assert ("* triton (`tilegym/ops/triton`): kernels 1, rules-only 1, llm 0, refused 0; specs 3 (no reference Tile IR: "
+            "proven on the H200 against the @triton.jit original)") in md
+    assert "; 3 Triton specs of 1 kernels not checked here (no reference Tile IR" in md
+    assert "| 3 (H200: vs @triton.jit) | - | - | - | - |" in md
+    # a specs file that names a cuTile Python reference is checked as before (fixtures/triton_*/specs.json)
+    (tmp_path / "triton" / "rms_norm.json").write_text(json.dumps({"reference": "ref.py", "spec": []}))
+    assert not corpus.h200_only(t)

@@ -185,3 +185,72 @@ def test_keep_configs_and_launch_table(tmp_path):
     # without --keep-configs the re-measured kernel's earlier rows go
     assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(out), "--keep", str(tmp_path / "old.json")]) == 0
     assert len(json.loads((out / "h200-tilegym-1.5.1.json").read_text())["rows"]) == 2
+
+
+TRITON_KERNELS = {"_seeded_dropout", "_persistent_layer_norm_fwd", "_layer_norm_fwd_fused", "_rms_norm_kernel",
+                  "_rms_norm_kernel_static_persistent", "_triton_rope_kernel_tma", "_rope_kernel"}
+
+
+def test_proven_takes_triton_kernels_with_committed_specs_beside_the_cutile_ones():
+    """The tilegym corpus: every cuTile kernel with EQUIVALENT specs, then every Triton kernel translated by rules
+    with committed specs (benchmarks/corpus_specs_tilegym_triton.py: >= 2 each, all of them taken -- no reference
+    Tile IR, the H200 compares the port with the @triton.jit original); port names are distinct, a Triton port's
+    operator is its file stem."""
+    data = json.loads((ROOT / "benchmarks" / "results" / "corpus-tilegym-1.5.1.json").read_text())
+    got = h200_tilegym.proven(data)
+    cutile = [(k, n) for k, n in got if k["front"] == "cutile"]
+    triton = [(k, n) for k, n in got if k["front"] == "triton"]
+    assert cutile == h200_tilegym._proven_cutile(data) and got == cutile + triton
+    assert {k["name"] for k, _ in triton} == TRITON_KERNELS
+    for k, names in triton:
+        kern = h200_tilegym.corpus.Kernel(k["front"], k["file"], k["name"], k["line"], k["family"])
+        assert len(names) >= 2 and names == [s["name"] for s in h200_tilegym.corpus.committed_specs(kern)]
+    ports = [h200_tilegym.port_name(k) for k, _ in got]
+    assert len(set(ports)) == len(ports)
+    both = [h200_tilegym.port_name(k) for k, _ in got if k["name"] == "_rms_norm_kernel_static_persistent"]
+    assert both == ["_ctrs_rms_norm___rms_norm_kernel_static_persistent",
+                    "_ctrs_triton_rms_norm___rms_norm_kernel_static_persistent"]
+    assert [h200_tilegym.operator(p) for p in both] == ["rms_norm", "rms_norm"]
+    assert [h200_tilegym.front(p) for p in both] == ["cutile", "triton"]
+
+
+def test_committed_triton_specs_name_every_argument_of_the_launch():
+    """Each committed Triton spec of the tilegym corpus loads with the spec schema and gives every parameter the
+    Triton launch map reads (arrays, scalars, constexprs without a signature default)."""
+    from ctrs import spec as specmod  # noqa: PLC0415
+
+    files = sorted((ROOT / "benchmarks" / "corpus" / "tilegym-1.5.1" / "triton").glob("*.json"))
+    assert {f.name for f in files} == {"dropout.json", "layer_norm_legacy.json", "rms_norm.json", "rope.json"}
+    per: dict[str, int] = {}
+    for f in files:
+        for s in specmod.load_specs(str(f)):
+            per[s.kernel] = per.get(s.kernel, 0) + 1
+            assert s.grid_for()[0] >= 1
+    assert set(per) == TRITON_KERNELS and min(per.values()) >= 2
+
+
+def test_a_mixed_corpus_sums_triton_rows_apart():
+    """In the tilegym corpus a Triton port's rows (ratio: Triton time / port time) stay out of the cuTile headline;
+    they are summed up after it, per kernel, and marked in the table."""
+    rep = _report()
+    rep["checks"].append({"port": "_ctrs_triton_rms_norm___rms_norm_kernel", "spec": "f16_a", "ok": True,
+                          "bitwise": False, "max_abs_err": 0.0, "detail": ""})
+    rep["timings"].append({"port": "_ctrs_triton_rms_norm___rms_norm_kernel", "spec": "f16_a", "ref_median_us": 9.0,
+                           "port_median_us": 10.0, "ratio": 0.9})
+    rows = h200_tilegym.rows_of(rep)
+    assert [(r["front"], r["operator"], r["kernel"]) for r in rows][-1] == ("triton", "rms_norm", "_rms_norm_kernel")
+    assert h200_tilegym.summary(rows) == (
+        "geomean 1.000 over 2 configs of 2 operators, min 0.800 (matmul); Triton ports vs their @triton.jit "
+        "originals: geomean 0.900 over 1 configs of 1 kernels, min 0.900 (_rms_norm_kernel)")
+    md = h200_tilegym.render_md(rep, rows, [])
+    assert "| rms_norm (Triton) | _rms_norm_kernel | f16_a | pass | 0/0 | 9.00 | 10.00 | 0.900 |" in md
+
+
+def test_a_triton_only_corpus_keeps_its_port_names(monkeypatch):
+    """unsloth (Triton kernels only): ports stay ``_ctrs_<stem>__<kernel>`` (its committed results name them so)."""
+    monkeypatch.setattr(h200_tilegym.corpus, "TREES", {"triton": "unsloth/kernels"})
+    monkeypatch.setattr(h200_tilegym.corpus, "NAME", "unsloth")
+    k = {"front": "triton", "file": "unsloth/kernels/swiglu.py", "name": "_fg_kernel"}
+    assert h200_tilegym.port_name(k) == "_ctrs_swiglu___fg_kernel"
+    assert (h200_tilegym.operator("_ctrs_swiglu___fg_kernel"), h200_tilegym.front("_ctrs_swiglu___fg_kernel")) == \
+        ("swiglu", "triton")
