@@ -340,6 +340,16 @@ def test_bundle_carries_a_packaged_kernels_reference(tmp_path):
     assert bundle.carry_reference(fixtures / "vector_add" / "kernel.py", tmp_path / "p2" / "ref") == "ref/kernel.py"
     assert [p.name for p in (tmp_path / "p2" / "ref").iterdir()] == ["kernel.py"]
     assert bundle.carry_reference(fixtures / "triton_vector_add" / "kernel.py", tmp_path / "p3" / "ref") is None
+    # a Triton file of a package whose host code imports the package absolutely (TileGym's triton/rms_norm.py:
+    # ``from tilegym.backend import register_impl``) is carried: the host has no such package to import it whole
+    pkg = tmp_path / "tsrc" / "tpkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "k.py").write_text((fixtures / "triton_vector_add" / "kernel.py").read_text()
+                              + "\n\nfrom tpkg.backend import register_impl  # noqa: E402\n")
+    assert bundle.carry_reference(pkg / "k.py", tmp_path / "p4" / "ref") == "ref/tpkg/k.py"
+    assert sorted(p.relative_to(tmp_path / "p4").as_posix() for p in (tmp_path / "p4").rglob("*.py")) == [
+        "ref/tpkg/__init__.py", "ref/tpkg/k.py"]
 
 
 class _PhaseRunner:

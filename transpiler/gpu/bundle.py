@@ -206,8 +206,10 @@ def carry_reference(kernel_py: Path, dest: Path) -> str | None:
             files = sorted(refmodule.reads(kernel_py))
         except errors.CtrsError:
             return None  # the host imports the whole file
-        if files == [kernel_py] and not _relative_imports(kernel_py):
+        if files == [kernel_py] and not _relative_imports(kernel_py) and not (kernel_py.parent / "__init__.py").exists():
             return None  # a file alone (our fixtures): the host imports the whole file, as it always did
+        # a Triton file of a package is carried even when it reads nothing of it: its host code may import the
+        # package absolutely (TileGym's ``from tilegym.backend import register_impl``), which the host lacks
     root = kernel_py.parent
     while (root / "__init__.py").exists():
         root = root.parent
