@@ -330,6 +330,21 @@ TRANSFER = 64 * 2**20  # one device call carries at most this much
 CALL_S = 600  # one device call runs at most this long
 
 
+def split_kit(kit: Path, out: Path, first: int) -> int:
+    """``kit``/kit.tar.xz cut in two for a device transfer limit: ``out``/part0/kit.tar.xz.0 (its first ``first``
+    bytes, carried alone by call 0) and ``out``/part1 (the rest, kit.tar.xz.1, with the wheels and the whole
+    archive's sha256, carried by call 1, which joins and checks them). Returns the first part's size."""
+    data = (kit / "kit.tar.xz").read_bytes()
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "part0").mkdir(parents=True)
+    (out / "part1").mkdir()
+    (out / "part0" / "kit.tar.xz.0").write_bytes(data[:first])
+    (out / "part1" / "kit.tar.xz.1").write_bytes(data[first:])
+    (out / "part1" / "kit.sha256").write_text(hashlib.sha256(data).hexdigest() + "\n")
+    shutil.copytree(kit / "wheels", out / "part1" / "wheels")
+    return min(first, len(data))
+
+
 def cmd_plan(a) -> int:
     """Two device calls for a built bundle: call 1 carries the kit, the wheels and as many ports as fit beside them
     in one transfer (stage2a) and runs them right after unpacking the kit; call 2 carries the other ports
@@ -340,7 +355,12 @@ def cmd_plan(a) -> int:
     kit = out / "kit"
     fixed = sum(f.stat().st_size for f in [kit / "kit.tar.xz", *sorted((kit / "wheels").glob("*.whl"))])
     tree = bundle.tree_bytes(ROOT)
-    room = TRANSFER - fixed - tree - (1 << 20)  # 1 MiB margin
+    margin = 1 << 20
+    rel = bundle.display_path(out)
+    call0 = split_kit(kit, out / "kit-split", TRANSFER - tree - margin) if fixed + tree + margin > TRANSFER else None
+    if call0 is not None:  # the kit and the repository exceed one transfer: its first part goes ahead alone
+        fixed -= call0
+    room = TRANSFER - fixed - tree - margin
     ports = sorted(p.name for p in (out / "ports").iterdir() if (p / "bundle.json").exists())
     alone = {}
     for name in ports:  # each port packed alone: an upper bound of what it adds to a joint archive
@@ -358,9 +378,19 @@ def cmd_plan(a) -> int:
         if names:
             target = bundle.pack_ports(out / "ports", out / st, names)
             print(f"{st}: {len(names)} ports, {target.stat().st_size / 2**20:.2f} MiB: {', '.join(names)}")
-    rel = bundle.display_path(out)
-    call1 = [f"{rel}/kit", *( [f"{rel}/stage2a"] if first else [])]
-    cmd1 = bundle.host_setup_command(f"{rel}/kit")
+    if call0 is None:
+        call1 = [f"{rel}/kit", *([f"{rel}/stage2a"] if first else [])]
+        cmd1 = bundle.host_setup_command(f"{rel}/kit")
+    else:
+        part0, part1 = f"{rel}/kit-split/part0", f"{rel}/kit-split/part1"
+        print(f"device call 0 (carry {json.dumps([part0])}, timeout 120; the kit's first {call0 / 2**20:.2f} MiB, "
+              f"kept on the machine for call 1):\nmkdir -p /tmp/ctrs-kitparts && cp {part0}/kit.tar.xz.0 "
+              "/tmp/ctrs-kitparts/")
+        call1 = [part1, *([f"{rel}/stage2a"] if first else [])]
+        cmd1 = (f"[ -f /tmp/ctrs-kitparts/kit.tar.xz.0 ] || {{ echo 'call 0 (the first part of the kit) is missing: run it "
+                f"first'; exit 3; }}; cat /tmp/ctrs-kitparts/kit.tar.xz.0 {part1}/kit.tar.xz.1 > /tmp/ctrs-kit.tar.xz; "
+                f"echo \"$(cat {part1}/kit.sha256)  /tmp/ctrs-kit.tar.xz\" | sha256sum -c --quiet; "
+                + bundle.host_setup_command(part1, "/tmp/ctrs-kit.tar.xz"))
     if first:
         cmd1 += "; " + bundle.host_command(f"{rel}/stage2a", a.fuzz, a.reps, a.budget_s)
     cmd2 = bundle.host_command(f"{rel}/stage2b", a.fuzz, a.reps, a.budget_s)
@@ -375,17 +405,17 @@ def cmd_plan(a) -> int:
 
 
 def merged(dirs: list[str]) -> dict:
-    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side). A port
-    measured again by a later call (a rebuilt port) keeps only that call's rows: its earlier checks, timings and
-    launch overhead are dropped, so no config is counted twice."""
+    """One report from the gpu_report.json of each device call (checks, timings, overhead side by side). The calls
+    may split one port's work (``gpu host --phases``: proven specs in one call, benchmark sizes in another, numerics
+    in a third), so rows are merged per (port, spec): a spec measured again by a later call keeps only that call's
+    check and timing, so no config is counted twice; a port's launch overhead is the last call's that measured it."""
     out: dict = {"checks": [], "timings": [], "overhead_us": {}}
     for d in dirs:
         r = json.loads((Path(d) / "gpu_report.json").read_text())
-        again = {x["port"] for key in ("checks", "timings") for x in r.get(key, [])}
         out["device"] = out.get("device") or r.get("device")
         for key in ("checks", "timings"):
-            out[key] = [x for x in out[key] if x["port"] not in again] + r.get(key, [])
-        out["overhead_us"] = {k: v for k, v in out["overhead_us"].items() if k not in again}
+            again = {(x["port"], x["spec"]) for x in r.get(key, [])}
+            out[key] = [x for x in out[key] if (x["port"], x["spec"]) not in again] + r.get(key, [])
         out["overhead_us"].update(r.get("overhead_us") or {})
     return out
 
@@ -414,6 +444,17 @@ def rows_of(report: dict) -> list[dict]:
                      "launch_port_validated_us": over.get("port wrapper, CTRS_FFI_XC=0"),
                      "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
     return sorted(rows, key=lambda r: (r["front"], r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
+
+
+def untimed_failures(report: dict) -> list[dict]:
+    """Failed checks of proven specs and benchmark sizes (no ``@`` in the name) that have no timing row: a
+    failing check stops the timing, so without this list such a config would vanish from the report."""
+    timed = {(t["port"], t["spec"]) for t in report.get("timings", [])}
+    return [{"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1], "front": front(c["port"]),
+             "spec": c["spec"], "detail": c.get("detail", ""),
+             "sizes": "benchmark" if c["spec"] in bench_names() else "proven"}
+            for c in report.get("checks", []) if "@" not in c["spec"] and not c["ok"]
+            and (c["port"], c["spec"]) not in timed]
 
 
 def row_key(r: dict) -> tuple[str, str, str]:
@@ -510,20 +551,56 @@ def explanations() -> list[dict]:
     return json.loads(path.read_text()) if path.exists() else []
 
 
+def note_for(notes: list[dict], kernel: str, config: str, front_: str, check: bool = False) -> dict | None:
+    """The committed note of a config (a slow one; ``check``: a failed check): same kernel, its ``config``
+    substring in the config's name, its ``front`` (default cutile) the row's."""
+    return next((n for n in notes if n["kernel"] == kernel and n.get("config", "") in config
+                 and n.get("front", "cutile") == front_ and bool(n.get("check")) == check), None)
+
+
+def _why(note: dict | None, what: str) -> str:
+    return f"{note['finding']} Plan: {note['plan']}" if note else f"UNEXPLAINED: no {what} recorded yet"
+
+
 def slow_section(rows: list[dict], notes: list[dict]) -> list[str]:
-    """One line per config below SLOW with its explanation; a config no note covers says so (never dropped)."""
-    slow = [r for r in rows if r["ratio"] < SLOW]
-    if not slow:
-        return []
-    out = ["", f"## Configs below {SLOW}", ""]
-    for r in sorted(slow, key=lambda r: r["ratio"]):
-        note = next((n for n in notes if n["kernel"] == r["kernel"] and n.get("config", "") in r["config"]), None)
-        why = f"{note['finding']} Plan: {note['plan']}" if note else "UNEXPLAINED: no IR-diff finding recorded yet"
-        out.append(f"- `{r['config']}` {r['ratio']:.3f}: {why}")
+    """One line per config below SLOW with its explanation; a config no note covers says so (never dropped). In a
+    corpus with cuTile kernels the Triton ports' configs (ratio against @triton.jit, no reference Tile IR) are
+    listed apart, after the cuTile ones."""
+    mixed = not TRITON_ONLY.get(corpus.NAME, False)
+    out: list[str] = []
+    for title, part in ((f"Configs below {SLOW}", [r for r in rows if not mixed or r.get("front") != "triton"]),
+                        (f"Triton ports: configs below {SLOW} against their @triton.jit originals",
+                         [r for r in rows if mixed and r.get("front") == "triton"])):
+        slow = [r for r in part if r["ratio"] < SLOW]
+        if not slow:
+            continue
+        out += ["", f"## {title}", ""]
+        for r in sorted(slow, key=lambda r: r["ratio"]):
+            note = note_for(notes, r["kernel"], r["config"], r.get("front", "cutile"))
+            out.append(f"- {r['kernel']} `{r['config']}` {r['ratio']:.3f}: {_why(note, 'IR-diff finding')}")
     return out
 
 
-def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> str:
+def failures_section(untimed: list[dict], num: list[dict], notes: list[dict]) -> list[str]:
+    """Every failed check with its explanation: proven specs and benchmark sizes that failed (so were not timed),
+    then test / drawn shapes that failed; a failure no note covers says so."""
+    fails = [(u["kernel"], u["spec"], u.get("front", "cutile"), u["detail"], f"{u['sizes']} spec, not timed")
+             for u in untimed]
+    for r in num:
+        for f in r["failed"]:
+            spec, _, detail = f.partition(": ")
+            fails.append((r["kernel"], spec, r.get("front", "cutile"), detail,
+                          "test shape" if spec.endswith("@test") else "drawn shape"))
+    if not fails:
+        return []
+    out = ["", "## Failed checks", ""]
+    for kernel, spec, front_, detail, what in fails:
+        note = note_for(notes, kernel, spec, front_, check=True)
+        out.append(f"- {kernel} `{spec}` ({what}): {detail[:300]} -- {_why(note, 'finding')}")
+    return out
+
+
+def render_md(report: dict, rows: list[dict], num: list[dict] | None = None, untimed: list[dict] | None = None) -> str:
     def us(x):
         return f"{x:.1f}" if isinstance(x, (int, float)) else "-"
 
@@ -564,25 +641,35 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None) -> 
                          f"{'/'.join(map(str, r['drawn']))} | {r['max_ulp']} | {fails or '-'} |")
         lines += ["", "Test shapes run: " + "; ".join(f"{r['kernel']}: {', '.join(r['test_shapes']) or '-'}"
                                                        for r in num)]
+    lines += failures_section(untimed_failures(report) if untimed is None else untimed, num, explanations())
     return "\n".join(lines) + "\n"
 
 
 def render_png(rows: list[dict], path: Path) -> None:
+    """One bar per operator (per kernel in a Triton-only corpus): the geomean of its configs' ratios, a tick at its
+    slowest config; hundreds of configs stay readable (the per-config figures are the markdown table)."""
     import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    fig, ax = plt.subplots(figsize=(10, max(3, 0.28 * len(rows))))
-    labels = [f"{r['operator']}: {r['config'][:48]}" for r in rows]
-    ax.barh(range(len(rows)), [r["ratio"] for r in rows], color="#4c72b0")
+    triton = TRITON_ONLY.get(corpus.NAME, False)
+    groups: dict[str, list[float]] = {}
+    for r in rows:
+        name = r["kernel"] if triton else r["operator"] + (" (Triton)" if r.get("front") == "triton" else "")
+        groups.setdefault(name, []).append(r["ratio"])
+    names = sorted(groups, key=lambda n: (n.endswith("(Triton)"), n))
+    fig, ax = plt.subplots(figsize=(10, max(3, 0.3 * len(names))))
+    ax.barh(range(len(names)), [geomean(groups[n]) for n in names], color="#4c72b0")
+    ax.plot([min(groups[n]) for n in names], range(len(names)), "|", color="#c62828", ms=10, label="slowest config")
     ax.axvline(1.0, color="k", lw=0.8)
     ax.axvline(0.95, color="r", lw=0.8, ls="--")
-    ax.set_yticks(range(len(rows)), labels, fontsize=7)
+    ax.set_yticks(range(len(names)), [f"{n} ({len(groups[n])})" for n in names], fontsize=7)
     ax.invert_yaxis()
-    ref = "Triton" if TRITON_ONLY.get(corpus.NAME, False) else "cuTile Python"
-    ax.set_xlabel(f"{ref} time / ctrs port time (H200)")
-    ax.set_title(summary(rows), fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    ref = "Triton" if triton else "cuTile Python"
+    ax.set_xlabel(f"{ref} time / ctrs port time (H200), geomean over the configs (count in brackets)")
+    ax.set_title(summary(rows), fontsize=7, wrap=True)
     fig.tight_layout()
     fig.savefig(path, dpi=110, metadata={"Software": None})
     plt.close(fig)
@@ -607,7 +694,14 @@ def kept(prev: Path, rows: list[dict], num: list[dict], by_config: bool = False)
         return ([r for r in old.get("rows", []) if row_key(r) not in again] + rows,
                 [r for r in old.get("numerics", []) if row_key(r) not in again] + num)
     seen = {key(r) for r in rows}
-    launch = {row_key(r): {f: r.get(f) for f in LAUNCH_FIELDS} for r in rows}
+    # launch figures are per port: a kernel the new calls measured takes its new ones everywhere; one they timed
+    # without measuring its launch (``--overhead-calls 0``) keeps its earlier ones, on its new rows too
+    launch = {row_key(r): {f: r.get(f) for f in LAUNCH_FIELDS} for r in rows
+              if any(r.get(f) is not None for f in LAUNCH_FIELDS)}
+    for r in old.get("rows", []):
+        if any(r.get(f) is not None for f in LAUNCH_FIELDS):
+            launch.setdefault(row_key(r), {f: r.get(f) for f in LAUNCH_FIELDS})
+    rows = [{**r, **launch.get(row_key(r), {})} for r in rows]
     keep_rows = [{**r, **launch.get(row_key(r), {})} for r in old.get("rows", [])
                  if key(r) not in seen]
     seen_num = {key(r) for r in num}
@@ -632,18 +726,22 @@ def launch_table(path: Path) -> dict[tuple[str, str], dict]:
 
 def cmd_report(a) -> int:
     report = merged(a.report)
-    rows, num = rows_of(report), numerics_rows(report)
+    rows, num, untimed = rows_of(report), numerics_rows(report), untimed_failures(report)
     if a.keep:
         rows, num = kept(Path(a.keep), rows, num, by_config=a.keep_configs)
+        # an earlier run's untimed failures of kernels these runs did not check again
+        checked = {(operator(c["port"]), c["port"].split("__", 1)[-1], front(c["port"])) for c in report["checks"]}
+        untimed = [u for u in json.loads(Path(a.keep).read_text()).get("untimed_failures", [])
+                   if row_key(u) not in checked] + untimed
     for f in a.launch or []:
         table = launch_table(Path(f))
         rows = [{**r, **table.get(row_key(r), {})} for r in rows]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{stem()}.json").write_text(json.dumps({"device": report.get("device"), "summary": summary(rows),
-                                                  "rows": rows, "numerics": num},
+                                                  "rows": rows, "numerics": num, "untimed_failures": untimed},
                                                  indent=1, sort_keys=True) + "\n")
-    (out / f"{stem()}.md").write_text(render_md(report, rows, num))
+    (out / f"{stem()}.md").write_text(render_md(report, rows, num, untimed))
     render_png(rows, out / f"{stem()}.png")
     print(summary(rows))
     print(launch_summary(rows))

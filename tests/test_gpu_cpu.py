@@ -371,8 +371,8 @@ class _PhaseRunner:
         self.log.append(("verify", self.port.name, s.name))
         return gpu.Check(self.port.name, s.name, True, bitwise=True)
 
-    def bench(self, s, reps):
-        self.log.append(("bench", self.port.name, s.name))
+    def bench(self, s, reps, flush_l2=False):
+        self.log.append(("bench" + (" cold" if flush_l2 else ""), self.port.name, s.name))
         return gpu.Timing(self.port.name, s.name, [2.0], [1.0])
 
     def overhead(self, s, calls):  # ct.launch, wrapper, wrapper with the C fast path off, wrapper with the
@@ -403,6 +403,9 @@ def test_gpu_host_runs_specs_then_benchmark_sizes_then_numerics(tmp_path):
     log.clear()
     gpu_host.run_all(runners, gpu.Report(device="cpu"), args, 0.0, tmp_path / "out2")  # budget already spent
     assert log == []
+    args.flush_l2 = True  # --flush-l2: every timed call with a cold L2
+    gpu_host.run_all(runners[1:], gpu.Report(device="cpu"), args, math.inf, tmp_path / "out3")
+    assert log == [("verify", "p2", "a"), ("bench cold", "p2", "a"), ("verify", "p2", "n2@3")]
 
 
 def test_gpu_host_phases_and_shards(tmp_path):

@@ -124,20 +124,26 @@ def test_drawn_shapes_are_reproducible():
         assert grids[x["spec"]["name"]] == [str(-(-a["N_ELEMENTS"] // a["BLOCK_SIZE"])), "1", "1"]
 
 
-def test_a_later_call_replaces_a_ports_rows(tmp_path):
-    """A port measured again (rebuilt after a fix) keeps only the later call's rows; other ports keep theirs."""
+def test_calls_merge_per_spec(tmp_path):
+    """Calls merge per (port, spec): a spec measured again (a rebuilt port) keeps only the later call's rows; a
+    later call that measured other specs of a port (``gpu host --phases``: benchmark sizes after proven specs)
+    keeps the earlier call's rows of that port; the launch overhead is the last call's that measured the port."""
     first, again = _report(), _report()
     again["checks"] = [c for c in again["checks"] if c["port"].startswith("_ctrs_matmul")]
     again["timings"] = [dict(t, port_median_us=95.0, ratio=100.0 / 95.0) for t in again["timings"]
                         if t["port"].startswith("_ctrs_matmul")]
-    again["overhead_us"] = {}
+    again["timings"].append({"port": "_ctrs_softmax__softmax_kernel", "spec": "sm_big", "ref_median_us": 30.0,
+                             "port_median_us": 20.0, "ratio": 1.5})
+    again["overhead_us"] = {"_ctrs_matmul__matmul_kernel": {"ct.launch": 14.0, "port wrapper": 9.0}}
     for name, r in (("a", first), ("b", again)):
         (tmp_path / name).mkdir()
         (tmp_path / name / "gpu_report.json").write_text(json.dumps(r))
     rep = h200_tilegym.merged([str(tmp_path / "a"), str(tmp_path / "b")])
-    assert [(t["port"], t["port_median_us"]) for t in rep["timings"]] == [
-        ("_ctrs_softmax__softmax_kernel", 8.0), ("_ctrs_matmul__matmul_kernel", 95.0)]
-    assert len(rep["checks"]) == 4 and rep["overhead_us"] == {}  # the re-measured port's old overhead is gone
+    assert [(t["port"], t["spec"], t["port_median_us"]) for t in rep["timings"]] == [
+        ("_ctrs_softmax__softmax_kernel", "sm_a", 8.0), ("_ctrs_matmul__matmul_kernel", "mm_a", 95.0),
+        ("_ctrs_softmax__softmax_kernel", "sm_big", 20.0)]
+    assert len(rep["checks"]) == len(first["checks"])  # matmul's checks replaced, softmax's kept
+    assert rep["overhead_us"] == {"_ctrs_matmul__matmul_kernel": {"ct.launch": 14.0, "port wrapper": 9.0}}
 
 
 def test_report_keep_takes_earlier_rows_of_kernels_not_measured_again(tmp_path):
@@ -254,3 +260,92 @@ def test_a_triton_only_corpus_keeps_its_port_names(monkeypatch):
     assert h200_tilegym.port_name(k) == "_ctrs_swiglu___fg_kernel"
     assert (h200_tilegym.operator("_ctrs_swiglu___fg_kernel"), h200_tilegym.front("_ctrs_swiglu___fg_kernel")) == \
         ("swiglu", "triton")
+
+
+def test_failed_checks_and_slow_configs_are_listed_with_their_notes(tmp_path, monkeypatch):
+    """A failed proven / benchmark check has no timing row: it is listed under "Failed checks" (never dropped),
+    as are failed drawn shapes, each with the committed note that covers it or UNEXPLAINED; slow Triton configs
+    are listed apart from the cuTile ones, a note naming its front."""
+    notes = [{"kernel": "matmul_kernel", "config": "mm_i64", "check": True, "finding": "no int64 entry.", "plan": "add one."},
+             {"kernel": "matmul_kernel", "finding": "tokens.", "plan": "thread them."},
+             {"kernel": "k_tri", "front": "triton", "finding": "occupancy.", "plan": "carry num_warps."}]
+    monkeypatch.setattr(h200_tilegym, "explanations", lambda: notes)
+    rep = _report()
+    rep["checks"] += [{"port": "_ctrs_matmul__matmul_kernel", "spec": "mm_i64", "ok": False, "bitwise": False,
+                       "detail": "NotImplementedError: no entry"},
+                      {"port": "_ctrs_matmul__matmul_kernel", "spec": "mm_a@7x9", "ok": False, "bitwise": False,
+                       "detail": "c: max abs err 3"}]
+    rep["timings"].append({"port": "_ctrs_triton_x__k_tri", "spec": "t_a", "ref_median_us": 1.0,
+                           "port_median_us": 2.0, "ratio": 0.5})
+    assert [u["spec"] for u in h200_tilegym.untimed_failures(rep)] == ["mm_i64"]
+    md = h200_tilegym.render_md(rep, h200_tilegym.rows_of(rep))
+    assert "- matmul_kernel `mm_i64` (proven spec, not timed): NotImplementedError: no entry -- no int64 entry. " \
+           "Plan: add one." in md
+    assert "- matmul_kernel `mm_a@7x9` (drawn shape): c: max abs err 3 -- UNEXPLAINED: no finding recorded yet" in md
+    cutile = md[md.index("## Configs below 0.95"):md.index("## Triton ports")]
+    assert "- matmul_kernel `mm_a` 0.800: tokens. Plan: thread them." in cutile and "k_tri" not in cutile
+    assert "- k_tri `t_a` 0.500: occupancy. Plan: carry num_warps." in md[md.index("## Triton ports"):]
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "gpu_report.json").write_text(json.dumps(rep))
+    assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(tmp_path / "out")]) == 0
+    data = json.loads((tmp_path / "out" / "h200-tilegym-1.5.1.json").read_text())
+    assert [u["spec"] for u in data["untimed_failures"]] == ["mm_i64"]
+
+
+def test_keep_configs_keeps_launch_figures_a_call_did_not_measure(tmp_path):
+    """A call that timed a port with ``--overhead-calls 0`` leaves its launch figures as they were."""
+    rep = _report()
+    rep["overhead_us"] = {}
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "gpu_report.json").write_text(json.dumps(rep))
+    old = {"rows": [{"operator": "matmul", "kernel": "matmul_kernel", "config": "mm_big", "ratio": 1.0, "ref_us": 5.0,
+                     "port_us": 5.0, "numerics": "pass", "fuzz": "0/0", "launch_ct_us": 30.0, "launch_port_us": 20.0,
+                     "sizes": "proven"}], "numerics": []}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    out = tmp_path / "out"
+    assert h200_tilegym.main(["report", str(tmp_path / "host"), "--out", str(out), "--keep", str(tmp_path / "old.json"),
+                              "--keep-configs"]) == 0
+    rows = json.loads((out / "h200-tilegym-1.5.1.json").read_text())["rows"]
+    assert {(r["config"], r["launch_port_us"]) for r in rows} == {("mm_big", 20.0), ("mm_a", 20.0), ("sm_a", None)}
+
+
+def test_plan_splits_a_kit_that_does_not_fit_one_transfer(tmp_path, monkeypatch, capsys):
+    """Kit + repository over the transfer limit: call 0 carries the kit's first part alone, call 1 the rest with the
+    wheels and the ports; call 1's command joins the parts, checks the sha256 and unpacks the whole archive."""
+    import lzma  # noqa: PLC0415
+    import os  # noqa: PLC0415
+    import re  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    from ctrs.gpu import bundle  # noqa: PLC0415
+
+    out = tmp_path / "b"
+    (out / "kit" / "wheels").mkdir(parents=True)
+    payload = tmp_path / "payload"
+    payload.mkdir()
+    (payload / "blob").write_bytes(os.urandom(3 * 2**20))  # incompressible: the archive stays ~3 MiB
+    with lzma.open(out / "kit" / "kit.tar.xz", "wb") as xz, tarfile.open(fileobj=xz, mode="w") as tar:
+        tar.add(payload / "blob", "bin/blob")
+    (out / "kit" / "wheels" / "w-1-py3-none-any.whl").write_bytes(b"wheel")
+    port = out / "ports" / "_ctrs_x__k"
+    port.mkdir(parents=True)
+    (port / "bundle.json").write_text("{}")
+    monkeypatch.setattr(h200_tilegym, "TRANSFER", 2 * 2**20)
+    monkeypatch.setattr(bundle, "tree_bytes", lambda root=None: 0)
+    assert h200_tilegym.main(["plan", str(out)]) == 0
+    text = capsys.readouterr().out
+    part0 = (out / "kit-split" / "part0" / "kit.tar.xz.0").read_bytes()
+    part1 = (out / "kit-split" / "part1" / "kit.tar.xz.1").read_bytes()
+    assert len(part0) == 2**20 and part0 + part1 == (out / "kit" / "kit.tar.xz").read_bytes()
+    assert "device call 0 (carry [" in text and "kit-split/part1" in text
+    # the join of call 1, run here: the parts become the archive again and its sha256 checks
+    host = tmp_path / "host"
+    (host / "ctrs-kitparts").mkdir(parents=True)
+    (host / "ctrs-kitparts" / "kit.tar.xz.0").write_bytes(part0)
+    cmd1 = text.split("device call 1", 1)[1].split("\n", 2)[1]
+    join = cmd1.split("; set -e;", 1)[0].replace("/tmp/ctrs-", f"{host}/ctrs-")
+    assert re.search(r"sha256sum -c --quiet$", join)
+    res = subprocess.run(["bash", "-c", join], cwd=h200_tilegym.ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert (host / "ctrs-kit.tar.xz").read_bytes() == (out / "kit" / "kit.tar.xz").read_bytes()

@@ -241,10 +241,12 @@ def _relative_imports(path: Path) -> bool:
     return any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
 
 
-def host_setup_command(kit_dir: str = ".gpu/kit") -> str:
-    """Stage 1 on the GPU host: unpack the kit, install the wheels, check the stack answers."""
+def host_setup_command(kit_dir: str = ".gpu/kit", archive: str | None = None) -> str:
+    """Stage 1 on the GPU host: unpack the kit (``archive``, default ``kit_dir``/kit.tar.xz), install the wheels
+    (``kit_dir``/wheels), check the stack answers."""
+    archive = archive or f"{kit_dir}/kit.tar.xz"
     return (
-        f"set -e; mkdir -p /tmp/ctrs-kit /tmp/ctrs-site; tar -xJf {kit_dir}/kit.tar.xz -C /tmp/ctrs-kit; "
+        f"set -e; mkdir -p /tmp/ctrs-kit /tmp/ctrs-site; tar -xJf {archive} -C /tmp/ctrs-kit; "
         f"python3 -m pip install -q --no-index --no-deps --target /tmp/ctrs-site {kit_dir}/wheels/*.whl; "
         f"env -u CUDA_HOME -u CUDA_PATH PYTHONPATH=/tmp/ctrs-site "
         f"python3 -c 'import cuda.tile, cffi, torch; print(cuda.tile.__version__, torch.cuda.get_device_name())'; "

@@ -205,15 +205,25 @@ class PortRunner:
             pass  # hypothesis shrank it; the failing example is in `results` and in the database
         return results
 
-    def bench(self, spec: specmod.Spec, reps: int) -> gpu.Timing:
-        tensors = gpu.make_tensors(spec, 1)
-        ref, port = self.launchers(spec, tensors)
+    def bench(self, spec: specmod.Spec, reps: int, flush_l2: bool = False) -> gpu.Timing:
+        """Device times of ``reps`` interleaved calls per side. ``flush_l2``: a 256 MiB buffer is zeroed before each
+        timed call (untimed, as triton.testing.do_bench does), so no call finds its inputs in the L2 cache (50 MiB
+        on an H200) that the call before it left there."""
+        import torch  # noqa: PLC0415
+
+        # each side its own copy of the same data: an in-place kernel (TileGym's cross-entropy writes its gradient
+        # over its logits) would otherwise read the other side's output, each timed call a different input
+        ref, _ = self.launchers(spec, gpu.make_tensors(spec, 1))
+        _, port = self.launchers(spec, gpu.make_tensors(spec, 1))
         for f in (ref, port, ref, port):  # JIT compile + warm-up
             f()
+        scratch = torch.empty(L2_FLUSH_BYTES, dtype=torch.int8, device="cuda") if flush_l2 else None
         r_us, p_us = [], []
         for _ in range(reps):  # interleaved so clocks and caches treat both the same
-            r_us.append(device_time_us(ref))
-            p_us.append(device_time_us(port))
+            for f, acc in ((ref, r_us), (port, p_us)):
+                if scratch is not None:
+                    scratch.zero_()
+                acc.append(device_time_us(f))
         return gpu.Timing(self.port.name, spec.name, r_us, p_us)
 
     def overhead(self, spec: specmod.Spec, calls: int = 1000) -> tuple[float, float, float | None, float | None]:
@@ -303,6 +313,9 @@ def _clone_all(tensors: dict) -> dict:
     return out
 
 
+L2_FLUSH_BYTES = 256 * 2**20  # bench(flush_l2=True): more than any GPU's L2 (50 MiB on an H200)
+
+
 def device_time_us(fn) -> float:
     """Kernel time of one call, from CUPTI (torch.profiler); CUDA events if the profiler gives nothing."""
     import torch  # noqa: PLC0415
@@ -361,7 +374,7 @@ def run_port(runner: PortRunner, report: gpu.Report, a, deadline: float) -> None
             report.checks.extend(runner.fuzz(s, per_spec, Path(os.environ.get("CTRS_FUZZ_DB", "/tmp/ctrs-fuzz-db")) / port.name))
         if a.reps:
             try:
-                report.timings.append(runner.bench(s, a.reps))
+                report.timings.append(runner.bench(s, a.reps, getattr(a, "flush_l2", False)))
             except Exception as e:  # noqa: BLE001
                 print(f"bench {port.name}/{s.name}: {e}", file=sys.stderr)
     if a.overhead_calls and runner.specs and time.time() <= deadline and port.name not in done.overhead:
@@ -455,7 +468,7 @@ def run_all(runners: list, report: gpu.Report, a, deadline: float, out: Path) ->
             done[runner.port.name].append(check)
             if role == "bench" and a.reps:
                 try:
-                    report.timings.append(runner.bench(s, a.reps))
+                    report.timings.append(runner.bench(s, a.reps, getattr(a, "flush_l2", False)))
                 except Exception as e:  # noqa: BLE001
                     print(f"bench {runner.port.name}/{s.name}: {e}", file=sys.stderr)
             if n % 10 == 9:
@@ -478,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--specs", help="specs.json for a single port directory")
     ap.add_argument("--fuzz", type=int, default=50, help="hypothesis-drawn shapes per port, split over its specs")
     ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--flush-l2", action="store_true", help="zero a 256 MiB buffer before each timed call (cold L2, "
+                    "as triton.testing.do_bench): no call finds the inputs the previous call left in the cache")
     ap.add_argument("--overhead-calls", type=int, default=1000,
                     help="launch overhead: calls timed per side on each port's smallest spec (0: skip)")
     ap.add_argument("--only", nargs="*", help="port names")
