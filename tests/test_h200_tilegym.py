@@ -349,3 +349,14 @@ def test_plan_splits_a_kit_that_does_not_fit_one_transfer(tmp_path, monkeypatch,
     res = subprocess.run(["bash", "-c", join], cwd=h200_tilegym.ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert (host / "ctrs-kit.tar.xz").read_bytes() == (out / "kit" / "kit.tar.xz").read_bytes()
+
+
+def test_hand_written_sizes_are_read_for_files_without_host_calls(tmp_path, monkeypatch):
+    """A file whose host code needs CUDA takes its test shapes / benchmark sizes from benchmarks/tilegym_hand."""
+    spec = {"name": "k__f32_8", "kernel": "k", "grid": [1, 1, 1],
+            "args": {"x": {"dtype": "float32", "shape": [8], "strides": [1]}}}
+    (tmp_path / "experimental__op.py").write_text(f"TESTS = [('test_op n=8', [{spec!r}])]\nBENCH = []\n")
+    monkeypatch.setattr(h200_tilegym, "HAND_DIR", tmp_path)
+    got = h200_tilegym.shapes_of(tmp_path, "experimental/op.py", 0, log=lambda *_: None)
+    assert got["tests"] == [{"call": "hand: test_op n=8", "specs": [spec]}] and got["bench"] == []
+    assert h200_tilegym.hand_sizes("other.py") is None
