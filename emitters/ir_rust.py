@@ -550,7 +550,7 @@ class KernelEmitter:
             if _UNORDERED in texts or not prof.spelling("join_tokens")["rust"]:
                 self.text[(r.id, _SCALAR)] = _UNORDERED
                 return None
-            return self.define(out, op, r, "Token", prof.render("join_tokens", tokens=", ".join(texts)))
+            return self.define(out, op, r, "Token", prof.render("join_tokens", tokens=", ".join(texts)), target=target)
         if k == OpKind.LOAD_VIEW and op.attrs.get("token"):
             return self._tokened_load(op, out, target)
         if k == OpKind.LOAD_VIEW:

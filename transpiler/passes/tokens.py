@@ -1,4 +1,4 @@
-"""Memory-token order across loop iterations, as cuTile Python orders stores.
+"""Memory-token order across loop iterations, as cuTile Python orders stores and the loads between them.
 
 cuTile Python's token pass (``cuda/tile/_passes/token_order.py``) threads two tokens per array (alias set)
 through every loop whose body (nested loops and branches included) stores to it: the loop carries them as
@@ -15,9 +15,16 @@ loop (measured on the H200 softmax: 8 loads in flight, 72 registers, 0.62x of th
 token the same 152 SASS instructions as cuTile Python, benchmarks/sass_diff.py).
 
 This pass adds that carried token per array for every ``for`` loop (nested ``for`` loops take the enclosing
-loop's token). Left alone, as before: arrays a store of which sits in an ``if`` or ``while`` inside the loop, or
-that an atomic or an already-ordered op touches there; loads in the loop (they take the array's entry token).
-Top-level straight-line order is passes/memtokens.py's.
+loop's token). Loads of such an array follow the reference too: a load takes the array's last-store token and
+its completion is joined into the last-access token, which the next store takes; a loop that both reads and
+writes the array carries the two tokens apart, and a nested loop that only reads it carries the last-access one
+(its joins), as cuTile Python's loops carry ``last_op`` for a LOAD effect. That carried join chain is what keeps
+tileiras from batching the reads of an in-place loop ahead of the stores (TileGym's cross-entropy writes its
+gradient over its logits: with a load-only port loop its f16 SASS had 3120 instructions and 162 registers
+against the reference's 2680 and 142, ran at 0.92x on the H200, and matches exactly with the chain). A loop that
+stores the array but never reads it carries one token: there both are the same. Left alone, as before: arrays a
+store of which sits in an ``if`` or ``while`` inside the loop, or that an atomic or an already-ordered op touches
+there (their loads take the entry token). Top-level straight-line order is passes/memtokens.py's.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from ..ir.values import Value
 from .util import walk_blocks
 
 _STORES = (OpKind.STORE_VIEW, OpKind.SCATTER)
+_LOADS = (OpKind.LOAD_VIEW, OpKind.GATHER)
 _MEMORY = (OpKind.LOAD_VIEW, OpKind.STORE_VIEW, OpKind.GATHER, OpKind.SCATTER, OpKind.ATOMIC_RMW,
            OpKind.ATOMIC_CAS, OpKind.ATOMIC_RED_VIEW)
 
@@ -43,6 +51,11 @@ class _Threader:
             for op in b.ops:
                 for r in op.results:
                     self.defs[r.id] = op
+        self.arrays: dict[int, Value] = {}  # array id -> the array (token names)
+        for b in walk_blocks(kernel.body):
+            for op in b.ops:
+                if op.kind in _MEMORY and (a := self.array_of(op)) is not None:
+                    self.arrays[a.id] = a
 
     def array_of(self, op: Op) -> Value | None:
         """The array a memory op touches (a view's array for view ops)."""
@@ -91,46 +104,96 @@ class _Threader:
         scan(loop.regions[0], False, loop)
         return [a for i, a in found.items() if i not in bad]
 
-    def block(self, block: Block, cur: dict[int, Value]) -> None:
-        """Thread the tokens in ``cur`` (array id -> its current token) through ``block``'s ops; ``cur`` ends
-        holding the tokens after the block."""
+    def loads(self, block: Block, aid: int) -> bool:
+        """Whether ``block`` (its nested loops included, not its branches) loads the array ``aid``."""
+        for op in block.ops:
+            if op.kind in _LOADS and not op.attrs.get("token"):
+                arr = self.array_of(op)
+                if arr is not None and arr.id == aid:
+                    return True
+            if op.kind == OpKind.FOR and self.loads(op.regions[0], aid):
+                return True
+        return False
+
+    def block(self, block: Block, cur: dict[int, list[Value]], outer: dict[int, Value] | None = None) -> None:
+        """Thread the tokens in ``cur`` (array id -> [its last store's token, its last access's token], cuTile
+        Python's two tokens per array) through ``block``'s ops; ``cur`` ends holding the tokens after the block.
+        A load of such an array takes the last store's token and joins its completion into the last access's
+        (the next store waits for it); a store takes the last access's token and becomes both. ``outer``: the
+        last-store tokens of enclosing blocks' arrays this block does not thread (a branch's loads take them)."""
+        outer = outer or {}
         out: list[Op] = []
         for op in block.ops:
+            arr = self.array_of(op) if op.kind in _MEMORY else None
+            if op.kind in _LOADS and not op.attrs.get("token") and arr is not None \
+                    and (arr.id in cur or arr.id in outer):
+                st = cur.get(arr.id)
+                done = Value(TokenType(), f"{arr.hint}_read")
+                op.operands.append(st[0] if st is not None else outer[arr.id])
+                op.results.append(done)
+                op.attrs["token"] = True
+                out.append(op)
+                if st is not None:
+                    join = Op(OpKind.JOIN_TOKENS, [st[1], done], [_tok(arr)], {}, op.loc)
+                    out.append(join)
+                    st[1] = join.result
+                continue
             if op.kind in _STORES and not op.attrs.get("ordered") and not op.attrs.get("token"):
-                arr = self.array_of(op)
                 if arr is not None and arr.id in cur:
-                    op.operands.append(cur[arr.id])
-                    cur[arr.id] = _tok(arr)
+                    st = cur[arr.id]
+                    op.operands.append(st[1])
+                    t = _tok(arr)
                     if op.kind == OpKind.SCATTER:
                         op.attrs["token"] = True
-                        op.results.append(cur[arr.id])
+                        op.results.append(t)
                     else:
                         op.attrs["ordered"] = True
-                        op.results = [cur[arr.id]]
+                        op.results = [t]
+                    st[0] = st[1] = t
             elif op.kind == OpKind.FOR:
                 body = op.regions[0]
-                inner: dict[int, Value] = {}
-                for arr in self.carried(op):
-                    if arr.id in cur:
-                        init = cur[arr.id]
-                    else:
-                        entry = Op(OpKind.ARRAY_TOKEN, [arr], [_tok(arr)], {}, op.loc)
-                        out.append(entry)
-                        init = entry.result
-                    arg = _tok(arr)
+                inner: dict[int, list[Value]] = {}
+                carried: list[tuple[int, int]] = []  # (array id, 0 last store / 1 last access), in arg order
+
+                def carry(aid: int, which: int, init: Value, hint_arr: Value) -> None:
+                    """Carry token ``which`` of ``aid`` (0 last store, 1 last access, 2 both: one token)."""
+                    arg = _tok(hint_arr)
                     body.args.append(arg)
                     op.operands.append(init)
-                    inner[arr.id] = arg
-                arrays = list(inner)
-                self.block(body, inner)
-                for a in arrays:
-                    body.ops[-1].operands.append(inner[a])
-                    res = Value(TokenType(), inner[a].hint)
-                    op.results.append(res)
-                    cur[a] = res
+                    slot = inner.setdefault(aid, [None, None])
+                    for w in ((0, 1) if which == 2 else (which,)):
+                        slot[w] = arg
+                    carried.append((aid, which))
+
+                for a in self.carried(op):  # stored in the loop
+                    if a.id in cur:
+                        s0, o0 = cur[a.id]
+                    else:
+                        entry = Op(OpKind.ARRAY_TOKEN, [a], [_tok(a)], {}, op.loc)
+                        out.append(entry)
+                        s0 = o0 = entry.result
+                    if self.loads(body, a.id):  # and loaded: its loads join the last access, both carried
+                        carry(a.id, 0, s0, a)
+                        carry(a.id, 1, o0, a)
+                    else:  # the two are one token in the loop: one carried (o0 is s0 unless loads came before)
+                        carry(a.id, 2, o0, a)
+                for aid, (s0, o0) in list(cur.items()):  # only loaded in the loop: its last access carried
+                    if aid not in inner and self.loads(body, aid):
+                        carry(aid, 1, o0, self.arrays[aid])
+                        inner[aid][0] = s0  # the loop's loads take the last store's token from before it
+                self.block(body, inner, {**outer, **{a: st[0] for a, st in cur.items() if a not in inner}})
+                base = len(op.results)
+                for aid, which in carried:
+                    v = inner[aid][1 if which == 2 else which]
+                    body.ops[-1].operands.append(v)
+                    op.results.append(Value(TokenType(), v.hint))
+                for k, (aid, which) in enumerate(carried):
+                    slot = cur.setdefault(aid, [None, None])
+                    for w in ((0, 1) if which == 2 else (which,)):
+                        slot[w] = op.results[base + k]
             else:
                 for r in op.regions:  # a branch / while: its loops thread their own (module doc)
-                    self.block(r, {})
+                    self.block(r, {}, {**outer, **{a: st[0] for a, st in cur.items()}})
             out.append(op)
         block.ops = out
 
