@@ -9,7 +9,10 @@ verifies test shapes (numerics only) and times benchmark sizes (numerics + devic
 
 Benchmark tensors are ``torch.empty`` (the capture needs shapes, not values); test tensors are
 ``torch.randn`` like corpus_specs. Not covered: float8 configs (no port takes float8), backends other than
-cuTile, and ops TileGym has no test / benchmark for (transpose: neither; relu, gelu: tests only).
+cuTile, and ops TileGym has no benchmark for (relu, gelu: tests only). Where TileGym has no tests/benchmark file
+for an op but its test file has a ``test_perf`` sweep, ``BENCH`` takes that sweep (named next to the list).
+Keys of ``TESTS`` / ``BENCH`` outside ``corpus_specs.CALLS`` (attention_variant.py: its committed specs are
+hand-written) are captured all the same: their host code runs on a CPU.
 """
 
 from __future__ import annotations
@@ -28,6 +31,51 @@ def _bmm(b: int, m: int, n: int, k: int, ta: bool, tb: bool, mk=t) -> str:
     a = mk(b, k, m) if ta else mk(b, m, k)
     bb = mk(b, n, k) if tb else mk(b, k, n)
     return f"bmm({a}, {bb}, transpose_a={ta}, transpose_b={tb}, static_persistent=False)"
+
+
+I32 = "dtype=torch.int32"
+
+
+def _varlen(b: int, h: int, hk: int, sq: int, skv: int, d: int, causal: bool, varlen: bool, dt: str, mk=t,
+            fixed: bool = False) -> str:
+    """attention_varlen.py's tile_fmha_varlen on (b, heads, seq, head_dim) q / k / v; ``varlen``: int32 (b,)
+    q_lens / kv_lens (random with kv_len >= q_len as the test draws them, or full when ``fixed``, as its perf test)."""
+    if not varlen:
+        lens = ""
+    elif fixed:
+        lens = f", q_lens=torch.full(({b},), {sq}, {I32}), kv_lens=torch.full(({b},), {skv}, {I32})"
+    else:
+        lens = (f", q_lens=torch.randint({sq // 2}, {sq}, ({b},), {I32}), "
+                f"kv_lens=torch.randint({sq}, {skv}, ({b},), {I32})")
+    return (f"tile_fmha_varlen({mk(b, h, sq, d, dt=dt)}, {mk(b, hk, skv, d, dt=dt)}, {mk(b, hk, skv, d, dt=dt)}, "
+            f"is_causal={causal}{lens})")
+
+
+def _variant(b: int, h: int, hk: int, sq: int, skv: int, d: int, causal: bool, dt: str, window: int = 0,
+             rmask: bool = False, bias: str | None = None, layout: str = "bnsd", varlen: bool = False, mk=t) -> str:
+    """attention_variant.py's fmha_variant_cutile with the inputs TileGym's test builds for a variant: q / k / v in
+    ``layout`` (bnsd or nsbd), an int8 (b, heads, S_qo, S_kv) random mask, a vector (b, heads, 1, S_kv) / matrix
+    (b, heads, S_qo, S_kv) bias of q's dtype or float32 (heads,) alibi slopes, int32 (b,) q_lens / kv_lens."""
+    def qkv(n: int, s: int) -> str:
+        return mk(*((b, n, s, d) if layout == "bnsd" else (n, s, b, d)), dt=dt)
+
+    kw = f", is_causal={causal}"
+    if window:
+        kw += f", window_size={window}"
+    if rmask:
+        kw += f", random_mask=torch.randint(0, 2, ({b}, {h}, {sq}, {skv}), dtype=torch.int8)"
+    if bias == "vector":
+        kw += f", bias_type='vector', bias={mk(b, h, 1, skv, dt=dt)}"
+    elif bias == "matrix":
+        kw += f", bias_type='matrix', bias={mk(b, h, sq, skv, dt=dt)}"
+    elif bias == "alibi":
+        kw += f", bias_type='alibi', bias=torch.rand({h})"
+    if layout != "bnsd":
+        kw += f", layout='{layout}'"
+    if varlen:
+        kw += (f", q_lens=torch.randint({sq // 2}, {sq}, ({b},), {I32}), "
+               f"kv_lens=torch.randint({sq}, {skv}, ({b},), {I32})")
+    return f"fmha_variant_cutile({qkv(h, sq)}, {qkv(hk, skv)}, {qkv(hk, skv)}{kw})"
 
 
 TESTS: dict[str, list[str]] = {
@@ -229,6 +277,51 @@ TESTS: dict[str, list[str]] = {
            f"ignore_index=-100, chunk_size={cs}, reduction='mean')" for cs in (64, 512)],
     # -- group C (tests): end
 
+    # -- group D (tests): start
+    # (these four test files are not in 75a1430's tree; read at NVIDIA/TileGym 1bf017b test_transpose.py, 85d5ff5
+    # test_attention_varlen.py, 152c784 test_linear_gluact_linear.py, 32bbfb6 test_attention_variant.py)
+    # tests/ops/test_transpose.py test_op: (m = n = 2^s, s 1..13) x float16 / float32, forward (its backward transposes
+    # the square gradient: the same launch); 10 of its 26 points, every dtype at the smallest and largest s and at
+    # s 12 (float16 from M, N >= 4096: BLOCK 128)
+    "transpose.py": [f"transpose({t(1 << s, 1 << s, dt=dt)})"
+                     for dt, ss in ((F16, (1, 5, 9, 12, 13)), (F32, (1, 6, 10, 12, 13))) for s in ss],
+    # tests/ops/test_attention_varlen.py test_op (get_configs_test: batch 4, 32 heads, num_head_groups 1 = one kv
+    # head, head_dim 128, bfloat16, scaling 1/sqrt(head_dim)): 8 of its max_q_seq_len {128, 257} x max_kv_seq_len
+    # {496, 2064} x is_causal x varlen points (a half fraction: varlen = q x kv x causal); varlen: int32 lens
+    "attention_varlen.py": [_varlen(4, 32, 1, sq, skv, 128, c, vl, BF16) for sq, skv, c, vl in
+                            [(128, 496, False, False), (257, 496, False, True), (128, 2064, False, True),
+                             (257, 2064, False, False), (128, 496, True, True), (257, 496, True, False),
+                             (128, 2064, True, False), (257, 2064, True, True)]],
+    # tests/ops/test_linear_gluact_linear.py test_op (m, n, k, act_type, dtype): its four points that run (k 1023 is
+    # skipped there). The test calls the tilegym.ops.linear_gluact_linear dispatcher, which with the cuTile backend
+    # is this file's registered linear_gluact_linear: called directly (input (m, k), weight_act / weight_noact (n, k),
+    # weight2 (k, n)); its final linear launches matmul.py's persistent kernel (not captured here: another file)
+    "linear_gluact_linear.py": [f"linear_gluact_linear({t(m, k, dt=dt)}, {t(n, k, dt=dt)}, {t(n, k, dt=dt)}, "
+                                f"{t(k, n, dt=dt)}, '{act}')" for m, n, k, act, dt in
+                                [(1024, 1024, 512, "gelu-tanh", F32), (1024, 1024, 1024, "silu", F32),
+                                 (1024, 1024, 1024, "relu", F32), (512, 512, 256, "silu", F16)]],
+    # tests/ops/test_attention_variant.py test_op (get_configs_test, cuTile: batch 4, 32 heads, num_head_groups 1 =
+    # one kv head, bfloat16, scaling 1/sqrt(head_dim)): 12 of its max_q_seq_len {128, 257} x max_kv_seq_len {496,
+    # 2064} x head_dim {64, 128} x is_causal x variant-row points, every variant row the cuTile backend runs (its
+    # three dropout rows are skipped there): (window_size, random_mask, bias_type, layout, varlen). Without a mask,
+    # bias or lens the host code passes empty rank-1 dummies (the committed hand specs pass full-rank ones)
+    "attention_variant.py": [_variant(4, 32, 1, sq, skv, d, c, BF16, window=w, rmask=rm, bias=bias, layout=lay,
+                                      varlen=vl)
+                             for sq, skv, d, c, w, rm, bias, lay, vl in
+                             [(128, 496, 64, True, 0, False, None, "bnsd", False),
+                              (257, 2064, 128, False, 0, False, None, "bnsd", False),
+                              (257, 2064, 64, True, 512, False, None, "bnsd", False),
+                              (128, 2064, 128, False, 0, True, None, "bnsd", False),
+                              (257, 496, 128, True, 0, False, "vector", "bnsd", False),
+                              (128, 496, 128, False, 0, False, "matrix", "bnsd", False),
+                              (257, 2064, 128, True, 0, False, "alibi", "bnsd", False),
+                              (128, 496, 64, False, 0, False, "alibi", "bnsd", False),
+                              (128, 2064, 64, False, 0, False, None, "nsbd", False),
+                              (257, 496, 64, False, 0, False, None, "bnsd", True),
+                              (128, 496, 64, True, 512, True, None, "nsbd", True),
+                              (257, 2064, 128, False, 512, True, None, "nsbd", True)]],
+    # -- group D (tests): end
+
 }
 
 BENCH: dict[str, list[str]] = {
@@ -383,5 +476,26 @@ BENCH: dict[str, list[str]] = {
         f"fused_linear_cross_entropy({e(bt, 1024, dt=dt)}, {e(32768, 1024, dt=dt)}, torch.randint(0, 32768, ({bt},)), "
         "ignore_index=-100, chunk_size=512, reduction='mean')" for dt in (BF16, F16) for bt in (512, 4096, 16384)],
     # -- group C (bench): end
+
+    # -- group D (bench): start
+    # tests/ops/test_transpose.py test_perf (TileGym has no tests/benchmark file for transpose): m = n = 2^6..2^14
+    # (step 4x), float16 / float32
+    "transpose.py": [f"transpose({e(1 << s, 1 << s, dt=dt)})" for dt in (F16, F32) for s in (6, 8, 10, 12, 14)],
+    # tests/ops/test_attention_varlen.py test_perf_varlen (no tests/benchmark file): batch 4, 32 heads (q and kv),
+    # q_seq_len 2^9 / 2^12, kv_seq_len 2^13, head_dim 128, causal, float16, varlen (full int32 lens) or not
+    "attention_varlen.py": [_varlen(4, 32, 32, sq, 8192, 128, True, vl, F16, mk=e, fixed=True)
+                            for sq in (512, 4096) for vl in (True, False)],
+    # tests/ops/test_linear_gluact_linear.py test_perf (no tests/benchmark file): m = n = k 1024 / 2048 / 4096,
+    # silu, float16
+    "linear_gluact_linear.py": [f"linear_gluact_linear({e(s, s)}, {e(s, s)}, {e(s, s)}, {e(s, s)}, 'silu')"
+                                for s in (1024, 2048, 4096)],
+    # tests/ops/test_attention_variant.py test_perf_variants (no tests/benchmark file; cuTile: batch 4, 32 heads
+    # (q and kv), seq_len 2^9 / 2^13, head_dim 128, causal, float16; float8 left out): its variant configs the cuTile
+    # backend runs (dropout ones skipped there, and at 2^13 matrix bias / random mask); {} and {layout bnsd} are one
+    "attention_variant.py": [_variant(4, 32, 32, s, s, 128, True, F16, mk=e, **kw) for s in (512, 8192) for kw in
+                             [{}, {"window": 512}, {"rmask": True}, {"bias": "vector"}, {"bias": "matrix"},
+                              {"bias": "alibi"}, {"layout": "nsbd"}, {"window": 512, "bias": "matrix"}]
+                             if s < 8192 or not (kw.get("rmask") or kw.get("bias") == "matrix")],
+    # -- group D (bench): end
 
 }
