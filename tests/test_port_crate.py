@@ -328,6 +328,15 @@ def test_wrapper_passes_an_empty_array_as_ct_launch_does(va_wrapper):
     assert (dx.ptr, dx.shape[0], dz.ptr) == (0, 0, 0)
 
 
+def test_wrapper_passes_an_empty_placeholder_at_the_entrys_rank(va_wrapper):
+    """An empty array of another rank (TileGym's (0,) placeholder for an optional array a variant never reads) is
+    passed at the entry's rank, every extent 0; a non-empty array of another rank stays an error (above)."""
+    w, lib = va_wrapper
+    w.vector_add(FakeTensor([0, 3], ptr=0), FakeTensor([8]), FakeTensor([8]), TILE=8, grid=(1,))
+    (dx, *_rest) = lib.calls[-1][1]
+    assert (dx.ndim, dx.shape[0], dx.strides[0], dx.ptr) == (1, 0, 1, 0)
+
+
 @pytest.mark.parametrize(("rc", "exc"), [(-2, "UnsupportedDtype"), (-3, "LaunchFailed"), (-4, "DeviceInitFailed"),
                                          (-5, "InvalidArgs"), (-6, "InvalidArgs"), (-7, "InvalidArgs"),
                                          (-9, "PortError")])
