@@ -692,7 +692,8 @@ def keep_checks(ks: list[Kernel], base: Path, skip: set[int]) -> int:
     n = 0
     for k in ks:
         prev = old.get((k.file, k.name))
-        if id(k) in skip or prev is None or not prev.get("check") or prev.get("tier") != k.tier:
+        # a kernel with check rows, or with specs counted but not checked (a Triton kernel's H200-only specs)
+        if id(k) in skip or prev is None or not (prev.get("check") or prev.get("specs")) or prev.get("tier") != k.tier:
             continue
         for f in CHECK_FIELDS:
             setattr(k, f, prev[f])

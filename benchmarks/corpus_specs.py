@@ -133,7 +133,7 @@ CALLS: dict[str, list[str]] = {
     "gemma_attention_decode.py": [f"gemma_fmha_decode({t(1, 8, 1, 64)}, {t(1, 8, 256, 64)}, {t(1, 8, 256, 64)}, window_size=64, soft_cap=10.0)",
                                   f"gemma_fmha_decode({t(1, 8, 1, 64, dt=BF16)}, {t(1, 8, 10019, 64, dt=BF16)}, {t(1, 8, 10019, 64, dt=BF16)}, window_size=256, soft_cap=50.0)"],
     "moe_align_block.py": ["moe_align_block_size(torch.randint(0, 8, (64, 2), dtype=torch.int32), 16, 8)",
-                           "moe_align_block_size(torch.randint(0, 64, (4096, 8), dtype=torch.int32), 64, 64)"],
+                           "moe_align_block_size(torch.randint(0, 64, (4096, 8), dtype=torch.long), 64, 64)"],
     "chunk_gated_delta_rule.py": [f"chunk_gated_delta_rule({t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, 128, dt=BF16)}, {t(2, 256, 4, dt=BF16)}, {t(2, 256, 4, dt=BF16)})",
                                   f"chunk_gated_delta_rule({t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, 128, dt=F32)}, {t(1, 512, 8, dt=F32)}, {t(1, 512, 8, dt=F32)})"],
     # start_q as an int: a CPU tensor would be moved with .cuda(); one sink per query head, its length written
