@@ -26,6 +26,10 @@ Shapes (read in NVIDIA/TileGym tests/ops/test_mamba2.py; TileGym has no tests/be
 * ``BENCH``: their ``test_perf`` sweeps (batch 4, 1 group, 8 heads, head 64, bf16; T 2^10..2^18 x state 64..512;
   forward chunk 128, backward chunk 128 at state 512 else 64): 4 of the 36 points, every state size once and
   T 2^10, 2^12, 2^14, 2^18 (state 512 not at 2^18: its float32 hiddens alone would be 2^31 elements).
+
+``ctrs check`` on a CPU: every kernel's specs here are IR-EQUIVALENT but the ungrouped backward's
+``compute_da_db_dc_ddt_kernel`` (REDUCE_HEADS False, bf16 inputs, float32 da): NO-ENTRY, the port's per-head variant
+types da with x's dtype variable. The forward chunk128-ungrouped ``compute_out_kernel`` launch is a committed spec.
 """
 
 from __future__ import annotations
