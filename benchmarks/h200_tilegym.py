@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import corpus  # noqa: E402 - the corpus benchmark's fetch / spec layout
 import corpus_specs  # noqa: E402 - the host calls the committed specs were captured from
 import tilegym_sizes  # noqa: E402 - TileGym's test shapes and benchmark sizes
+from moe_align_inputs import dumps as dumps_with_values  # noqa: E402 - indent 1, each spec "values" list on one line
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -242,7 +243,7 @@ def cmd_shapes(a) -> int:
         dest = shapes_dir() / Path(rel).with_suffix(".json")
         res = shapes_of(src, rel, a.fuzz, drawn=json.loads(dest.read_text()) if a.keep_drawn and dest.exists() else None)
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+        dest.write_text(dumps_with_values(res))  # hand specs' routing "values" (tilegym_hand/moe.py) one line each
         print(f"{rel}: {sum(len(x['specs']) for x in res['tests'])} test specs, "
               f"{sum(len(x['specs']) for x in res['bench'])} benchmark specs, {len(res['fuzz'])} drawn "
               f"({len(res['rejected'])} rejected) -> {dest.relative_to(ROOT)}")
