@@ -335,6 +335,10 @@ def test_wrapper_passes_an_empty_placeholder_at_the_entrys_rank(va_wrapper):
     w.vector_add(FakeTensor([0, 3], ptr=0), FakeTensor([8]), FakeTensor([8]), TILE=8, grid=(1,))
     (dx, *_rest) = lib.calls[-1][1]
     assert (dx.ndim, dx.shape[0], dx.strides[0], dx.ptr) == (1, 0, 1, 0)
+    # of another dtype too (an int8 placeholder beside float arrays of one generic): passed in the entry's dtype
+    w.vector_add(FakeTensor([0], "int8", ptr=0), FakeTensor([8]), FakeTensor([8]), TILE=8, grid=(1,))
+    (dx, dy, *_rest) = lib.calls[-1][1]
+    assert (dx.ndim, dx.shape[0], dx.dtype) == (1, 0, dy.dtype)
 
 
 @pytest.mark.parametrize(("rc", "exc"), [(-2, "UnsupportedDtype"), (-3, "LaunchFailed"), (-4, "DeviceInitFailed"),
