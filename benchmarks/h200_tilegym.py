@@ -614,11 +614,14 @@ def slow_section(rows: list[dict], notes: list[dict]) -> list[str]:
     return out
 
 
-def failures_section(untimed: list[dict], num: list[dict], notes: list[dict]) -> list[str]:
-    """Every failed check with its explanation: proven specs and benchmark sizes that failed (so were not timed),
-    then test / drawn shapes that failed; a failure no note covers says so."""
-    fails = [(u["kernel"], u["spec"], u.get("front", "cutile"), u["detail"], f"{u['sizes']} spec, not timed")
-             for u in untimed]
+def failures_section(untimed: list[dict], num: list[dict], notes: list[dict], rows: list[dict] = ()) -> list[str]:
+    """Every failed check with its explanation: timed configs whose numerics failed, proven specs and benchmark
+    sizes that failed before they could be timed, then test / drawn shapes that failed; a failure no note covers
+    says so."""
+    fails = [(r["kernel"], r["config"], r.get("front", "cutile"), r["numerics"], f"{r.get('sizes', 'proven')} spec, timed")
+             for r in rows if r["numerics"].startswith("FAIL")]
+    fails += [(u["kernel"], u["spec"], u.get("front", "cutile"), u["detail"], f"{u['sizes']} spec, not timed")
+              for u in untimed]
     for r in num:
         for f in r["failed"]:
             spec, _, detail = f.partition(": ")
@@ -674,7 +677,7 @@ def render_md(report: dict, rows: list[dict], num: list[dict] | None = None, unt
                          f"{'/'.join(map(str, r['drawn']))} | {r['max_ulp']} | {fails or '-'} |")
         lines += ["", "Test shapes run: " + "; ".join(f"{r['kernel']}: {', '.join(r['test_shapes']) or '-'}"
                                                        for r in num)]
-    lines += failures_section(untimed_failures(report) if untimed is None else untimed, num, explanations())
+    lines += failures_section(untimed_failures(report) if untimed is None else untimed, num, explanations(), rows)
     return "\n".join(lines) + "\n"
 
 
