@@ -56,6 +56,8 @@ TYPED_IR = {
     "tests/data/cf_rank_variant.py",
     "tests/data/cf_split.py",
     "tests/data/cf_tile0_bounds.py",
+    "tests/data/i64_pad.py",
+    "tests/data/inplace_rows.py",
     "tests/data/inplace_tokens.py",
     "tests/data/suite_div_modes.py",
     "tests/data/suite_half_label.py",
