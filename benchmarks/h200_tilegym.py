@@ -459,7 +459,7 @@ def rows_of(report: dict) -> list[dict]:
     for c in report.get("checks", []):
         base, at, _ = c["spec"].partition("@")
         (fuzz if at else checks).setdefault((c["port"], base), []).append(c)
-    rows = []
+    rows, bench = [], bench_names()  # read once: it parses every captured h200/*.json
     for t in report.get("timings", []):
         base = checks.get((t["port"], t["spec"]), [])
         fz = fuzz.get((t["port"], t["spec"]), [])
@@ -475,7 +475,7 @@ def rows_of(report: dict) -> list[dict]:
                      "launch_ct_us": over.get("ct.launch"), "launch_port_us": over.get("port wrapper"),
                      "launch_port_slow_us": over.get("port wrapper, CTRS_FFI_FAST=0"),
                      "launch_port_validated_us": over.get("port wrapper, CTRS_FFI_XC=0"),
-                     "sizes": "benchmark" if t["spec"] in bench_names() else "proven"})
+                     "sizes": "benchmark" if t["spec"] in bench else "proven"})
     return sorted(rows, key=lambda r: (r["front"], r["operator"], r["kernel"], r["sizes"] != "proven", r["config"]))
 
 
@@ -483,9 +483,10 @@ def untimed_failures(report: dict) -> list[dict]:
     """Failed checks of proven specs and benchmark sizes (no ``@`` in the name) that have no timing row: a
     failing check stops the timing, so without this list such a config would vanish from the report."""
     timed = {(t["port"], t["spec"]) for t in report.get("timings", [])}
+    bench = bench_names()
     return [{"operator": operator(c["port"]), "kernel": c["port"].split("__", 1)[-1], "front": front(c["port"]),
              "spec": c["spec"], "detail": c.get("detail", ""),
-             "sizes": "benchmark" if c["spec"] in bench_names() else "proven"}
+             "sizes": "benchmark" if c["spec"] in bench else "proven"}
             for c in report.get("checks", []) if "@" not in c["spec"] and not c["ok"]
             and (c["port"], c["spec"]) not in timed]
 

@@ -104,16 +104,15 @@ class _Threader:
         scan(loop.regions[0], False, loop)
         return [a for i, a in found.items() if i not in bad]
 
-    def loads(self, block: Block, aid: int) -> bool:
-        """Whether ``block`` (its nested loops included, not its branches) loads the array ``aid``."""
+    def loaded(self, block: Block) -> set[int]:
+        """The arrays ``block`` (its nested loops included, not its branches) loads, by id."""
+        out: set[int] = set()
         for op in block.ops:
-            if op.kind in _LOADS and not op.attrs.get("token"):
-                arr = self.array_of(op)
-                if arr is not None and arr.id == aid:
-                    return True
-            if op.kind == OpKind.FOR and self.loads(op.regions[0], aid):
-                return True
-        return False
+            if op.kind in _LOADS and not op.attrs.get("token") and (arr := self.array_of(op)) is not None:
+                out.add(arr.id)
+            if op.kind == OpKind.FOR:
+                out |= self.loaded(op.regions[0])
+        return out
 
     def block(self, block: Block, cur: dict[int, list[Value]], outer: dict[int, Value] | None = None) -> None:
         """Thread the tokens in ``cur`` (array id -> [its last store's token, its last access's token], cuTile
@@ -153,17 +152,18 @@ class _Threader:
             elif op.kind == OpKind.FOR:
                 body = op.regions[0]
                 inner: dict[int, list[Value]] = {}
-                carried: list[tuple[int, int]] = []  # (array id, 0 last store / 1 last access), in arg order
+                carried: list[tuple[int, tuple[int, ...]]] = []  # (array id, slots: 0 last store, 1 last access)
+                loaded = self.loaded(body)
 
-                def carry(aid: int, which: int, init: Value, hint_arr: Value) -> None:
-                    """Carry token ``which`` of ``aid`` (0 last store, 1 last access, 2 both: one token)."""
-                    arg = _tok(hint_arr)
+                def carry(aid: int, slots: tuple[int, ...], init: Value) -> None:
+                    """Carry one token of ``aid`` that fills ``slots`` of its [last store, last access] pair."""
+                    arg = _tok(self.arrays[aid])
                     body.args.append(arg)
                     op.operands.append(init)
                     slot = inner.setdefault(aid, [None, None])
-                    for w in ((0, 1) if which == 2 else (which,)):
+                    for w in slots:
                         slot[w] = arg
-                    carried.append((aid, which))
+                    carried.append((aid, slots))
 
                 for a in self.carried(op):  # stored in the loop
                     if a.id in cur:
@@ -172,25 +172,23 @@ class _Threader:
                         entry = Op(OpKind.ARRAY_TOKEN, [a], [_tok(a)], {}, op.loc)
                         out.append(entry)
                         s0 = o0 = entry.result
-                    if self.loads(body, a.id):  # and loaded: its loads join the last access, both carried
-                        carry(a.id, 0, s0, a)
-                        carry(a.id, 1, o0, a)
+                    if a.id in loaded:  # and loaded: its loads join the last access, both carried
+                        carry(a.id, (0,), s0)
+                        carry(a.id, (1,), o0)
                     else:  # the two are one token in the loop: one carried (o0 is s0 unless loads came before)
-                        carry(a.id, 2, o0, a)
+                        carry(a.id, (0, 1), o0)
                 for aid, (s0, o0) in list(cur.items()):  # only loaded in the loop: its last access carried
-                    if aid not in inner and self.loads(body, aid):
-                        carry(aid, 1, o0, self.arrays[aid])
+                    if aid not in inner and aid in loaded:
+                        carry(aid, (1,), o0)
                         inner[aid][0] = s0  # the loop's loads take the last store's token from before it
                 self.block(body, inner, {**outer, **{a: st[0] for a, st in cur.items() if a not in inner}})
-                base = len(op.results)
-                for aid, which in carried:
-                    v = inner[aid][1 if which == 2 else which]
+                for aid, slots in carried:
+                    v = inner[aid][slots[-1]]
                     body.ops[-1].operands.append(v)
-                    op.results.append(Value(TokenType(), v.hint))
-                for k, (aid, which) in enumerate(carried):
-                    slot = cur.setdefault(aid, [None, None])
-                    for w in ((0, 1) if which == 2 else (which,)):
-                        slot[w] = op.results[base + k]
+                    res = Value(TokenType(), v.hint)
+                    op.results.append(res)
+                    for w in slots:
+                        cur.setdefault(aid, [None, None])[w] = res
             else:
                 for r in op.regions:  # a branch / while: its loops thread their own (module doc)
                     self.block(r, {}, {**outer, **{a: st[0] for a, st in cur.items()}})
